@@ -1,0 +1,75 @@
+//! The map file schema, as serde reads it (documented in `docs/MAPS.md`).
+//! [`super::build`] turns this into a [`super::Map`] and checks it.
+
+use serde::Deserialize;
+
+use super::{Season, Terrain};
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    pub name: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    pub start: Start,
+    pub victory: u16,
+    pub powers: Vec<PowerFile>,
+    pub provinces: Vec<ProvinceFile>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct Start {
+    pub season: Season,
+    pub year: i32,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct PowerFile {
+    pub id: String,
+    pub name: String,
+    pub adjective: String,
+    pub home: Vec<String>,
+    /// Starting units, `A par`, `F stp/sc`.
+    #[serde(default)]
+    pub units: Vec<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct ProvinceFile {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    pub kind: Terrain,
+    #[serde(default)]
+    pub supply: bool,
+    #[serde(default)]
+    pub home: Option<String>,
+    #[serde(default)]
+    pub at: Option<(i32, i32)>,
+    /// Provinces an army may move to.
+    #[serde(default)]
+    pub army: Vec<String>,
+    /// Locations a fleet may move to (`spa/nc` for a coast of a split province).
+    /// Only for provinces without named coasts.
+    #[serde(default)]
+    pub fleet: Vec<String>,
+    #[serde(default)]
+    pub coasts: Vec<CoastFile>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+pub struct CoastFile {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    #[serde(default)]
+    pub at: Option<(i32, i32)>,
+    /// Locations a fleet on this coast may move to.
+    pub fleet: Vec<String>,
+}

@@ -1,0 +1,347 @@
+//! The board: dense ids, terrain, adjacency tables and names.
+//!
+//! A [`Map`] is built once from a YAML file (see `docs/MAPS.md` and [`file`]) and is
+//! read-only afterwards. Every province, coast and power is a small integer; the
+//! adjacency tables are bit sets, so adjudication never compares a string.
+
+mod build;
+pub mod file;
+mod set;
+
+pub use build::MapError;
+pub use set::ProvSet;
+
+use std::fmt;
+
+/// Maximum number of provinces a map may have (the width of [`ProvSet`]).
+pub const MAX_PROVINCES: usize = 256;
+
+/// A province (a space on the board), as a dense index into [`Map::provinces`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Prov(pub u8);
+
+/// A place a unit can stand: a province, or one named coast of a split province.
+/// Ids `0..provinces` are the provinces themselves; named coasts follow.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Loc(pub u16);
+
+impl From<Prov> for Loc {
+    fn from(p: Prov) -> Loc {
+        Loc(p.0 as u16)
+    }
+}
+
+/// A power (a player), as an index into [`Map::powers`].
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct Power(pub u8);
+
+/// Army or fleet.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, serde::Serialize, serde::Deserialize)]
+pub enum UnitKind {
+    Army,
+    Fleet,
+}
+
+impl UnitKind {
+    /// `A` or `F`.
+    pub fn letter(self) -> char {
+        match self {
+            UnitKind::Army => 'A',
+            UnitKind::Fleet => 'F',
+        }
+    }
+    /// `Army` or `Fleet`.
+    pub fn word(self) -> &'static str {
+        match self {
+            UnitKind::Army => "Army",
+            UnitKind::Fleet => "Fleet",
+        }
+    }
+}
+
+/// What a province is made of.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Terrain {
+    /// Water: fleets only; fleets here may convoy.
+    Sea,
+    /// Land touching water: armies and fleets.
+    Coast,
+    /// Inland: armies only.
+    Land,
+    /// No unit may enter (Switzerland on the classic board).
+    Impassable,
+}
+
+/// A province as compiled from the map file.
+#[derive(Clone, Debug)]
+pub struct Province {
+    pub id: String,
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub terrain: Terrain,
+    pub supply: bool,
+    pub home: Option<Power>,
+    /// Drawing position on the map's picture.
+    pub at: Option<(i32, i32)>,
+    /// Named coasts (empty unless the province is split), as [`Loc`]s.
+    pub coasts: Vec<Loc>,
+}
+
+/// A named coast of a split province.
+#[derive(Clone, Debug)]
+pub struct Coast {
+    pub province: Prov,
+    /// Short id as written after the slash: `nc`.
+    pub id: String,
+    /// `North Coast`.
+    pub name: String,
+    pub at: Option<(i32, i32)>,
+}
+
+/// A power as compiled from the map file.
+#[derive(Clone, Debug)]
+pub struct PowerInfo {
+    pub id: String,
+    pub name: String,
+    pub adjective: String,
+    pub home: Vec<Prov>,
+    pub units: Vec<(UnitKind, Loc)>,
+}
+
+/// Spring or Fall (movement and retreats) or Winter (adjustments).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Season {
+    Spring,
+    Fall,
+    Winter,
+}
+
+impl fmt::Display for Season {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Season::Spring => "Spring",
+            Season::Fall => "Fall",
+            Season::Winter => "Winter",
+        })
+    }
+}
+
+/// A compiled board.
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub name: String,
+    pub title: String,
+    pub provinces: Vec<Province>,
+    pub coasts: Vec<Coast>,
+    pub powers: Vec<PowerInfo>,
+    pub victory: u16,
+    pub start_season: Season,
+    pub start_year: i32,
+    /// Per province: the provinces an army may move to.
+    army_adj: Vec<ProvSet>,
+    /// Per location: the locations a fleet there may move to.
+    fleet_adj: Vec<Vec<Loc>>,
+    /// Per location: the provinces a fleet there may move to (any coast).
+    fleet_reach: Vec<ProvSet>,
+    /// Per province: provinces reachable by a fleet from any of its coasts.
+    fleet_reach_any: Vec<ProvSet>,
+    /// Sea provinces (where a fleet may convoy).
+    seas: ProvSet,
+    /// Coastal provinces (where an army may be convoyed from or to).
+    shores: ProvSet,
+}
+
+impl Map {
+    /// The classic board, compiled into the binary.
+    pub fn standard() -> Map {
+        Map::from_yaml(STANDARD_YAML, "maps/standard.yaml").expect("the embedded classic map is valid")
+    }
+
+    /// An embedded map by name (`standard`).
+    pub fn embedded(name: &str) -> Option<Map> {
+        match name {
+            "standard" | "classic" => Some(Map::standard()),
+            _ => None,
+        }
+    }
+
+    /// Number of provinces.
+    pub fn province_count(&self) -> usize {
+        self.provinces.len()
+    }
+
+    /// Every province id in order.
+    pub fn provs(&self) -> impl Iterator<Item = Prov> + '_ {
+        (0..self.provinces.len()).map(|i| Prov(i as u8))
+    }
+
+    pub fn province(&self, p: Prov) -> &Province {
+        &self.provinces[p.0 as usize]
+    }
+
+    pub fn power(&self, p: Power) -> &PowerInfo {
+        &self.powers[p.0 as usize]
+    }
+
+    /// Every power in order.
+    pub fn power_ids(&self) -> impl Iterator<Item = Power> + '_ {
+        (0..self.powers.len()).map(|i| Power(i as u8))
+    }
+
+    /// The province a location lies in.
+    pub fn prov_of(&self, l: Loc) -> Prov {
+        let i = l.0 as usize;
+        if i < self.provinces.len() {
+            Prov(i as u8)
+        } else {
+            self.coasts[i - self.provinces.len()].province
+        }
+    }
+
+    /// The named coast of a location, if it is one.
+    pub fn coast(&self, l: Loc) -> Option<&Coast> {
+        (l.0 as usize)
+            .checked_sub(self.provinces.len())
+            .map(|i| &self.coasts[i])
+    }
+
+    /// Is this location a named coast?
+    pub fn is_coast(&self, l: Loc) -> bool {
+        l.0 as usize >= self.provinces.len()
+    }
+
+    /// Does the province have named coasts?
+    pub fn is_split(&self, p: Prov) -> bool {
+        !self.province(p).coasts.is_empty()
+    }
+
+    pub fn terrain(&self, p: Prov) -> Terrain {
+        self.province(p).terrain
+    }
+
+    pub fn is_sea(&self, p: Prov) -> bool {
+        self.seas.contains(p)
+    }
+
+    /// A coastal province: armies may be convoyed from and to it.
+    pub fn is_shore(&self, p: Prov) -> bool {
+        self.shores.contains(p)
+    }
+
+    /// All sea provinces.
+    pub fn seas(&self) -> &ProvSet {
+        &self.seas
+    }
+
+    /// May an army move from `a` to `b` over land?
+    pub fn army_adjacent(&self, a: Prov, b: Prov) -> bool {
+        self.army_adj[a.0 as usize].contains(b)
+    }
+
+    /// Provinces an army may move to from `a`.
+    pub fn army_neighbours(&self, a: Prov) -> &ProvSet {
+        &self.army_adj[a.0 as usize]
+    }
+
+    /// Locations a fleet at `l` may move to.
+    pub fn fleet_neighbours(&self, l: Loc) -> &[Loc] {
+        &self.fleet_adj[l.0 as usize]
+    }
+
+    /// Provinces a fleet at `l` may move to (on some coast).
+    pub fn fleet_reach(&self, l: Loc) -> &ProvSet {
+        &self.fleet_reach[l.0 as usize]
+    }
+
+    /// Provinces a fleet in province `p`, on any of its coasts, may move to.
+    pub fn fleet_reach_any(&self, p: Prov) -> &ProvSet {
+        &self.fleet_reach_any[p.0 as usize]
+    }
+
+    /// May a fleet at `from` move to location `to` (coast exact)?
+    pub fn fleet_adjacent(&self, from: Loc, to: Loc) -> bool {
+        self.fleet_adj[from.0 as usize].contains(&to)
+    }
+
+    /// May a unit of `kind` at `from` move into province `to` (any coast)?
+    pub fn can_reach(&self, kind: UnitKind, from: Loc, to: Prov) -> bool {
+        match kind {
+            UnitKind::Army => self.army_adjacent(self.prov_of(from), to),
+            UnitKind::Fleet => self.fleet_reach[from.0 as usize].contains(to),
+        }
+    }
+
+    /// Short name of a location: `lon`, `spa/nc`.
+    pub fn loc_id(&self, l: Loc) -> String {
+        match self.coast(l) {
+            Some(c) => format!("{}/{}", self.province(c.province).id, c.id),
+            None => self.province(self.prov_of(l)).id.clone(),
+        }
+    }
+
+    /// Long name of a location: `London`, `Spain (north coast)`.
+    pub fn loc_name(&self, l: Loc) -> String {
+        match self.coast(l) {
+            Some(c) => format!("{} ({})", self.province(c.province).name, c.name.to_lowercase()),
+            None => self.province(self.prov_of(l)).name.clone(),
+        }
+    }
+
+    /// Find a location by its short id (`lon`, `spa/nc`, case-insensitive).
+    pub fn loc_by_id(&self, id: &str) -> Option<Loc> {
+        let id = id.trim().to_ascii_lowercase();
+        let (p, c) = match id.split_once('/') {
+            Some((p, c)) => (p, Some(c)),
+            None => (id.as_str(), None),
+        };
+        let prov = self.prov_by_id(p)?;
+        match c {
+            None => Some(prov.into()),
+            Some(c) => self
+                .province(prov)
+                .coasts
+                .iter()
+                .copied()
+                .find(|&l| self.coast(l).is_some_and(|k| k.id == c)),
+        }
+    }
+
+    /// Find a province by its short id (case-insensitive).
+    pub fn prov_by_id(&self, id: &str) -> Option<Prov> {
+        self.provinces
+            .iter()
+            .position(|p| p.id.eq_ignore_ascii_case(id))
+            .map(|i| Prov(i as u8))
+    }
+
+    /// Find a power by id, name or adjective (case-insensitive).
+    pub fn power_by_name(&self, name: &str) -> Option<Power> {
+        self.powers
+            .iter()
+            .position(|p| {
+                p.id.eq_ignore_ascii_case(name)
+                    || p.name.eq_ignore_ascii_case(name)
+                    || p.adjective.eq_ignore_ascii_case(name)
+            })
+            .map(|i| Power(i as u8))
+    }
+
+    /// Every location (provinces, then named coasts).
+    pub fn locs(&self) -> impl Iterator<Item = Loc> {
+        (0..(self.provinces.len() + self.coasts.len())).map(|i| Loc(i as u16))
+    }
+
+    /// The locations a unit of `kind` may occupy in province `p`: the province itself
+    /// for an army; for a fleet, its named coasts if split, else the province.
+    pub fn unit_locs(&self, kind: UnitKind, p: Prov) -> Vec<Loc> {
+        match kind {
+            UnitKind::Fleet if self.is_split(p) => self.province(p).coasts.clone(),
+            _ => vec![p.into()],
+        }
+    }
+}
+
+/// The embedded classic map's YAML source.
+pub const STANDARD_YAML: &str = include_str!("../../maps/standard.yaml");
