@@ -1,1 +1,26 @@
+//! # arbiter — a Diplomacy adjudicator
+//!
+//! The pipeline: orders text → [`orders::parse_orders`] (names resolved against a
+//! [`map::Map`]) → [`judge::adjudicate`] (DATC 4.E.1 legality, then the DATC chapter-5
+//! resolver) → a [`judge::MovementResult`] whose outcomes carry their causes →
+//! [`report`] (Judge-style text or JSON).
+//!
+//! ```
+//! use arbiter::{map::Map, game::Position, orders::parse_orders, judge::{adjudicate, Rules}};
+//!
+//! let map = Map::standard();
+//! let position = Position::initial(&map);
+//! let parsed = parse_orders(&map, "France:\nA Par - Bur\nGermany:\nA Mun - Bur\n");
+//! assert!(parsed.diagnostics.is_empty());
+//! let result = adjudicate(&map, &position, &parsed.orders, Rules::default());
+//! assert!(result.orders.iter().all(|o| !o.outcome.succeeded()));
+//! ```
+//!
+//! The library does no I/O and never prints; the binary (`src/main.rs`, `src/cli/`)
+//! reads files and writes output.
 
+pub mod game;
+pub mod judge;
+pub mod map;
+pub mod orders;
+pub mod report;

@@ -371,5 +371,6 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         fleet_reach_any,
         seas,
         shores,
+        names: std::sync::OnceLock::new(),
     })
 }

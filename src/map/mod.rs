@@ -149,6 +149,8 @@ pub struct Map {
     fleet_reach_any: Vec<ProvSet>,
     /// Sea provinces (where a fleet may convoy).
     seas: ProvSet,
+    /// Names players write, built on first use.
+    names: std::sync::OnceLock<crate::orders::NameIndex>,
     /// Coastal provinces (where an army may be convoyed from or to).
     shores: ProvSet,
 }
@@ -165,6 +167,11 @@ impl Map {
             "standard" | "classic" => Some(Map::standard()),
             _ => None,
         }
+    }
+
+    /// The name index the order parser reads names with.
+    pub fn names(&self) -> &crate::orders::NameIndex {
+        self.names.get_or_init(|| crate::orders::NameIndex::new(self))
     }
 
     /// Number of provinces.

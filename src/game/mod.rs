@@ -1,0 +1,222 @@
+//! The position on the board: phase, units, supply-centre owners. Loaded from YAML
+//! (schema in `docs/CLI.md`), or the map's starting position.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::map::{Loc, Map, Power, Prov, Season, UnitKind};
+
+/// A unit on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub power: Power,
+    pub kind: UnitKind,
+    pub loc: Loc,
+}
+
+impl Unit {
+    /// `F STP/SC`.
+    pub fn short(&self, map: &Map) -> String {
+        format!("{} {}", self.kind.letter(), map.loc_id(self.loc).to_uppercase())
+    }
+}
+
+/// Which step of the year.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseKind {
+    Movement,
+    Retreat,
+    Adjustment,
+}
+
+/// A phase: season, year and kind (`Spring 1901 movement`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phase {
+    pub season: Season,
+    pub year: i32,
+    pub kind: PhaseKind,
+}
+
+impl Phase {
+    /// Read `Spring 1901`, `Fall 1901 retreat`, `Winter 1901`, `S1901M`, `F1901R`, `W1901A`.
+    pub fn parse(s: &str) -> Option<Phase> {
+        let t = s.trim().to_ascii_lowercase();
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let (season, year, kind) = if words.len() == 1 && t.len() >= 5 {
+            let season = match &t[..1] {
+                "s" => Season::Spring,
+                "f" => Season::Fall,
+                "w" => Season::Winter,
+                _ => return None,
+            };
+            let digits: String = t[1..].chars().take_while(|c| c.is_ascii_digit()).collect();
+            let year = digits.parse().ok()?;
+            let kind = match &t[1 + digits.len()..] {
+                "m" | "" => None,
+                "r" => Some(PhaseKind::Retreat),
+                "a" | "b" => Some(PhaseKind::Adjustment),
+                _ => return None,
+            };
+            (season, year, kind)
+        } else {
+            let season = match *words.first()? {
+                "spring" => Season::Spring,
+                "fall" | "autumn" => Season::Fall,
+                "winter" => Season::Winter,
+                _ => return None,
+            };
+            let year = words.get(1)?.trim_start_matches("of").parse().ok()?;
+            let kind = match words.get(2).copied() {
+                None => None,
+                Some(w) if w.starts_with("move") => Some(PhaseKind::Movement),
+                Some(w) if w.starts_with("retreat") => Some(PhaseKind::Retreat),
+                Some(w) if w.starts_with("adjust") || w.starts_with("build") => Some(PhaseKind::Adjustment),
+                _ => return None,
+            };
+            (season, year, kind)
+        };
+        let kind = kind.unwrap_or(if season == Season::Winter { PhaseKind::Adjustment } else { PhaseKind::Movement });
+        if (season == Season::Winter) != (kind == PhaseKind::Adjustment) {
+            return None;
+        }
+        Some(Phase { season, year, kind })
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let k = match self.kind {
+            PhaseKind::Movement => "movement",
+            PhaseKind::Retreat => "retreat",
+            PhaseKind::Adjustment => "adjustment",
+        };
+        write!(f, "{} {} {}", self.season, self.year, k)
+    }
+}
+
+/// Units and supply-centre owners at the start of a phase.
+#[derive(Clone, Debug)]
+pub struct Position {
+    pub phase: Phase,
+    pub units: Vec<Unit>,
+    /// Per province: the power owning the supply centre there.
+    pub owners: Vec<Option<Power>>,
+}
+
+/// A problem reading a position.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    #[error("{0}")]
+    Yaml(#[from] serde_yaml::Error),
+    #[error("unknown phase `{0}`: write e.g. `Spring 1901`, `Fall 1901 retreat` or `Winter 1901`")]
+    Phase(String),
+    #[error("unknown power `{0}`")]
+    Power(String),
+    #[error("power {power}: cannot read unit `{unit}`: write `A par` or `F stp/sc`")]
+    Unit { power: String, unit: String },
+    #[error("two units in {0}")]
+    Occupied(String),
+    #[error("unknown supply centre `{0}`")]
+    Centre(String),
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionFile {
+    #[serde(default)]
+    phase: Option<String>,
+    #[serde(default)]
+    units: BTreeMap<String, Vec<String>>,
+    #[serde(default)]
+    owners: Option<BTreeMap<String, Vec<String>>>,
+}
+
+impl Position {
+    /// The map's starting position.
+    pub fn initial(map: &Map) -> Position {
+        let units = map
+            .power_ids()
+            .flat_map(|p| map.power(p).units.iter().map(move |&(kind, loc)| Unit { power: p, kind, loc }))
+            .collect();
+        Position {
+            phase: Phase { season: map.start_season, year: map.start_year, kind: PhaseKind::Movement },
+            units,
+            owners: Self::home_owners(map),
+        }
+    }
+
+    /// Every home centre owned by its power, the rest unowned.
+    pub fn home_owners(map: &Map) -> Vec<Option<Power>> {
+        map.provs().map(|p| map.province(p).home).collect()
+    }
+
+    /// The unit in a province, if any.
+    pub fn unit_in(&self, map: &Map, p: Prov) -> Option<&Unit> {
+        self.units.iter().find(|u| map.prov_of(u.loc) == p)
+    }
+
+    /// Read a unit written `A par`, `F stp/sc`, `F St Petersburg (south coast)`.
+    pub fn parse_unit(map: &Map, power: Power, s: &str) -> Option<Unit> {
+        let s = s.trim();
+        let (k, rest) = s.split_once(char::is_whitespace)?;
+        let kind = match k.to_ascii_lowercase().as_str() {
+            "a" | "army" => UnitKind::Army,
+            "f" | "fleet" => UnitKind::Fleet,
+            _ => return None,
+        };
+        let loc = map.loc_by_id(rest).or_else(|| {
+            let o = crate::orders::parse_order(map, rest, None).ok()?;
+            match o.kind {
+                crate::orders::OrderKind::Hold => o.unit.map(|u| u.loc),
+                _ => None,
+            }
+        })?;
+        Some(Unit { power, kind, loc })
+    }
+
+    /// Build a position from units given per power name (as in the batch input).
+    pub fn from_units<'a>(
+        map: &Map,
+        phase: Phase,
+        units: impl IntoIterator<Item = (&'a str, &'a [String])>,
+    ) -> Result<Position, PositionError> {
+        let mut out = Vec::new();
+        for (power, list) in units {
+            let pw = map.power_by_name(power).ok_or_else(|| PositionError::Power(power.to_string()))?;
+            for u in list {
+                let unit = Self::parse_unit(map, pw, u)
+                    .ok_or_else(|| PositionError::Unit { power: power.to_string(), unit: u.clone() })?;
+                if out.iter().any(|o: &Unit| map.prov_of(o.loc) == map.prov_of(unit.loc)) {
+                    return Err(PositionError::Occupied(map.province(map.prov_of(unit.loc)).name.clone()));
+                }
+                out.push(unit);
+            }
+        }
+        Ok(Position { phase, units: out, owners: Self::home_owners(map) })
+    }
+
+    /// Read a position file (YAML): `phase`, `units` by power, optional `owners` by power.
+    pub fn from_yaml(map: &Map, src: &str) -> Result<Position, PositionError> {
+        let f: PositionFile = serde_yaml::from_str(src)?;
+        let phase = match &f.phase {
+            Some(s) => Phase::parse(s).ok_or_else(|| PositionError::Phase(s.clone()))?,
+            None => Phase { season: map.start_season, year: map.start_year, kind: PhaseKind::Movement },
+        };
+        let mut pos = Self::from_units(map, phase, f.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())))?;
+        if let Some(owners) = &f.owners {
+            pos.owners = vec![None; map.province_count()];
+            for (power, list) in owners {
+                let pw = map.power_by_name(power).ok_or_else(|| PositionError::Power(power.clone()))?;
+                for c in list {
+                    let p = map
+                        .prov_by_id(c)
+                        .filter(|&p| map.province(p).supply)
+                        .ok_or_else(|| PositionError::Centre(c.clone()))?;
+                    pos.owners[p.0 as usize] = Some(pw);
+                }
+            }
+        }
+        Ok(pos)
+    }
+}

@@ -1,0 +1,366 @@
+//! Binding orders to units and the legality filter (DATC 4.E.1): an order that can
+//! never be valid on this board is illegal, ignored, and its unit holds. "Legal" is
+//! judged from the board alone (6.D.31, 6.D.32, 6.G.19). Also decides, per the 2023
+//! rules (4.A.3), which army moves to adjacent provinces go by convoy.
+
+use super::convoy;
+use super::outcome::{Illegal, OrderResult, Outcome};
+use super::Rules;
+use crate::game::Position;
+use crate::map::{Loc, Map, Prov, ProvSet, Terrain, UnitKind};
+use crate::orders::{Diagnostic, Order, OrderKind};
+
+pub(crate) const NONE: u16 = u16::MAX;
+
+/// A unit's order as the resolver sees it: dense ids, legality already checked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Eff {
+    Hold,
+    /// `to` is the exact destination (coast decided); `convoy`: goes by convoy.
+    Move { to: Loc, convoy: bool },
+    SupHold { target: u16 },
+    /// `coast`: the coast the support named, which must match (6.B.9).
+    SupMove { target: u16, to: Prov, coast: Option<Loc> },
+    Convoy { army: u16, to: Prov },
+}
+
+/// The orders bound to units, ready for the resolver.
+pub(crate) struct Checked {
+    /// Per province: the unit in it, or `NONE`.
+    pub unit_at: Vec<u16>,
+    /// Per unit: its order.
+    pub eff: Vec<Eff>,
+    /// Per unit: the input order its `eff` came from.
+    pub order_of: Vec<Option<usize>>,
+    /// Per input order: the result so far (illegal ones final).
+    pub results: Vec<OrderResult>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Rules) -> Checked {
+    let units = &position.units;
+    let mut unit_at = vec![NONE; map.province_count()];
+    let mut fleets_at_sea = ProvSet::EMPTY;
+    for (i, u) in units.iter().enumerate() {
+        let p = map.prov_of(u.loc);
+        unit_at[p.0 as usize] = i as u16;
+        if u.kind == UnitKind::Fleet && map.is_sea(p) {
+            fleets_at_sea.insert(p);
+        }
+    }
+    let mut results: Vec<OrderResult> = Vec::with_capacity(orders.len());
+    let mut diagnostics = Vec::new();
+    let mut order_of: Vec<Option<usize>> = vec![None; units.len()];
+    let mut count = vec![0u8; units.len()];
+
+    // Bind each order to its unit.
+    for o in orders {
+        let mut r = OrderResult { unit: None, power: o.power, outcome: Outcome::Succeeds, to: None };
+        match (o.kind, o.unit) {
+            (OrderKind::Build | OrderKind::Waive | OrderKind::Disband, _) | (_, None) => {
+                r.outcome = Outcome::Illegal(Illegal::WrongPhase);
+                diagnostics.push(Diagnostic::error(
+                    o.span,
+                    "not a movement-phase order",
+                    Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
+                ));
+            }
+            (_, Some(u)) => {
+                let p = map.prov_of(u.loc);
+                let idx = unit_at[p.0 as usize];
+                if idx == NONE {
+                    r.outcome = Outcome::Illegal(Illegal::NoUnit);
+                    diagnostics.push(Diagnostic::error(
+                        o.span,
+                        format!("there is no unit in {}", map.province(p).name),
+                        Some("check the province, or the position the orders are for".into()),
+                    ));
+                } else {
+                    let unit = &units[idx as usize];
+                    r.unit = Some(idx as usize);
+                    match o.power {
+                        Some(pw) if pw != unit.power => {
+                            r.outcome = Outcome::Illegal(Illegal::ForeignUnit(unit.power));
+                            diagnostics.push(Diagnostic::error(
+                                o.span,
+                                format!(
+                                    "the {} in {} belongs to {}, not {}",
+                                    unit.kind.word().to_lowercase(),
+                                    map.province(p).name,
+                                    map.power(unit.power).name,
+                                    map.power(pw).name
+                                ),
+                                Some("an order for another power's unit is illegal; the unit holds".into()),
+                            ));
+                        }
+                        _ => {
+                            r.power = Some(unit.power);
+                            count[idx as usize] += 1;
+                            order_of[idx as usize] = Some(results.len());
+                        }
+                    }
+                }
+            }
+        }
+        results.push(r);
+    }
+    // Two orders for one unit: both illegal (4.D.3).
+    for (k, o) in orders.iter().enumerate() {
+        if let Some(u) = results[k].unit {
+            if count[u] > 1 && results[k].outcome == Outcome::Succeeds {
+                results[k].outcome = Outcome::Illegal(Illegal::DuplicateOrder);
+                order_of[u] = None;
+                diagnostics.push(Diagnostic::error(
+                    o.span,
+                    format!("{} has more than one order", units[u].short(map)),
+                    Some("both orders are illegal and the unit holds; keep one".into()),
+                ));
+            }
+        }
+    }
+
+    // Legality of each remaining order.
+    let mut eff = vec![Eff::Hold; units.len()];
+    for (u, unit) in units.iter().enumerate() {
+        let Some(k) = order_of[u] else { continue };
+        let o = &orders[k];
+        let here = map.prov_of(unit.loc);
+        let res = legal(map, &unit_at, units, &fleets_at_sea, u, here, o.kind);
+        match res {
+            Ok(e) => {
+                if let Eff::Move { to, .. } = e {
+                    results[k].to = Some(to);
+                }
+                eff[u] = e;
+            }
+            Err(why) => {
+                diagnostics.push(illegal_diagnostic(map, o, &why));
+                results[k].outcome = Outcome::Illegal(why);
+                order_of[u] = None;
+            }
+        }
+    }
+
+    // 4.A.3 (2023): an army moving to an adjacent province goes by convoy if a fleet of
+    // its own power is legally ordered to convoy it.
+    for a in 0..units.len() {
+        if let Eff::Move { to, convoy: false } = eff[a] {
+            if units[a].kind != UnitKind::Army {
+                continue;
+            }
+            let dest = map.prov_of(to);
+            let own_convoy = eff.iter().enumerate().any(|(f, e)| {
+                matches!(*e, Eff::Convoy { army, to } if army as usize == a && to == dest)
+                    && units[f].power == units[a].power
+            });
+            if own_convoy {
+                eff[a] = Eff::Move { to, convoy: true };
+            }
+        }
+    }
+    Checked { unit_at, eff, order_of, results, diagnostics }
+}
+
+fn legal(
+    map: &Map,
+    unit_at: &[u16],
+    units: &[crate::game::Unit],
+    fleets_at_sea: &ProvSet,
+    u: usize,
+    here: Prov,
+    kind: OrderKind,
+) -> Result<Eff, Illegal> {
+    let unit = &units[u];
+    match kind {
+        OrderKind::Hold => Ok(Eff::Hold),
+        OrderKind::Move { to, via_convoy } => {
+            let (to, convoy) = move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via_convoy)?;
+            Ok(Eff::Move { to, convoy })
+        }
+        OrderKind::Support { target, to } => {
+            let tp = map.prov_of(target.loc);
+            let t = unit_at[tp.0 as usize];
+            if tp == here {
+                return Err(Illegal::SupportSelf);
+            }
+            if t == NONE {
+                return Err(Illegal::NoTarget);
+            }
+            let tu = &units[t as usize];
+            match to {
+                None => {
+                    if !map.can_reach(unit.kind, unit.loc, tp) {
+                        return Err(Illegal::CannotReach);
+                    }
+                    Ok(Eff::SupHold { target: t })
+                }
+                Some(dl) => {
+                    let dest = map.prov_of(dl);
+                    if dest == tp {
+                        return Err(Illegal::SupportedMoveImpossible);
+                    }
+                    if !map.can_reach(unit.kind, unit.loc, dest) {
+                        return Err(Illegal::CannotReach);
+                    }
+                    // The supported move must be possible, with the supporter not
+                    // convoying at the same time (6.D.31).
+                    let mut fleets = *fleets_at_sea;
+                    fleets.remove(here);
+                    let coast = match tu.kind {
+                        UnitKind::Army => {
+                            if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
+                                return Err(Illegal::SupportedMoveImpossible);
+                            }
+                            let ok = map.army_adjacent(tp, dest)
+                                || (map.is_shore(tp) && map.is_shore(dest) && convoy::route_exists(map, &fleets, tp, dest));
+                            if !ok {
+                                return Err(Illegal::SupportedMoveImpossible);
+                            }
+                            None
+                        }
+                        UnitKind::Fleet => {
+                            if !map.fleet_reach(tu.loc).contains(dest) {
+                                return Err(Illegal::SupportedMoveImpossible);
+                            }
+                            if map.is_coast(dl) {
+                                if !map.fleet_adjacent(tu.loc, dl) {
+                                    return Err(Illegal::SupportedMoveImpossible);
+                                }
+                                Some(dl)
+                            } else {
+                                None
+                            }
+                        }
+                    };
+                    Ok(Eff::SupMove { target: t, to: dest, coast })
+                }
+            }
+        }
+        OrderKind::Convoy { army, to } => {
+            if unit.kind != UnitKind::Fleet || !map.is_sea(here) {
+                return Err(Illegal::ConvoyNotAtSea);
+            }
+            let ap = map.prov_of(army.loc);
+            let a = unit_at[ap.0 as usize];
+            if a == NONE {
+                return Err(Illegal::NoTarget);
+            }
+            if units[a as usize].kind != UnitKind::Army {
+                return Err(Illegal::ConvoyNotArmy);
+            }
+            let dest = map.prov_of(to);
+            if dest == ap {
+                return Err(Illegal::SameProvince);
+            }
+            if !map.is_shore(ap) || !map.is_shore(dest) || !convoy::necessary(map, fleets_at_sea, ap, dest, here) {
+                return Err(Illegal::NotOnRoute);
+            }
+            Ok(Eff::Convoy { army: a, to: dest })
+        }
+        OrderKind::Disband | OrderKind::Build | OrderKind::Waive => Err(Illegal::WrongPhase),
+    }
+}
+
+/// The exact destination of a move and whether it goes by convoy, or why it is illegal.
+pub(crate) fn move_target(
+    map: &Map,
+    fleets_at_sea: &ProvSet,
+    kind: UnitKind,
+    from: Loc,
+    to: Loc,
+    via_convoy: bool,
+) -> Result<(Loc, bool), Illegal> {
+    let here = map.prov_of(from);
+    let dest = map.prov_of(to);
+    if dest == here {
+        return Err(Illegal::SameProvince);
+    }
+    match kind {
+        UnitKind::Army => {
+            if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
+                return Err(Illegal::ArmyToSea);
+            }
+            let adjacent = map.army_adjacent(here, dest);
+            if adjacent && !via_convoy {
+                return Ok((dest.into(), false));
+            }
+            if !map.is_shore(here) || !map.is_shore(dest) {
+                return if adjacent { Ok((dest.into(), false)) } else { Err(Illegal::NotAdjacent) };
+            }
+            if !convoy::route_exists(map, fleets_at_sea, here, dest) {
+                return Err(Illegal::NoPossibleConvoy);
+            }
+            Ok((dest.into(), true))
+        }
+        UnitKind::Fleet => {
+            if via_convoy && !map.fleet_reach(from).contains(dest) {
+                return Err(Illegal::FleetConvoyed);
+            }
+            match map.terrain(dest) {
+                Terrain::Land => return Err(Illegal::FleetInland),
+                Terrain::Impassable => return Err(Illegal::NotAdjacent),
+                _ => {}
+            }
+            if map.is_split(dest) {
+                if map.is_coast(to) {
+                    if map.fleet_adjacent(from, to) {
+                        return Ok((to, false));
+                    }
+                    return Err(if map.fleet_reach(from).contains(dest) { Illegal::UnreachableCoast } else { Illegal::NotAdjacent });
+                }
+                let reach: Vec<Loc> =
+                    map.province(dest).coasts.iter().copied().filter(|&c| map.fleet_adjacent(from, c)).collect();
+                return match reach.len() {
+                    0 => Err(Illegal::NotAdjacent),
+                    1 => Ok((reach[0], false)),
+                    _ => Err(Illegal::CoastNeeded(reach)),
+                };
+            }
+            if map.fleet_reach(from).contains(dest) {
+                Ok((dest.into(), false))
+            } else {
+                Err(Illegal::NotAdjacent)
+            }
+        }
+    }
+}
+
+/// A referee-facing message for an illegal order.
+pub(crate) fn illegal_diagnostic(map: &Map, o: &Order, why: &Illegal) -> Diagnostic {
+    let text = why.describe(map);
+    match why {
+        Illegal::CoastNeeded(_) => Diagnostic::error(o.span, text, Some("name the coast, e.g. `spa/nc`; the unit holds".into())),
+        _ => Diagnostic::warning(o.span, format!("illegal order: {text}"), Some("the order is ignored and the unit holds".into())),
+    }
+}
+
+impl Illegal {
+    /// Why, in words.
+    pub fn describe(&self, map: &Map) -> String {
+        match self {
+            Illegal::NoUnit => "there is no unit there".into(),
+            Illegal::ForeignUnit(p) => format!("the unit belongs to {}", map.power(*p).name),
+            Illegal::DuplicateOrder => "the unit has more than one order".into(),
+            Illegal::WrongPhase => "not an order of this phase".into(),
+            Illegal::SameProvince => "a unit cannot move to the province it is in".into(),
+            Illegal::ArmyToSea => "an army cannot move to sea".into(),
+            Illegal::FleetInland => "a fleet cannot move inland".into(),
+            Illegal::NotAdjacent => "the destination is not adjacent".into(),
+            Illegal::UnreachableCoast => "the fleet cannot reach that coast".into(),
+            Illegal::CoastNeeded(c) => format!(
+                "the coast must be named: both {} are reachable",
+                c.iter().map(|&l| map.loc_id(l)).collect::<Vec<_>>().join(" and ")
+            ),
+            Illegal::FleetConvoyed => "a fleet cannot be convoyed".into(),
+            Illegal::NoPossibleConvoy => "the move needs a convoy and no fleet stands where a route could be".into(),
+            Illegal::SupportSelf => "a unit cannot support itself".into(),
+            Illegal::NoTarget => "there is no unit to support or convoy there".into(),
+            Illegal::CannotReach => "the supporting unit cannot move to the province it supports".into(),
+            Illegal::SupportedMoveImpossible => "the supported move is impossible".into(),
+            Illegal::ConvoyNotAtSea => "only a fleet at sea can convoy".into(),
+            Illegal::ConvoyNotArmy => "only an army can be convoyed".into(),
+            Illegal::NotOnRoute => "the fleet is on no possible convoy route".into(),
+            Illegal::Build(s) => (*s).into(),
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Adjudication: legality (DATC 4.E.1), the movement resolver (DATC chapter 5),
+//! and the outcomes, each naming its cause.
+
+mod adjust;
+mod convoy;
+mod legality;
+mod outcome;
+mod resolve;
+mod rules;
+
+pub use adjust::{adjudicate_adjustments, AdjustmentResult};
+pub use outcome::{Failure, Illegal, OrderResult, Outcome, Void};
+pub use rules::Rules;
+
+use crate::game::{Position, Unit};
+use crate::map::{Loc, Map, Prov};
+use crate::orders::{Diagnostic, Order};
+
+/// A unit dislodged in a movement phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dislodged {
+    /// Index into [`MovementResult::units`].
+    pub unit: usize,
+    /// The province the attacker came from.
+    pub by: Prov,
+    /// The attacker came by convoy (a retreat to `by` is then allowed, DATC 4.A.5).
+    pub by_convoy: bool,
+    /// Where the unit may retreat.
+    pub retreats: Vec<Loc>,
+}
+
+/// Everything a movement phase decided.
+#[derive(Clone, Debug)]
+pub struct MovementResult {
+    pub rules: Rules,
+    /// The units before the phase (indices used by outcomes).
+    pub units: Vec<Unit>,
+    /// One result per input order, in input order.
+    pub orders: Vec<OrderResult>,
+    /// Per unit: where it ends the phase (its own location if it did not move).
+    pub destination: Vec<Loc>,
+    pub dislodged: Vec<Dislodged>,
+    /// Provinces left empty by a standoff (no retreat there).
+    pub contested: Vec<Prov>,
+    /// Problems with the orders found while binding them to units (foreign unit,
+    /// no unit, a coast that must be named).
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl MovementResult {
+    /// The units after the phase, dislodged units left out.
+    pub fn units_after(&self) -> Vec<Unit> {
+        self.units
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !self.dislodged.iter().any(|d| d.unit == *i))
+            .map(|(i, u)| Unit { loc: self.destination[i], ..*u })
+            .collect()
+    }
+
+    /// Is unit `i` dislodged?
+    pub fn is_dislodged(&self, i: usize) -> bool {
+        self.dislodged.iter().any(|d| d.unit == i)
+    }
+}
+
+/// Adjudicate a movement phase: `orders` against `position` on `map` under `rules`.
+pub fn adjudicate(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> MovementResult {
+    let checked = legality::check(map, position, orders, rules);
+    resolve::resolve(map, position, orders, checked, rules)
+}

@@ -1,0 +1,93 @@
+//! Orders: the syntax tree, the nom grammar, name lookup and diagnostics.
+//!
+//! Parsing never fails as a whole: [`parse_orders`] returns every order it could read
+//! and one [`Diagnostic`] per problem. Names are resolved against the [`Map`] while
+//! parsing, so an [`Order`] holds dense ids only.
+
+mod diagnostic;
+mod grammar;
+mod names;
+
+pub use diagnostic::{render_diagnostics, Diagnostic, Severity, Span};
+pub use grammar::{parse_order, parse_orders, Parsed};
+pub use names::{normalize, NameIndex};
+
+use crate::map::{Loc, Map, Power, Prov, UnitKind};
+
+/// A unit as an order names it: the type may be omitted (DATC 4.C.1); the location
+/// may carry a coast, which is ignored where it does not matter (4.B.5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnitRef {
+    pub kind: Option<UnitKind>,
+    pub loc: Loc,
+}
+
+/// What an order tells a unit to do. Retreat-phase and adjustment-phase orders are
+/// parsed here too; the phase decides what a `Move` or `Disband` means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderKind {
+    Hold,
+    /// Move (or retreat). `to` may be a province of a split province with no coast
+    /// given; legality decides the coast (4.B.1, 4.B.2).
+    Move { to: Loc, via_convoy: bool },
+    /// Support a unit holding (`to == None`) or moving to `to`.
+    Support { target: UnitRef, to: Option<Loc> },
+    /// Convoy the army `army` to `to`.
+    Convoy { army: UnitRef, to: Loc },
+    /// Disband (retreat phase) or remove (adjustments).
+    Disband,
+    /// Build a unit at `unit.loc`.
+    Build,
+    /// Waive one build.
+    Waive,
+}
+
+/// One order, names resolved, with where it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Order {
+    /// The power that wrote it (header or prefix), if stated.
+    pub power: Option<Power>,
+    /// The unit ordered (for `Waive`, `None`).
+    pub unit: Option<UnitRef>,
+    pub kind: OrderKind,
+    /// The order as written (trimmed), and where.
+    pub text: String,
+    pub span: Span,
+}
+
+impl Order {
+    /// The province of the ordered unit.
+    pub fn prov(&self, map: &Map) -> Option<Prov> {
+        self.unit.map(|u| map.prov_of(u.loc))
+    }
+
+    /// Canonical short form: `F LON - NTH`, `A PAR S A MAR - BUR`, `F NTH C A LON - NWY`.
+    /// `kind` gives the unit type to print where the order omitted it.
+    pub fn canonical(&self, map: &Map, kind: Option<UnitKind>) -> String {
+        let loc = |l: Loc| map.loc_id(l).to_uppercase();
+        let unit = |u: &UnitRef, k: Option<UnitKind>| match u.kind.or(k) {
+            Some(k) => format!("{} {}", k.letter(), loc(u.loc)),
+            None => loc(u.loc),
+        };
+        let me = match &self.unit {
+            Some(u) => unit(u, kind),
+            None => String::new(),
+        };
+        match self.kind {
+            OrderKind::Hold => format!("{me} H"),
+            OrderKind::Move { to, via_convoy } => {
+                format!("{me} - {}{}", loc(to), if via_convoy { " VIA CONVOY" } else { "" })
+            }
+            OrderKind::Support { target, to: None } => format!("{me} S {}", unit(&target, None)),
+            OrderKind::Support { target, to: Some(to) } => {
+                format!("{me} S {} - {}", unit(&target, None), loc(to))
+            }
+            OrderKind::Convoy { army, to } => {
+                format!("{me} C {} - {}", unit(&army, Some(UnitKind::Army)), loc(to))
+            }
+            OrderKind::Disband => format!("{me} D"),
+            OrderKind::Build => format!("BUILD {me}"),
+            OrderKind::Waive => "WAIVE".to_string(),
+        }
+    }
+}
