@@ -511,6 +511,8 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
     for (n, raw) in text.lines().enumerate() {
         let cleaned = clean_line(raw);
         let ctx = Ctx { map, names, line: &cleaned, line_no: n as u32 + 1 };
+        // A `Power:` prefix holds for the rest of its line.
+        let mut line_power = power;
         for seg in cleaned.split([',', ';']) {
             let t = seg.trim();
             if t.is_empty() {
@@ -522,7 +524,10 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
                 power = Some(p);
                 continue;
             }
-            match ctx.segment(seg, power) {
+            if let Some(p) = ctx.prefix(seg) {
+                line_power = Some(p);
+            }
+            match ctx.segment(seg, line_power) {
                 Ok(o) => out.orders.push(o),
                 Err(d) => out.diagnostics.push(d),
             }
@@ -539,15 +544,27 @@ pub fn parse_order(map: &Map, text: &str, power: Option<Power>) -> Result<Order,
 }
 
 impl Ctx<'_> {
-    /// One order, with an optional `Power:` prefix.
-    fn segment(&self, seg: &str, header: Option<Power>) -> Result<Order, Diagnostic> {
+    /// The power of a `Power:` (or `Power `) prefix, and the text after it.
+    fn split_prefix<'a>(&self, seg: &'a str) -> Option<(Power, &'a str)> {
         let t = seg.trim_start();
-        let (body, power) = match self.power(t) {
+        match self.power(t) {
             Ok((r, p)) if r.trim_start().starts_with(':') || r.starts_with(' ') => {
                 let r = r.trim_start();
-                (r.strip_prefix(':').unwrap_or(r), Some(p))
+                Some((p, r.strip_prefix(':').unwrap_or(r).trim_start()))
             }
-            _ => (t, header),
+            _ => None,
+        }
+    }
+
+    fn prefix(&self, seg: &str) -> Option<Power> {
+        self.split_prefix(seg).map(|(p, _)| p)
+    }
+
+    /// One order, with an optional `Power:` prefix.
+    fn segment(&self, seg: &str, header: Option<Power>) -> Result<Order, Diagnostic> {
+        let (body, power) = match self.split_prefix(seg) {
+            Some((p, body)) => (body, Some(p)),
+            None => (seg.trim_start(), header),
         };
         let result = self.body(body).and_then(|(r, x)| {
             let r = r.trim_start();
@@ -561,8 +578,8 @@ impl Ctx<'_> {
         });
         match result {
             Ok((_, (unit, kind))) => {
-                let text = seg.trim().trim_end_matches('.').trim_end();
-                Ok(Order { power, unit, kind, text: text.to_string(), span: self.span(seg.trim_start(), text.len()) })
+                let text = body.trim().trim_end_matches('.').trim_end();
+                Ok(Order { power, unit, kind, text: text.to_string(), span: self.span(body, text.len()) })
             }
             Err(Err::Failure(e)) | Err(Err::Error(e)) => Err(match e.msg {
                 Some((msg, help)) => Diagnostic::error(self.span(e.at, e.len), msg, help),

@@ -1,1 +1,138 @@
-//! Reports.
+//! Reports: the Judge-style results listing ([`text`]) and JSON ([`json`]), both
+//! computed from a [`MovementResult`]; tags and reasons are derived from outcomes.
+
+pub mod json;
+pub mod text;
+
+use crate::game::Unit;
+use crate::judge::{Failure, Illegal, MovementResult, Outcome, Void};
+use crate::map::{Map, UnitKind};
+use crate::orders::{Order, OrderKind};
+
+/// The unit type an order is for: the unit's real type where the order was bound.
+fn kind_of(result: &MovementResult, k: usize, order: &Order) -> Option<UnitKind> {
+    result.orders[k].unit.map(|u| result.units[u].kind).or(order.unit.and_then(|u| u.kind))
+}
+
+/// The canonical form of input order `k`.
+pub fn canonical(map: &Map, result: &MovementResult, orders: &[Order], k: usize) -> String {
+    let mut o = orders[k].clone();
+    if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders[k].to) {
+        o.kind = OrderKind::Move { to, via_convoy };
+    }
+    if let Some(u) = result.orders[k].unit {
+        if let Some(r) = o.unit.as_mut() {
+            r.loc = result.units[u].loc;
+        }
+    }
+    o.canonical(map, kind_of(result, k, &orders[k]))
+}
+
+/// The order a unit was given, in canonical form (or `A PAR H` if it had none).
+pub fn unit_order(map: &Map, result: &MovementResult, orders: &[Order], unit: usize) -> String {
+    match result.orders.iter().position(|r| r.unit == Some(unit) && !matches!(r.outcome, Outcome::Illegal(_))) {
+        Some(k) => canonical(map, result, orders, k),
+        None => format!("{} H", result.units[unit].short(map)),
+    }
+}
+
+/// Why an order ended as it did, in words, and the units that caused it.
+pub fn reason(map: &Map, result: &MovementResult, orders: &[Order], k: usize) -> (Option<String>, Vec<usize>) {
+    let name = |u: usize| unit_order(map, result, orders, u);
+    match &result.orders[k].outcome {
+        Outcome::Succeeds => (None, vec![]),
+        Outcome::Illegal(i) => (Some(format!("illegal: {}", i.describe(map))), vec![]),
+        Outcome::Invalid(v) => (
+            Some(
+                match v {
+                    Void::SupportNotMatched => "void: the supported unit was not ordered to do that",
+                    Void::ConvoyNotMatched => "void: the army was not ordered to make that move",
+                    Void::NoConvoyOrdered => "no convoy: the move needs a convoy and no convoy route was ordered",
+                }
+                .to_string(),
+            ),
+            vec![],
+        ),
+        Outcome::Fails(f) => match f {
+            Failure::Bounced { attack, against } => {
+                let me = result.orders[k].unit.expect("a bound order");
+                let dest = map.prov_of(result.orders[k].to.expect("a move"));
+                let parts: Vec<String> = against
+                    .iter()
+                    .map(|&(u, s)| {
+                        let kind = strength_kind(map, result, orders, me, u, dest);
+                        format!("{} ({kind} strength {s})", name(u))
+                    })
+                    .collect();
+                (
+                    Some(format!("bounced: attack strength {attack} did not beat {}", parts.join(", "))),
+                    against.iter().map(|&(u, _)| u).collect(),
+                )
+            }
+            Failure::ConvoyDisrupted => (Some("no convoy: every convoy route was disrupted".into()), vec![]),
+            Failure::Cut { by } => (Some(format!("cut by {}", name(*by))), vec![*by]),
+            Failure::Dislodged { by } => (Some(format!("dislodged by {}", name(*by))), vec![*by]),
+            Failure::Paradox => (
+                Some("convoy paradox: the convoy fails by the Szykman rule (DATC 4.A.2)".into()),
+                vec![],
+            ),
+        },
+    }
+}
+
+/// Is the opposing unit `o` of a bounced move by `me` into `dest` holding, defending
+/// (head to head) or preventing (also moving in)?
+fn strength_kind(map: &Map, result: &MovementResult, orders: &[Order], me: usize, o: usize, dest: crate::map::Prov) -> &'static str {
+    let moving_to = |u: usize| {
+        result
+            .orders
+            .iter()
+            .find(|r| r.unit == Some(u) && !matches!(r.outcome, Outcome::Illegal(_)))
+            .and_then(|r| r.to)
+            .map(|l| map.prov_of(l))
+    };
+    let _ = orders;
+    let here = map.prov_of(result.units[me].loc);
+    if map.prov_of(result.units[o].loc) == dest {
+        if moving_to(o) == Some(here) {
+            "defend"
+        } else {
+            "hold"
+        }
+    } else {
+        "prevent"
+    }
+}
+
+/// Report tags for input order `k`: `bounce`, `cut`, `void`, `dislodged`, `no convoy`, `disrupted`.
+pub fn tags(result: &MovementResult, orders: &[Order], k: usize) -> Vec<&'static str> {
+    let r = &result.orders[k];
+    let mut t = Vec::new();
+    match &r.outcome {
+        Outcome::Succeeds => {}
+        Outcome::Illegal(_) | Outcome::Invalid(Void::SupportNotMatched | Void::ConvoyNotMatched) => t.push("void"),
+        Outcome::Invalid(Void::NoConvoyOrdered) | Outcome::Fails(Failure::ConvoyDisrupted) => t.push("no convoy"),
+        Outcome::Fails(Failure::Bounced { .. }) => t.push("bounce"),
+        Outcome::Fails(Failure::Cut { .. }) => t.push("cut"),
+        Outcome::Fails(Failure::Paradox) => t.push("disrupted"),
+        Outcome::Fails(Failure::Dislodged { .. }) => match orders[k].kind {
+            OrderKind::Support { .. } => t.push("cut"),
+            OrderKind::Convoy { .. } => t.push("disrupted"),
+            _ => {}
+        },
+    }
+    let foreign = matches!(r.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)));
+    if r.unit.is_some_and(|u| result.is_dislodged(u)) && !foreign {
+        t.push("dislodged");
+    }
+    t
+}
+
+/// `Army`, `Fleet`, with an adjective: `Turkish Army`.
+pub(crate) fn unit_words(map: &Map, u: &Unit, adjective: bool) -> String {
+    if adjective {
+        format!("{} {}", map.power(u.power).adjective, u.kind.word())
+    } else {
+        u.kind.word().to_string()
+    }
+}

@@ -1,0 +1,147 @@
+//! Command-line interface: clap arguments → validated settings → one module per subcommand.
+
+mod adjudicate;
+mod batch;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+use arbiter::judge::Rules;
+use arbiter::map::Map;
+
+/// Exit code: the phase was adjudicated.
+pub const EXIT_OK: i32 = 0;
+/// Exit code: the orders had diagnostics (errors); the rest was still adjudicated.
+pub const EXIT_DIAGNOSTICS: i32 = 1;
+/// Exit code: usage or I/O error.
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Parser, Debug)]
+#[command(name = "arbiter", version, about = "A Diplomacy adjudicator", long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Adjudicate a movement phase (or, with --batch, many cases as JSON Lines).
+    Adjudicate(AdjudicateArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct AdjudicateArgs {
+    /// Orders file, or `-` for standard input. With --batch: JSON Lines, one case per line.
+    pub orders: String,
+    /// Position file (YAML: phase, units by power, supply-centre owners). Default: the
+    /// map's starting position.
+    #[arg(long, value_name = "FILE")]
+    pub position: Option<PathBuf>,
+    /// Map: the name of an embedded map (`standard`) or a YAML map file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
+    pub map: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Rule edition.
+    #[arg(long, default_value = "2023")]
+    pub rules: String,
+    /// JSON Lines in, JSON Lines out: one case per line.
+    #[arg(long)]
+    pub batch: bool,
+    /// Game name for the results header.
+    #[arg(long)]
+    pub game: Option<String>,
+    /// Write the output to FILE (atomically) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// A usage or I/O error: message for standard error, exit code 2.
+#[derive(Debug)]
+pub struct Fatal(pub String);
+
+pub fn run() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let result = match cli.command {
+        Command::Adjudicate(args) if args.batch => batch::run(&args),
+        Command::Adjudicate(args) => adjudicate::run(&args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(Fatal(msg)) => {
+            eprintln!("error: {msg}");
+            EXIT_USAGE
+        }
+    }
+}
+
+/// Read a file, or standard input for `-`.
+pub fn read_input(path: &str) -> Result<String, Fatal> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::stdin().read_to_string(&mut s).map_err(|e| Fatal(format!("cannot read standard input: {e}")))?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))
+    }
+}
+
+/// An embedded map by name, or a map file.
+pub fn load_map(name: &str) -> Result<Map, Fatal> {
+    if let Some(m) = Map::embedded(name) {
+        return Ok(m);
+    }
+    let path = Path::new(name);
+    if !path.exists() {
+        return Err(Fatal(format!("unknown map `{name}`: give an embedded map name (`standard`) or a YAML file")));
+    }
+    let src = std::fs::read_to_string(path).map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
+    Map::from_yaml(&src, name).map_err(|e| Fatal(format!("the map is not valid:\n{e}")))
+}
+
+pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {
+    Rules::parse(s).ok_or_else(|| Fatal(format!("unknown rules edition `{s}`: the editions are 2023")))
+}
+
+/// Write the output to standard output, or atomically to a file (temporary file in the
+/// same directory, then rename).
+pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
+    use std::io::Write;
+    match path {
+        None => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(text.as_bytes()).map_err(|e| Fatal(format!("cannot write output: {e}")))
+        }
+        Some(p) => {
+            let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+            let name = p.file_name().ok_or_else(|| Fatal(format!("`{}` is not a file name", p.display())))?;
+            let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+            let write = || -> std::io::Result<()> {
+                let mut f = std::fs::File::create(&tmp)?;
+                f.write_all(text.as_bytes())?;
+                f.sync_all()?;
+                std::fs::rename(&tmp, p)
+            };
+            write().map_err(|e| {
+                let _ = std::fs::remove_file(&tmp);
+                Fatal(format!("cannot write `{}`: {e}", p.display()))
+            })
+        }
+    }
+}
