@@ -19,8 +19,16 @@ fn bench(c: &mut Criterion) {
     assert_eq!(p.orders.len(), 34);
     c.bench_function("adjudicate 34-unit movement phase", |b| {
         b.iter(|| {
-            let r = adjudicate(&map, black_box(&p.position), black_box(&p.orders), Rules::default());
-            assert_eq!(r.orders.iter().filter(|o| o.outcome.succeeded()).count(), 20);
+            let r = adjudicate(
+                &map,
+                black_box(&p.position),
+                black_box(&p.orders),
+                Rules::default(),
+            );
+            assert_eq!(
+                r.orders.iter().filter(|o| o.outcome.succeeded()).count(),
+                20
+            );
             assert_eq!(r.dislodged.len(), 2);
             assert!(r.dislodged.iter().all(|d| d.retreats.is_empty()));
             r

@@ -33,7 +33,9 @@ const LINES: &[&str] = &[
 fn bench(c: &mut Criterion) {
     let map = Map::standard();
     let _ = map.names();
-    let text: String = (0..1000).map(|i| format!("{}\n", LINES[i % LINES.len()])).collect();
+    let text: String = (0..1000)
+        .map(|i| format!("{}\n", LINES[i % LINES.len()]))
+        .collect();
     let mut g = c.benchmark_group("parse");
     g.throughput(Throughput::Elements(1000));
     g.bench_function("parse 1000 order lines", |b| {

@@ -61,10 +61,18 @@ impl Case {
         };
         let phase = match &self.phase {
             Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
-            None => Phase { season: map.start_season, year: map.start_year, kind: PhaseKind::Movement },
+            None => Phase {
+                season: map.start_season,
+                year: map.start_year,
+                kind: PhaseKind::Movement,
+            },
         };
-        let position = Position::from_units(map, phase, self.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())))
-            .map_err(|e| e.to_string())?;
+        let position = Position::from_units(
+            map,
+            phase,
+            self.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
+        )
+        .map_err(|e| e.to_string())?;
         let mut text = String::new();
         let mut expected = Vec::new();
         for (power, list) in &self.orders {
@@ -72,7 +80,9 @@ impl Case {
             text.push_str(power);
             text.push_str(":\n");
             for item in list.as_sequence().ok_or("orders are a list per power")? {
-                let m = item.as_mapping().ok_or("each order is `order text: outcome`")?;
+                let m = item
+                    .as_mapping()
+                    .ok_or("each order is `order text: outcome`")?;
                 for (k, v) in m {
                     let order = k.as_str().ok_or("order text")?.to_string();
                     let want = v.as_str().ok_or("outcome word")?.to_string();
@@ -83,8 +93,19 @@ impl Case {
             }
         }
         let parsed = parse_orders(map, &text);
-        let problems = parsed.diagnostics.iter().map(|d| format!("line {}: {}", d.span.line, d.message)).collect();
-        Ok(Prepared { rules, position, text, orders: parsed.orders, expected, problems })
+        let problems = parsed
+            .diagnostics
+            .iter()
+            .map(|d| format!("line {}: {}", d.span.line, d.message))
+            .collect();
+        Ok(Prepared {
+            rules,
+            position,
+            text,
+            orders: parsed.orders,
+            expected,
+            problems,
+        })
     }
 
     /// Run the case; return every difference from the expectation (empty: it passes).
@@ -93,27 +114,51 @@ impl Case {
             Ok(p) => p,
             Err(e) => return vec![e],
         };
-        let mut diffs = p.problems.iter().map(|e| format!("parse error: {e}")).collect::<Vec<_>>();
+        let mut diffs = p
+            .problems
+            .iter()
+            .map(|e| format!("parse error: {e}"))
+            .collect::<Vec<_>>();
         if p.orders.len() != p.expected.len() {
-            diffs.push(format!("parsed {} orders, expected {}", p.orders.len(), p.expected.len()));
+            diffs.push(format!(
+                "parsed {} orders, expected {}",
+                p.orders.len(),
+                p.expected.len()
+            ));
             return diffs;
         }
         let words: Vec<&'static str> = if p.position.phase.kind == PhaseKind::Adjustment {
-            adjudicate_adjustments(map, &p.position, &p.orders).orders.iter().map(|(_, o)| o.word()).collect()
+            adjudicate_adjustments(map, &p.position, &p.orders)
+                .orders
+                .iter()
+                .map(|(_, o)| o.word())
+                .collect()
         } else {
             let r = adjudicate(map, &p.position, &p.orders, p.rules);
             let got: BTreeMap<String, String> = r
                 .dislodged
                 .iter()
-                .map(|d| (map.province(map.prov_of(r.units[d.unit].loc)).id.clone(), map.province(d.by).id.clone()))
+                .map(|d| {
+                    (
+                        map.province(map.prov_of(r.units[d.unit].loc)).id.clone(),
+                        map.province(d.by).id.clone(),
+                    )
+                })
                 .collect();
             if got != self.dislodged {
-                diffs.push(format!("dislodged: expected {:?}, got {:?}", self.dislodged, got));
+                diffs.push(format!(
+                    "dislodged: expected {:?}, got {:?}",
+                    self.dislodged, got
+                ));
             }
             if let Some(c) = &self.contested {
                 let mut want = c.clone();
                 want.sort();
-                let mut have: Vec<String> = r.contested.iter().map(|&q| map.province(q).id.clone()).collect();
+                let mut have: Vec<String> = r
+                    .contested
+                    .iter()
+                    .map(|&q| map.province(q).id.clone())
+                    .collect();
                 have.sort();
                 if want != have {
                     diffs.push(format!("contested: expected {want:?}, got {have:?}"));

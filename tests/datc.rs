@@ -8,7 +8,10 @@ use arbiter::cases::{parse_cases, Case};
 use arbiter::map::Map;
 
 fn load(dir: &Path, out: &mut Vec<(String, Case)>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir).expect("test-cases dir").map(|e| e.unwrap().path()).collect();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("test-cases dir")
+        .map(|e| e.unwrap().path())
+        .collect();
     entries.sort();
     for p in entries {
         if p.is_dir() {
@@ -28,14 +31,20 @@ fn main() {
     let filter: Option<String> = std::env::args().skip(1).find(|a| !a.starts_with('-'));
     let map = Map::standard();
     let mut cases = Vec::new();
-    load(&Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases"), &mut cases);
+    load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases"),
+        &mut cases,
+    );
     let mut ids = std::collections::BTreeSet::new();
     let mut failures = Vec::new();
     let mut passed = 0;
     let mut filtered = 0;
     for (file, case) in &cases {
         assert!(ids.insert(case.id.clone()), "duplicate case id {}", case.id);
-        if filter.as_ref().is_some_and(|f| !case.id.contains(f.as_str()) && !case.title.contains(f.as_str())) {
+        if filter
+            .as_ref()
+            .is_some_and(|f| !case.id.contains(f.as_str()) && !case.title.contains(f.as_str()))
+        {
             filtered += 1;
             continue;
         }
@@ -45,11 +54,24 @@ fn main() {
             passed += 1;
         } else {
             println!("test {} {} ... FAILED", case.id, case.title.to_lowercase());
-            failures.push(format!("{} ({}, {file}):\n    {}", case.id, case.title, diffs.join("\n    ")));
+            failures.push(format!(
+                "{} ({}, {file}):\n    {}",
+                case.id,
+                case.title,
+                diffs.join("\n    ")
+            ));
         }
     }
     // Every DATC case of 6.A-6.G, by number.
-    let sections = [('A', 12), ('B', 15), ('C', 9), ('D', 34), ('E', 15), ('F', 25), ('G', 20)];
+    let sections = [
+        ('A', 12),
+        ('B', 15),
+        ('C', 9),
+        ('D', 34),
+        ('E', 15),
+        ('F', 25),
+        ('G', 20),
+    ];
     let mut missing = Vec::new();
     for (s, n) in sections {
         for i in 1..=n {
@@ -66,7 +88,10 @@ fn main() {
         println!("\nfailures:\n\n{}\n", failures.join("\n"));
     }
     let status = if failures.is_empty() { "ok" } else { "FAILED" };
-    println!("\ntest result: {status}. {passed} passed; {} failed; {filtered} filtered out\n", failures.len());
+    println!(
+        "\ntest result: {status}. {passed} passed; {} failed; {filtered} filtered out\n",
+        failures.len()
+    );
     if !failures.is_empty() {
         std::process::exit(101);
     }

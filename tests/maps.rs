@@ -6,17 +6,25 @@ use std::collections::BTreeSet;
 use arbiter::map::{Loc, Map, Terrain, UnitKind};
 
 fn golden(name: &str) -> String {
-    std::fs::read_to_string(format!("{}/tests/golden/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    std::fs::read_to_string(format!(
+        "{}/tests/golden/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
 }
 
 fn loc(map: &Map, id: &str) -> Loc {
-    map.loc_by_id(id).unwrap_or_else(|| panic!("no location {id}"))
+    map.loc_by_id(id)
+        .unwrap_or_else(|| panic!("no location {id}"))
 }
 
 #[test]
 fn classic_board_counts() {
     let map = Map::standard();
-    let passable = map.provs().filter(|&p| map.terrain(p) != Terrain::Impassable).count();
+    let passable = map
+        .provs()
+        .filter(|&p| map.terrain(p) != Terrain::Impassable)
+        .count();
     assert_eq!(passable, 75);
     assert_eq!(map.provs().filter(|&p| map.province(p).supply).count(), 34);
     assert_eq!(map.coasts.len(), 6);
@@ -67,10 +75,16 @@ fn classic_board_matches_reference_edges() {
     let name = |(a, b): &(Loc, Loc)| format!("{}-{}", map.loc_id(*a), map.loc_id(*b));
     let missing: Vec<String> = army_ref.difference(&army).map(name).collect();
     let extra: Vec<String> = army.difference(&army_ref).map(name).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "army edges: missing {missing:?}, extra {extra:?}");
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "army edges: missing {missing:?}, extra {extra:?}"
+    );
     let missing: Vec<String> = fleet_ref.difference(&fleet).map(name).collect();
     let extra: Vec<String> = fleet.difference(&fleet_ref).map(name).collect();
-    assert!(missing.is_empty() && extra.is_empty(), "fleet edges: missing {missing:?}, extra {extra:?}");
+    assert!(
+        missing.is_empty() && extra.is_empty(),
+        "fleet edges: missing {missing:?}, extra {extra:?}"
+    );
 }
 
 #[test]
@@ -93,7 +107,12 @@ fn classic_board_matches_reference_provinces_and_setup() {
         };
         assert_eq!(p.terrain, kind, "{}", f[0]);
         assert_eq!(p.supply, f[3] == "yes", "{}", f[0]);
-        assert_eq!(p.home.map(|h| map.power(h).id.clone()).unwrap_or_default(), f[4], "{}", f[0]);
+        assert_eq!(
+            p.home.map(|h| map.power(h).id.clone()).unwrap_or_default(),
+            f[4],
+            "{}",
+            f[0]
+        );
     }
     for line in golden("standard-setup.csv").lines().skip(1) {
         let (power, rest) = line.split_once(',').unwrap();
@@ -102,14 +121,28 @@ fn classic_board_matches_reference_provinces_and_setup() {
         let info = map.power(pw);
         let mut want: Vec<&str> = homes.split_whitespace().collect();
         want.sort();
-        let mut have: Vec<String> = info.home.iter().map(|&h| map.province(h).id.clone()).collect();
+        let mut have: Vec<String> = info
+            .home
+            .iter()
+            .map(|&h| map.province(h).id.clone())
+            .collect();
         have.sort();
         assert_eq!(have, want, "{power} home centres");
-        let want: BTreeSet<String> = units.trim_matches('"').split(", ").map(|u| u.to_ascii_lowercase()).collect();
+        let want: BTreeSet<String> = units
+            .trim_matches('"')
+            .split(", ")
+            .map(|u| u.to_ascii_lowercase())
+            .collect();
         let have: BTreeSet<String> = info
             .units
             .iter()
-            .map(|&(k, l)| format!("{} {}", if k == UnitKind::Army { "a" } else { "f" }, map.loc_id(l)))
+            .map(|&(k, l)| {
+                format!(
+                    "{} {}",
+                    if k == UnitKind::Army { "a" } else { "f" },
+                    map.loc_id(l)
+                )
+            })
             .collect();
         assert_eq!(have, want, "{power} units");
     }
@@ -126,9 +159,18 @@ fn traps_of_the_classic_board() {
     assert!(map.fleet_reach(loc(&map, "kie")).contains(p("hel")));
     assert!(map.fleet_reach(loc(&map, "kie")).contains(p("bal")));
     // Army-only coastal borders.
-    for (a, b) in [("ank", "smy"), ("apu", "rom"), ("pie", "ven"), ("wal", "yor"), ("edi", "lvp")] {
+    for (a, b) in [
+        ("ank", "smy"),
+        ("apu", "rom"),
+        ("pie", "ven"),
+        ("wal", "yor"),
+        ("edi", "lvp"),
+    ] {
         assert!(map.army_adjacent(p(a), p(b)));
-        assert!(!map.fleet_reach(loc(&map, a)).contains(p(b)), "{a}-{b} is army-only");
+        assert!(
+            !map.fleet_reach(loc(&map, a)).contains(p(b)),
+            "{a}-{b} is army-only"
+        );
     }
     assert!(map.fleet_reach(loc(&map, "con")).contains(p("smy")));
 }
@@ -157,7 +199,10 @@ fn rejects_a_one_sided_edge_with_file_line_and_key() {
 #[test]
 fn rejects_an_unknown_id_with_file_line_and_key() {
     let e = load_fixture("unknown-id.yaml").unwrap_err().to_string();
-    assert_eq!(e, "tests/fixtures/maps/unknown-id.yaml:27: provinces.sss.fleet: unknown location `zzz`");
+    assert_eq!(
+        e,
+        "tests/fixtures/maps/unknown-id.yaml:27: provinces.sss.fleet: unknown location `zzz`"
+    );
 }
 
 #[test]

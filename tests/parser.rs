@@ -51,10 +51,19 @@ fn holds_supports_convoys() {
     assert_eq!(one("A Mun supports Ber - Kie"), "A MUN S BER - KIE");
     assert_eq!(one("A Mun S A Ber"), "A MUN S A BER");
     assert_eq!(one("A Mun S A Ber H"), "A MUN S A BER");
-    assert_eq!(one("Army Munich SUPPORT Army Berlin -> Kiel."), "A MUN S A BER - KIE");
+    assert_eq!(
+        one("Army Munich SUPPORT Army Berlin -> Kiel."),
+        "A MUN S A BER - KIE"
+    );
     assert_eq!(one("F NTH C A Lon - Nwy"), "F NTH C A LON - NWY");
-    assert_eq!(one("F NTH convoys A London - Norway"), "F NTH C A LON - NWY");
-    assert_eq!(one("Fleet Black Sea CONVOY Turkish Army Ankara -> Sevastopol."), "F BLA C A ANK - SEV");
+    assert_eq!(
+        one("F NTH convoys A London - Norway"),
+        "F NTH C A LON - NWY"
+    );
+    assert_eq!(
+        one("Fleet Black Sea CONVOY Turkish Army Ankara -> Sevastopol."),
+        "F BLA C A ANK - SEV"
+    );
     assert_eq!(one("A Mun S Russian A Ber - Kie"), "A MUN S A BER - KIE");
 }
 
@@ -64,7 +73,10 @@ fn via_convoy_and_routes() {
     assert_eq!(one("A Lon - Nwy via"), "A LON - NWY VIA CONVOY");
     assert_eq!(one("A Lon - Nwy by convoy"), "A LON - NWY VIA CONVOY");
     assert_eq!(one("A Lon-NTH-Nwy"), "A LON - NWY VIA CONVOY");
-    assert_eq!(one("A Liverpool - Edinburgh via Convoy"), "A LVP - EDI VIA CONVOY");
+    assert_eq!(
+        one("A Liverpool - Edinburgh via Convoy"),
+        "A LVP - EDI VIA CONVOY"
+    );
 }
 
 #[test]
@@ -87,7 +99,10 @@ fn retreats_and_adjustments() {
 
 #[test]
 fn names_and_aliases() {
-    assert_eq!(one("F North Atlantic Ocean - Mid-Atlantic Ocean"), "F NAO - MAO");
+    assert_eq!(
+        one("F North Atlantic Ocean - Mid-Atlantic Ocean"),
+        "F NAO - MAO"
+    );
     assert_eq!(one("F nat - mid"), "F NAO - MAO");
     assert_eq!(one("F nrg - nth"), "F NWG - NTH");
     assert_eq!(one("F gol - wes"), "F LYO - WES");
@@ -126,7 +141,11 @@ fn headers_prefixes_comments_and_several_orders_per_line() {
     let text = "# opening\n[England]\nF Lon - NTH, F Edi - NWG; A Lvp - Yor  # the usual\n\nFRANCE:\nA Par - Bur\nGermany: A Mun - Ruh, A Ber - Kie\nItaly\nA Ven H\n";
     let p = parse_orders(&map, text);
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
-    let powers: Vec<String> = p.orders.iter().map(|o| map.power(o.power.unwrap()).id.clone()).collect();
+    let powers: Vec<String> = p
+        .orders
+        .iter()
+        .map(|o| map.power(o.power.unwrap()).id.clone())
+        .collect();
     assert_eq!(
         powers,
         ["england", "england", "england", "france", "germany", "germany", "italy"]
@@ -138,7 +157,15 @@ fn headers_prefixes_comments_and_several_orders_per_line() {
 #[test]
 fn a_results_listing_pasted_back_still_parses() {
     let text = "England: Fleet London -> North Sea.\nFrance: Army Paris -> Burgundy.  (*bounce*)\nGermany: Army Munich SUPPORT Army Berlin -> Kiel.  (*cut*)\nAustria: Army Vienna HOLD.  (*dislodged*)\n";
-    assert_eq!(canon(text), ["F LON - NTH", "A PAR - BUR", "A MUN S A BER - KIE", "A VIE H"]);
+    assert_eq!(
+        canon(text),
+        [
+            "F LON - NTH",
+            "A PAR - BUR",
+            "A MUN S A BER - KIE",
+            "A VIE H"
+        ]
+    );
 }
 
 fn diagnostics(text: &str) -> String {
@@ -166,8 +193,15 @@ fn every_problem_is_reported_and_the_rest_is_read() {
     assert_eq!(p.orders.len(), 1, "only `A Mun - Ruh` is readable");
     let lines: Vec<u32> = p.diagnostics.iter().map(|d| d.span.line).collect();
     assert_eq!(lines, [1, 3, 4, 5, 6]);
-    assert_eq!(p.diagnostics[1].help.as_deref(), Some("did you mean `support`?"));
-    assert!(p.diagnostics[3].message.contains("no coast"), "{:?}", p.diagnostics[3]);
+    assert_eq!(
+        p.diagnostics[1].help.as_deref(),
+        Some("did you mean `support`?")
+    );
+    assert!(
+        p.diagnostics[3].message.contains("no coast"),
+        "{:?}",
+        p.diagnostics[3]
+    );
     insta::assert_snapshot!(render_diagnostics(&p.diagnostics[2..3], text, "orders.txt"), @r"
     error: expected an order after the unit, found `Qqq`
      --> orders.txt:4:7

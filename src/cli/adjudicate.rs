@@ -1,6 +1,9 @@
 //! `arbiter adjudicate ORDERS`: one movement phase, text or JSON.
 
-use super::{load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, Format, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{
+    load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, Format,
+    EXIT_DIAGNOSTICS, EXIT_OK,
+};
 use arbiter::game::{PhaseKind, Position};
 use arbiter::judge::adjudicate;
 use arbiter::orders::{parse_orders, render_diagnostics, Severity};
@@ -11,7 +14,8 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let rules = parse_rules(&args.rules)?;
     let position = match &args.position {
         Some(p) => {
-            let src = std::fs::read_to_string(p).map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?;
+            let src = std::fs::read_to_string(p)
+                .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?;
             Position::from_yaml(&map, &src).map_err(|e| Fatal(format!("{}: {e}", p.display())))?
         }
         None => Position::initial(&map),
@@ -28,7 +32,11 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let mut diagnostics = parsed.diagnostics;
     diagnostics.extend(result.diagnostics.iter().cloned());
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
-    let file = if args.orders == "-" { "<stdin>" } else { args.orders.as_str() };
+    let file = if args.orders == "-" {
+        "<stdin>"
+    } else {
+        args.orders.as_str()
+    };
     if !diagnostics.is_empty() {
         eprint!("{}", render_diagnostics(&diagnostics, &text, file));
     }
@@ -38,12 +46,24 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
             report::text::movement(&map, position.phase, &game, &result, &parsed.orders)
         }
         Format::Json => {
-            let j = report::json::movement(&map, position.phase, &result, &parsed.orders, diagnostics.clone());
+            let j = report::json::movement(
+                &map,
+                position.phase,
+                &result,
+                &parsed.orders,
+                diagnostics.clone(),
+            );
             let mut s = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
             s.push('\n');
             s
         }
     };
     write_output(args.output.as_deref(), &out)?;
-    Ok(if diagnostics.iter().any(|d| d.severity == Severity::Error) { EXIT_DIAGNOSTICS } else { EXIT_OK })
+    Ok(
+        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            EXIT_DIAGNOSTICS
+        } else {
+            EXIT_OK
+        },
+    )
 }

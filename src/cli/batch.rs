@@ -6,7 +6,10 @@ use std::fmt::Write;
 
 use serde::{Deserialize, Serialize};
 
-use super::{load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS, EXIT_OK};
+use super::{
+    load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS,
+    EXIT_OK,
+};
 use arbiter::game::{Phase, PhaseKind, Position};
 use arbiter::judge::{adjudicate, Rules};
 use arbiter::map::Map;
@@ -48,7 +51,11 @@ fn strings(v: &serde_json::Value, what: &str) -> Result<Vec<String>, String> {
     v.as_array()
         .ok_or_else(|| format!("{what} must be a list of strings"))?
         .iter()
-        .map(|s| s.as_str().map(str::to_string).ok_or_else(|| format!("{what} must be a list of strings")))
+        .map(|s| {
+            s.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("{what} must be a list of strings"))
+        })
         .collect()
 }
 
@@ -79,10 +86,19 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         let _ = writeln!(out, "{text}");
     }
     write_output(args.output.as_deref(), &out)?;
-    Ok(if errors > 0 { EXIT_DIAGNOSTICS } else { EXIT_OK })
+    Ok(if errors > 0 {
+        EXIT_DIAGNOSTICS
+    } else {
+        EXIT_OK
+    })
 }
 
-fn case(line: &str, default_map: &Map, default_rules: Rules, maps: &mut HashMap<String, Map>) -> Result<Out, String> {
+fn case(
+    line: &str,
+    default_map: &Map,
+    default_rules: Rules,
+    maps: &mut HashMap<String, Map>,
+) -> Result<Out, String> {
     let c: Case = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
     let map = match &c.map {
         None => default_map,
@@ -101,22 +117,34 @@ fn case(line: &str, default_map: &Map, default_rules: Rules, maps: &mut HashMap<
     };
     let phase = match &c.phase {
         Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
-        None => Phase { season: map.start_season, year: map.start_year, kind: PhaseKind::Movement },
+        None => Phase {
+            season: map.start_season,
+            year: map.start_year,
+            kind: PhaseKind::Movement,
+        },
     };
     if phase.kind != PhaseKind::Movement {
-        return Err(format!("phase `{phase}`: only movement phases are adjudicated so far"));
+        return Err(format!(
+            "phase `{phase}`: only movement phases are adjudicated so far"
+        ));
     }
     let mut units: Vec<(String, Vec<String>)> = Vec::new();
     for (power, list) in &c.units {
         units.push((power.clone(), strings(list, &format!("units of {power}"))?));
     }
-    let position = Position::from_units(map, phase, units.iter().map(|(p, l)| (p.as_str(), l.as_slice())))
-        .map_err(|e| e.to_string())?;
+    let position = Position::from_units(
+        map,
+        phase,
+        units.iter().map(|(p, l)| (p.as_str(), l.as_slice())),
+    )
+    .map_err(|e| e.to_string())?;
     // Parse each order on its own; an unreadable one is reported in place.
     let mut parsed: Vec<Order> = Vec::new();
     let mut slots: Vec<(Option<String>, String, Result<usize, String>)> = Vec::new();
     for (power, list) in &c.orders {
-        let pw = map.power_by_name(power).ok_or_else(|| format!("unknown power `{power}`"))?;
+        let pw = map
+            .power_by_name(power)
+            .ok_or_else(|| format!("unknown power `{power}`"))?;
         for text in strings(list, &format!("orders of {power}"))? {
             match parse_order(map, &text, Some(pw)) {
                 Ok(o) => {

@@ -95,7 +95,9 @@ pub fn run() -> i32 {
 pub fn read_input(path: &str) -> Result<String, Fatal> {
     if path == "-" {
         let mut s = String::new();
-        std::io::stdin().read_to_string(&mut s).map_err(|e| Fatal(format!("cannot read standard input: {e}")))?;
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .map_err(|e| Fatal(format!("cannot read standard input: {e}")))?;
         Ok(s)
     } else {
         std::fs::read_to_string(path).map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))
@@ -109,14 +111,21 @@ pub fn load_map(name: &str) -> Result<Map, Fatal> {
     }
     let path = Path::new(name);
     if !path.exists() {
-        return Err(Fatal(format!("unknown map `{name}`: give an embedded map name (`standard`) or a YAML file")));
+        return Err(Fatal(format!(
+            "unknown map `{name}`: give an embedded map name (`standard`) or a YAML file"
+        )));
     }
-    let src = std::fs::read_to_string(path).map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
+    let src = std::fs::read_to_string(path)
+        .map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
     Map::from_yaml(&src, name).map_err(|e| Fatal(format!("the map is not valid:\n{e}")))
 }
 
 pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {
-    Rules::parse(s).ok_or_else(|| Fatal(format!("unknown rules edition `{s}`: the editions are 2023")))
+    Rules::parse(s).ok_or_else(|| {
+        Fatal(format!(
+            "unknown rules edition `{s}`: the editions are 2023"
+        ))
+    })
 }
 
 /// Write the output to standard output, or atomically to a file (temporary file in the
@@ -126,12 +135,22 @@ pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
     match path {
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes()).map_err(|e| Fatal(format!("cannot write output: {e}")))
+            out.write_all(text.as_bytes())
+                .map_err(|e| Fatal(format!("cannot write output: {e}")))
         }
         Some(p) => {
-            let dir = p.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
-            let name = p.file_name().ok_or_else(|| Fatal(format!("`{}` is not a file name", p.display())))?;
-            let tmp = dir.join(format!(".{}.tmp{}", name.to_string_lossy(), std::process::id()));
+            let dir = p
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let name = p
+                .file_name()
+                .ok_or_else(|| Fatal(format!("`{}` is not a file name", p.display())))?;
+            let tmp = dir.join(format!(
+                ".{}.tmp{}",
+                name.to_string_lossy(),
+                std::process::id()
+            ));
             let write = || -> std::io::Result<()> {
                 let mut f = std::fs::File::create(&tmp)?;
                 f.write_all(text.as_bytes())?;

@@ -18,7 +18,11 @@ pub struct Unit {
 impl Unit {
     /// `F STP/SC`.
     pub fn short(&self, map: &Map) -> String {
-        format!("{} {}", self.kind.letter(), map.loc_id(self.loc).to_uppercase())
+        format!(
+            "{} {}",
+            self.kind.letter(),
+            map.loc_id(self.loc).to_uppercase()
+        )
     }
 }
 
@@ -71,12 +75,18 @@ impl Phase {
                 None => None,
                 Some(w) if w.starts_with("move") => Some(PhaseKind::Movement),
                 Some(w) if w.starts_with("retreat") => Some(PhaseKind::Retreat),
-                Some(w) if w.starts_with("adjust") || w.starts_with("build") => Some(PhaseKind::Adjustment),
+                Some(w) if w.starts_with("adjust") || w.starts_with("build") => {
+                    Some(PhaseKind::Adjustment)
+                }
                 _ => return None,
             };
             (season, year, kind)
         };
-        let kind = kind.unwrap_or(if season == Season::Winter { PhaseKind::Adjustment } else { PhaseKind::Movement });
+        let kind = kind.unwrap_or(if season == Season::Winter {
+            PhaseKind::Adjustment
+        } else {
+            PhaseKind::Movement
+        });
         if (season == Season::Winter) != (kind == PhaseKind::Adjustment) {
             return None;
         }
@@ -137,10 +147,20 @@ impl Position {
     pub fn initial(map: &Map) -> Position {
         let units = map
             .power_ids()
-            .flat_map(|p| map.power(p).units.iter().map(move |&(kind, loc)| Unit { power: p, kind, loc }))
+            .flat_map(|p| {
+                map.power(p).units.iter().map(move |&(kind, loc)| Unit {
+                    power: p,
+                    kind,
+                    loc,
+                })
+            })
             .collect();
         Position {
-            phase: Phase { season: map.start_season, year: map.start_year, kind: PhaseKind::Movement },
+            phase: Phase {
+                season: map.start_season,
+                year: map.start_year,
+                kind: PhaseKind::Movement,
+            },
             units,
             owners: Self::home_owners(map),
         }
@@ -183,17 +203,30 @@ impl Position {
     ) -> Result<Position, PositionError> {
         let mut out = Vec::new();
         for (power, list) in units {
-            let pw = map.power_by_name(power).ok_or_else(|| PositionError::Power(power.to_string()))?;
+            let pw = map
+                .power_by_name(power)
+                .ok_or_else(|| PositionError::Power(power.to_string()))?;
             for u in list {
-                let unit = Self::parse_unit(map, pw, u)
-                    .ok_or_else(|| PositionError::Unit { power: power.to_string(), unit: u.clone() })?;
-                if out.iter().any(|o: &Unit| map.prov_of(o.loc) == map.prov_of(unit.loc)) {
-                    return Err(PositionError::Occupied(map.province(map.prov_of(unit.loc)).name.clone()));
+                let unit = Self::parse_unit(map, pw, u).ok_or_else(|| PositionError::Unit {
+                    power: power.to_string(),
+                    unit: u.clone(),
+                })?;
+                if out
+                    .iter()
+                    .any(|o: &Unit| map.prov_of(o.loc) == map.prov_of(unit.loc))
+                {
+                    return Err(PositionError::Occupied(
+                        map.province(map.prov_of(unit.loc)).name.clone(),
+                    ));
                 }
                 out.push(unit);
             }
         }
-        Ok(Position { phase, units: out, owners: Self::home_owners(map) })
+        Ok(Position {
+            phase,
+            units: out,
+            owners: Self::home_owners(map),
+        })
     }
 
     /// Read a position file (YAML): `phase`, `units` by power, optional `owners` by power.
@@ -201,13 +234,23 @@ impl Position {
         let f: PositionFile = serde_yaml::from_str(src)?;
         let phase = match &f.phase {
             Some(s) => Phase::parse(s).ok_or_else(|| PositionError::Phase(s.clone()))?,
-            None => Phase { season: map.start_season, year: map.start_year, kind: PhaseKind::Movement },
+            None => Phase {
+                season: map.start_season,
+                year: map.start_year,
+                kind: PhaseKind::Movement,
+            },
         };
-        let mut pos = Self::from_units(map, phase, f.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())))?;
+        let mut pos = Self::from_units(
+            map,
+            phase,
+            f.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
+        )?;
         if let Some(owners) = &f.owners {
             pos.owners = vec![None; map.province_count()];
             for (power, list) in owners {
-                let pw = map.power_by_name(power).ok_or_else(|| PositionError::Power(power.clone()))?;
+                let pw = map
+                    .power_by_name(power)
+                    .ok_or_else(|| PositionError::Power(power.clone()))?;
                 for c in list {
                     let p = map
                         .prov_by_id(c)

@@ -13,16 +13,26 @@ pub struct AdjustmentResult {
 }
 
 /// Judge builds, removals and waives (first legal ones in written order, 4.D.4–4.D.6).
-pub fn adjudicate_adjustments(map: &Map, position: &Position, orders: &[Order]) -> AdjustmentResult {
+pub fn adjudicate_adjustments(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+) -> AdjustmentResult {
     let centres = |p: Power| position.owners.iter().filter(|o| **o == Some(p)).count();
     let units = |p: Power| position.units.iter().filter(|u| u.power == p).count();
     let mut used = vec![0usize; map.powers.len()];
     let mut built = Vec::new();
     let mut out = Vec::new();
     for o in orders {
-        let power = o.power.or_else(|| o.prov(map).and_then(|p| position.unit_in(map, p)).map(|u| u.power));
+        let power = o.power.or_else(|| {
+            o.prov(map)
+                .and_then(|p| position.unit_in(map, p))
+                .map(|u| u.power)
+        });
         let outcome = match (o.kind, o.unit, power) {
-            (_, _, None) => Outcome::Illegal(Illegal::Build("the order does not say which power it is for")),
+            (_, _, None) => Outcome::Illegal(Illegal::Build(
+                "the order does not say which power it is for",
+            )),
             (OrderKind::Waive, _, Some(pw)) => {
                 if used[pw.0 as usize] < centres(pw).saturating_sub(units(pw)) {
                     used[pw.0 as usize] += 1;
@@ -33,7 +43,11 @@ pub fn adjudicate_adjustments(map: &Map, position: &Position, orders: &[Order]) 
             }
             (OrderKind::Build, Some(u), Some(pw)) => {
                 let p = map.prov_of(u.loc);
-                let kind = u.kind.unwrap_or(if map.is_coast(u.loc) { UnitKind::Fleet } else { UnitKind::Army });
+                let kind = u.kind.unwrap_or(if map.is_coast(u.loc) {
+                    UnitKind::Fleet
+                } else {
+                    UnitKind::Army
+                });
                 let why = if map.province(p).home != Some(pw) {
                     Some("not a home centre of the power")
                 } else if position.owners[p.0 as usize] != Some(pw) {
@@ -58,11 +72,13 @@ pub fn adjudicate_adjustments(map: &Map, position: &Position, orders: &[Order]) 
                     }
                 }
             }
-            (OrderKind::Disband, Some(u), Some(pw)) => match position.unit_in(map, map.prov_of(u.loc)) {
-                Some(unit) if unit.power == pw && units(pw) > centres(pw) => Outcome::Succeeds,
-                Some(_) => Outcome::Illegal(Illegal::Build("no removal is owed")),
-                None => Outcome::Illegal(Illegal::NoUnit),
-            },
+            (OrderKind::Disband, Some(u), Some(pw)) => {
+                match position.unit_in(map, map.prov_of(u.loc)) {
+                    Some(unit) if unit.power == pw && units(pw) > centres(pw) => Outcome::Succeeds,
+                    Some(_) => Outcome::Illegal(Illegal::Build("no removal is owed")),
+                    None => Outcome::Illegal(Illegal::NoUnit),
+                }
+            }
             _ => Outcome::Illegal(Illegal::WrongPhase),
         };
         out.push((power, outcome));

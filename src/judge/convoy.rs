@@ -47,7 +47,15 @@ pub fn necessary(map: &Map, fleets: &ProvSet, from: Prov, to: Prov, f: Prov) -> 
     }
     let mut path: Vec<Prov> = Vec::new();
     // `banned`: provinces touching an earlier element of the path (not the last).
-    fn dfs(map: &Map, fleets: &ProvSet, to: Prov, f: Prov, path: &mut Vec<Prov>, banned: ProvSet, has_f: bool) -> bool {
+    fn dfs(
+        map: &Map,
+        fleets: &ProvSet,
+        to: Prov,
+        f: Prov,
+        path: &mut Vec<Prov>,
+        banned: ProvSet,
+        has_f: bool,
+    ) -> bool {
         let last = *path.last().expect("non-empty path");
         if map.fleet_reach_any(last).contains(to) {
             return has_f;

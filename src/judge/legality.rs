@@ -17,11 +17,23 @@ pub(crate) const NONE: u16 = u16::MAX;
 pub(crate) enum Eff {
     Hold,
     /// `to` is the exact destination (coast decided); `convoy`: goes by convoy.
-    Move { to: Loc, convoy: bool },
-    SupHold { target: u16 },
+    Move {
+        to: Loc,
+        convoy: bool,
+    },
+    SupHold {
+        target: u16,
+    },
     /// `coast`: the coast the support named, which must match (6.B.9).
-    SupMove { target: u16, to: Prov, coast: Option<Loc> },
-    Convoy { army: u16, to: Prov },
+    SupMove {
+        target: u16,
+        to: Prov,
+        coast: Option<Loc>,
+    },
+    Convoy {
+        army: u16,
+        to: Prov,
+    },
 }
 
 /// The orders bound to units, ready for the resolver.
@@ -55,7 +67,12 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
 
     // Bind each order to its unit.
     for o in orders {
-        let mut r = OrderResult { unit: None, power: o.power, outcome: Outcome::Succeeds, to: None };
+        let mut r = OrderResult {
+            unit: None,
+            power: o.power,
+            outcome: Outcome::Succeeds,
+            to: None,
+        };
         match (o.kind, o.unit) {
             (OrderKind::Build | OrderKind::Waive | OrderKind::Disband, _) | (_, None) => {
                 r.outcome = Outcome::Illegal(Illegal::WrongPhase);
@@ -90,7 +107,10 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
                                     map.power(unit.power).name,
                                     map.power(pw).name
                                 ),
-                                Some("an order for another power's unit is illegal; the unit holds".into()),
+                                Some(
+                                    "an order for another power's unit is illegal; the unit holds"
+                                        .into(),
+                                ),
                             ));
                         }
                         _ => {
@@ -158,7 +178,13 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
             }
         }
     }
-    Checked { unit_at, eff, order_of, results, diagnostics }
+    Checked {
+        unit_at,
+        eff,
+        order_of,
+        results,
+        diagnostics,
+    }
 }
 
 fn legal(
@@ -174,7 +200,8 @@ fn legal(
     match kind {
         OrderKind::Hold => Ok(Eff::Hold),
         OrderKind::Move { to, via_convoy } => {
-            let (to, convoy) = move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via_convoy)?;
+            let (to, convoy) =
+                move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via_convoy)?;
             Ok(Eff::Move { to, convoy })
         }
         OrderKind::Support { target, to } => {
@@ -212,7 +239,9 @@ fn legal(
                                 return Err(Illegal::SupportedMoveImpossible);
                             }
                             let ok = map.army_adjacent(tp, dest)
-                                || (map.is_shore(tp) && map.is_shore(dest) && convoy::route_exists(map, &fleets, tp, dest));
+                                || (map.is_shore(tp)
+                                    && map.is_shore(dest)
+                                    && convoy::route_exists(map, &fleets, tp, dest));
                             if !ok {
                                 return Err(Illegal::SupportedMoveImpossible);
                             }
@@ -232,7 +261,11 @@ fn legal(
                             }
                         }
                     };
-                    Ok(Eff::SupMove { target: t, to: dest, coast })
+                    Ok(Eff::SupMove {
+                        target: t,
+                        to: dest,
+                        coast,
+                    })
                 }
             }
         }
@@ -252,7 +285,10 @@ fn legal(
             if dest == ap {
                 return Err(Illegal::SameProvince);
             }
-            if !map.is_shore(ap) || !map.is_shore(dest) || !convoy::necessary(map, fleets_at_sea, ap, dest, here) {
+            if !map.is_shore(ap)
+                || !map.is_shore(dest)
+                || !convoy::necessary(map, fleets_at_sea, ap, dest, here)
+            {
                 return Err(Illegal::NotOnRoute);
             }
             Ok(Eff::Convoy { army: a, to: dest })
@@ -285,7 +321,11 @@ pub(crate) fn move_target(
                 return Ok((dest.into(), false));
             }
             if !map.is_shore(here) || !map.is_shore(dest) {
-                return if adjacent { Ok((dest.into(), false)) } else { Err(Illegal::NotAdjacent) };
+                return if adjacent {
+                    Ok((dest.into(), false))
+                } else {
+                    Err(Illegal::NotAdjacent)
+                };
             }
             if !convoy::route_exists(map, fleets_at_sea, here, dest) {
                 return Err(Illegal::NoPossibleConvoy);
@@ -306,10 +346,19 @@ pub(crate) fn move_target(
                     if map.fleet_adjacent(from, to) {
                         return Ok((to, false));
                     }
-                    return Err(if map.fleet_reach(from).contains(dest) { Illegal::UnreachableCoast } else { Illegal::NotAdjacent });
+                    return Err(if map.fleet_reach(from).contains(dest) {
+                        Illegal::UnreachableCoast
+                    } else {
+                        Illegal::NotAdjacent
+                    });
                 }
-                let reach: Vec<Loc> =
-                    map.province(dest).coasts.iter().copied().filter(|&c| map.fleet_adjacent(from, c)).collect();
+                let reach: Vec<Loc> = map
+                    .province(dest)
+                    .coasts
+                    .iter()
+                    .copied()
+                    .filter(|&c| map.fleet_adjacent(from, c))
+                    .collect();
                 return match reach.len() {
                     0 => Err(Illegal::NotAdjacent),
                     1 => Ok((reach[0], false)),
@@ -329,8 +378,16 @@ pub(crate) fn move_target(
 pub(crate) fn illegal_diagnostic(map: &Map, o: &Order, why: &Illegal) -> Diagnostic {
     let text = why.describe(map);
     match why {
-        Illegal::CoastNeeded(_) => Diagnostic::error(o.span, text, Some("name the coast, e.g. `spa/nc`; the unit holds".into())),
-        _ => Diagnostic::warning(o.span, format!("illegal order: {text}"), Some("the order is ignored and the unit holds".into())),
+        Illegal::CoastNeeded(_) => Diagnostic::error(
+            o.span,
+            text,
+            Some("name the coast, e.g. `spa/nc`; the unit holds".into()),
+        ),
+        _ => Diagnostic::warning(
+            o.span,
+            format!("illegal order: {text}"),
+            Some("the order is ignored and the unit holds".into()),
+        ),
     }
 }
 
@@ -349,13 +406,20 @@ impl Illegal {
             Illegal::UnreachableCoast => "the fleet cannot reach that coast".into(),
             Illegal::CoastNeeded(c) => format!(
                 "the coast must be named: both {} are reachable",
-                c.iter().map(|&l| map.loc_id(l)).collect::<Vec<_>>().join(" and ")
+                c.iter()
+                    .map(|&l| map.loc_id(l))
+                    .collect::<Vec<_>>()
+                    .join(" and ")
             ),
             Illegal::FleetConvoyed => "a fleet cannot be convoyed".into(),
-            Illegal::NoPossibleConvoy => "the move needs a convoy and no fleet stands where a route could be".into(),
+            Illegal::NoPossibleConvoy => {
+                "the move needs a convoy and no fleet stands where a route could be".into()
+            }
             Illegal::SupportSelf => "a unit cannot support itself".into(),
             Illegal::NoTarget => "there is no unit to support or convoy there".into(),
-            Illegal::CannotReach => "the supporting unit cannot move to the province it supports".into(),
+            Illegal::CannotReach => {
+                "the supporting unit cannot move to the province it supports".into()
+            }
             Illegal::SupportedMoveImpossible => "the supported move is impossible".into(),
             Illegal::ConvoyNotAtSea => "only a fleet at sea can convoy".into(),
             Illegal::ConvoyNotArmy => "only an army can be convoyed".into(),

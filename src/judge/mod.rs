@@ -54,7 +54,10 @@ impl MovementResult {
             .iter()
             .enumerate()
             .filter(|(i, _)| !self.dislodged.iter().any(|d| d.unit == *i))
-            .map(|(i, u)| Unit { loc: self.destination[i], ..*u })
+            .map(|(i, u)| Unit {
+                loc: self.destination[i],
+                ..*u
+            })
             .collect()
     }
 
@@ -65,7 +68,12 @@ impl MovementResult {
 }
 
 /// Adjudicate a movement phase: `orders` against `position` on `map` under `rules`.
-pub fn adjudicate(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> MovementResult {
+pub fn adjudicate(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+) -> MovementResult {
     let checked = legality::check(map, position, orders, rules);
-    resolve::resolve(map, position, orders, checked, rules)
+    resolve::resolve(map, position, checked, rules)
 }

@@ -66,7 +66,10 @@ pub enum Failure {
     /// The move was stopped: its attack strength did not beat the strongest opposition.
     /// `against` lists each opposing unit (holding, defending or also moving in) with
     /// its strength; a `None` unit means an empty-province hold strength of 0.
-    Bounced { attack: u8, against: Vec<(usize, u8)> },
+    Bounced {
+        attack: u8,
+        against: Vec<(usize, u8)>,
+    },
     /// Every convoy route was disrupted.
     ConvoyDisrupted,
     /// A support cut by an attack from this unit.

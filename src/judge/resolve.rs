@@ -14,7 +14,6 @@ use super::outcome::{Failure, Outcome, Void};
 use super::{Dislodged, MovementResult, Rules};
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov, ProvSet, UnitKind};
-use crate::orders::Order;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -163,14 +162,21 @@ impl Resolver<'_> {
         if !all.contains(&(u as u16)) {
             all.push(u as u16);
         }
-        let convoys: Vec<u16> = all.iter().copied().filter(|&m| matches!(self.eff[m as usize], Eff::Convoy { .. })).collect();
+        let convoys: Vec<u16> = all
+            .iter()
+            .copied()
+            .filter(|&m| matches!(self.eff[m as usize], Eff::Convoy { .. }))
+            .collect();
         if !convoys.is_empty() {
             for m in convoys {
                 self.res[m as usize] = false;
                 self.state[m as usize] = State::Resolved;
                 self.paradox[m as usize] = true;
             }
-        } else if all.iter().all(|&m| matches!(self.eff[m as usize], Eff::Move { .. })) {
+        } else if all
+            .iter()
+            .all(|&m| matches!(self.eff[m as usize], Eff::Move { .. }))
+        {
             for m in all {
                 self.res[m as usize] = true;
                 self.state[m as usize] = State::Resolved;
@@ -181,17 +187,14 @@ impl Resolver<'_> {
                 self.state[m as usize] = State::Resolved;
             }
         }
-        for (i, s) in self.state.iter_mut().enumerate() {
-            if *s == State::Visited && i != u {
-                // untouched
-            }
-        }
     }
 
     fn adjudicate(&mut self, u: usize) -> bool {
         match self.eff[u] {
             Eff::Move { .. } => self.move_succeeds(u),
-            Eff::SupHold { .. } | Eff::SupMove { .. } => self.matched[u] && self.cutter(u).is_none(),
+            Eff::SupHold { .. } | Eff::SupMove { .. } => {
+                self.matched[u] && self.cutter(u).is_none()
+            }
             Eff::Convoy { .. } => {
                 // 5.D: attacks on the fleet are adjudicated, not resolved.
                 let p = self.prov[u];
@@ -205,7 +208,9 @@ impl Resolver<'_> {
     /// PATH: the move is not convoyed, or a chain of fleets whose convoys succeed
     /// joins its origin and destination.
     fn path(&mut self, m: usize) -> bool {
-        let Some((d, true)) = self.dest(m) else { return true };
+        let Some((d, true)) = self.dest(m) else {
+            return true;
+        };
         let n = self.convoyers.of(m).len();
         let mut fleets = ProvSet::EMPTY;
         for k in 0..n {
@@ -313,7 +318,10 @@ impl Resolver<'_> {
         let k = self.movers.of(p.0 as usize).len();
         for i in 0..k {
             let m = self.movers.of(p.0 as usize)[i] as usize;
-            if self.units[m].power != self.units[s].power && aimed != Some(self.prov[m]) && self.path(m) {
+            if self.units[m].power != self.units[s].power
+                && aimed != Some(self.prov[m])
+                && self.path(m)
+            {
                 return Some(m);
             }
         }
@@ -327,9 +335,19 @@ impl Resolver<'_> {
     }
 }
 
-pub(crate) fn resolve(map: &Map, position: &Position, orders: &[Order], checked: Checked, rules: Rules) -> MovementResult {
-    let _ = orders;
-    let Checked { unit_at, eff, order_of, mut results, diagnostics } = checked;
+pub(crate) fn resolve(
+    map: &Map,
+    position: &Position,
+    checked: Checked,
+    rules: Rules,
+) -> MovementResult {
+    let Checked {
+        unit_at,
+        eff,
+        order_of,
+        mut results,
+        diagnostics,
+    } = checked;
     let units = &position.units;
     let n = units.len();
     let prov: Vec<Prov> = units.iter().map(|u| map.prov_of(u.loc)).collect();
@@ -388,15 +406,22 @@ pub(crate) fn resolve(map: &Map, position: &Position, orders: &[Order], checked:
         recursion_hits: 0,
     };
     // A convoyed move with no route through matching convoys at all is void.
-    let mut void_move = vec![false; n];
-    for m in 0..n {
-        if let Some((d, true)) = r.dest(m) {
-            let fleets: ProvSet = r.convoyers.of(m).iter().map(|&f| r.prov[f as usize]).collect();
-            void_move[m] = !convoy::route_exists(map, &fleets, r.prov[m], d);
-        }
-    }
-    for u in 0..n {
-        if !matches!(eff[u], Eff::Hold) {
+    let void_move: Vec<bool> = (0..n)
+        .map(|m| match r.dest(m) {
+            Some((d, true)) => {
+                let fleets: ProvSet = r
+                    .convoyers
+                    .of(m)
+                    .iter()
+                    .map(|&f| r.prov[f as usize])
+                    .collect();
+                !convoy::route_exists(map, &fleets, r.prov[m], d)
+            }
+            _ => false,
+        })
+        .collect();
+    for (u, e) in eff.iter().enumerate() {
+        if !matches!(e, Eff::Hold) {
             r.resolve(u);
         }
     }
@@ -453,7 +478,11 @@ pub(crate) fn resolve(map: &Map, position: &Position, orders: &[Order], checked:
             let by_convoy = matches!(eff[m], Eff::Move { convoy: true, .. });
             let unit = &units[u];
             let candidates: Vec<Loc> = match unit.kind {
-                UnitKind::Army => map.army_neighbours(r.prov[u]).iter().map(Loc::from).collect(),
+                UnitKind::Army => map
+                    .army_neighbours(r.prov[u])
+                    .iter()
+                    .map(Loc::from)
+                    .collect(),
                 UnitKind::Fleet => map.fleet_neighbours(unit.loc).to_vec(),
             };
             let retreats = candidates
@@ -463,7 +492,12 @@ pub(crate) fn resolve(map: &Map, position: &Position, orders: &[Order], checked:
                     !occupied.contains(p) && !contested_set.contains(p) && (by_convoy || p != by)
                 })
                 .collect();
-            dislodged.push(Dislodged { unit: u, by, by_convoy, retreats });
+            dislodged.push(Dislodged {
+                unit: u,
+                by,
+                by_convoy,
+                retreats,
+            });
         }
     }
 
@@ -484,7 +518,9 @@ pub(crate) fn resolve(map: &Map, position: &Position, orders: &[Order], checked:
                     Outcome::Fails(why_bounced(&mut r, u))
                 }
             }
-            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.matched[u] => Outcome::Invalid(Void::SupportNotMatched),
+            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.matched[u] => {
+                Outcome::Invalid(Void::SupportNotMatched)
+            }
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
                 if r.res[u] {
                     Outcome::Succeeds
@@ -505,7 +541,15 @@ pub(crate) fn resolve(map: &Map, position: &Position, orders: &[Order], checked:
         results[k].outcome = outcome;
     }
     // An illegal order: the unit held; if it was dislodged, say so in the diagnostics only.
-    MovementResult { rules, units: units.clone(), orders: results, destination, dislodged, contested, diagnostics }
+    MovementResult {
+        rules,
+        units: units.clone(),
+        orders: results,
+        destination,
+        dislodged,
+        contested,
+        diagnostics,
+    }
 }
 
 /// The opposition that stopped move `m`.

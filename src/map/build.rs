@@ -38,7 +38,9 @@ struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     fn new(src: &'a str) -> Self {
-        Lines { lines: src.lines().collect() }
+        Lines {
+            lines: src.lines().collect(),
+        }
     }
 
     /// Line (1-based) of the block `- id: <id>` in `section`, or of the section.
@@ -118,7 +120,11 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         );
     }
     if f.powers.len() > 64 {
-        problem(lines.key(1, "powers", None), "powers".into(), "at most 64 powers".into());
+        problem(
+            lines.key(1, "powers", None),
+            "powers".into(),
+            "at most 64 powers".into(),
+        );
     }
 
     // Province ids and names.
@@ -129,12 +135,22 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         let line = lines.block("provinces", &p.id);
         let id = p.id.to_ascii_lowercase();
         if id.is_empty() || id.contains('/') || id.contains(char::is_whitespace) {
-            problem(line, format!("provinces.{}.id", p.id), "an id is one word without `/`".into());
+            problem(
+                line,
+                format!("provinces.{}.id", p.id),
+                "an id is one word without `/`".into(),
+            );
         }
         if prov_ids.insert(id.clone(), Prov(i as u8)).is_some() {
-            problem(line, format!("provinces.{}.id", p.id), format!("duplicate province id `{}`", p.id));
+            problem(
+                line,
+                format!("provinces.{}.id", p.id),
+                format!("duplicate province id `{}`", p.id),
+            );
         }
-        for (k, name) in std::iter::once(("name", &p.name)).chain(p.aliases.iter().map(|a| ("aliases", a))) {
+        for (k, name) in
+            std::iter::once(("name", &p.name)).chain(p.aliases.iter().map(|a| ("aliases", a)))
+        {
             let norm = crate::orders::normalize(name);
             if let Some(other) = names.get(&norm) {
                 if other != &id {
@@ -153,8 +169,15 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     let mut power_ids: HashMap<String, Power> = HashMap::new();
     for (i, p) in f.powers.iter().enumerate() {
         let line = lines.block("powers", &p.id);
-        if power_ids.insert(p.id.to_ascii_lowercase(), Power(i as u8)).is_some() {
-            problem(line, format!("powers.{}.id", p.id), format!("duplicate power id `{}`", p.id));
+        if power_ids
+            .insert(p.id.to_ascii_lowercase(), Power(i as u8))
+            .is_some()
+        {
+            problem(
+                line,
+                format!("powers.{}.id", p.id),
+                format!("duplicate power id `{}`", p.id),
+            );
         }
     }
 
@@ -166,23 +189,44 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         let home = p.home.as_ref().and_then(|h| {
             let r = power_ids.get(&h.to_ascii_lowercase()).copied();
             if r.is_none() {
-                problem(lines.key(line, "home", None), format!("provinces.{}.home", p.id), format!("unknown power `{h}`"));
+                problem(
+                    lines.key(line, "home", None),
+                    format!("provinces.{}.home", p.id),
+                    format!("unknown power `{h}`"),
+                );
             }
             r
         });
         if home.is_some() && !p.supply {
-            problem(lines.key(line, "home", None), format!("provinces.{}.home", p.id), "a home province must be a supply centre (`supply: true`)".into());
+            problem(
+                lines.key(line, "home", None),
+                format!("provinces.{}.home", p.id),
+                "a home province must be a supply centre (`supply: true`)".into(),
+            );
         }
         let mut locs = Vec::new();
         for c in &p.coasts {
             locs.push(Loc((n + coasts.len()) as u16));
-            coasts.push(Coast { province: Prov(i as u8), id: c.id.to_ascii_lowercase(), name: c.name.clone(), at: c.at });
+            coasts.push(Coast {
+                province: Prov(i as u8),
+                id: c.id.to_ascii_lowercase(),
+                name: c.name.clone(),
+                at: c.at,
+            });
         }
         if !p.coasts.is_empty() && p.kind != Terrain::Coast {
-            problem(lines.key(line, "coasts", None), format!("provinces.{}.coasts", p.id), "only a `coast` province may have named coasts".into());
+            problem(
+                lines.key(line, "coasts", None),
+                format!("provinces.{}.coasts", p.id),
+                "only a `coast` province may have named coasts".into(),
+            );
         }
         if !p.coasts.is_empty() && !p.fleet.is_empty() {
-            problem(lines.key(line, "fleet", None), format!("provinces.{}.fleet", p.id), "a split province lists fleet neighbours under each coast, not `fleet`".into());
+            problem(
+                lines.key(line, "fleet", None),
+                format!("provinces.{}.fleet", p.id),
+                "a split province lists fleet neighbours under each coast, not `fleet`".into(),
+            );
         }
         provinces.push(Province {
             id: p.id.to_ascii_lowercase(),
@@ -202,7 +246,11 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             None => prov_ids.get(&s).map(|&p| Loc::from(p)),
             Some((p, c)) => {
                 let p = *prov_ids.get(p)?;
-                provinces[p.0 as usize].coasts.iter().copied().find(|l| coasts[l.0 as usize - n].id == c)
+                provinces[p.0 as usize]
+                    .coasts
+                    .iter()
+                    .copied()
+                    .find(|l| coasts[l.0 as usize - n].id == c)
             }
         }
     };
@@ -218,11 +266,20 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             let l = lines.key(line, "army", Some(a));
             match resolve_loc(a) {
                 None => problem(l, key, format!("unknown province `{a}`")),
-                Some(loc) if loc.0 as usize >= n => problem(l, key, format!("an army neighbour names a province, not a coast: `{a}`")),
+                Some(loc) if loc.0 as usize >= n => problem(
+                    l,
+                    key,
+                    format!("an army neighbour names a province, not a coast: `{a}`"),
+                ),
                 Some(loc) => {
                     let q = Prov(loc.0 as u8);
                     if matches!(p.kind, Terrain::Sea | Terrain::Impassable) {
-                        problem(l, key, format!("a {:?} province has no army neighbours", p.kind).to_lowercase());
+                        problem(
+                            l,
+                            key,
+                            format!("a {:?} province has no army neighbours", p.kind)
+                                .to_lowercase(),
+                        );
                     } else if q == me {
                         problem(l, key, "a province is not its own neighbour".into());
                     } else {
@@ -233,11 +290,21 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         }
         let mut fleet_lists: Vec<(Loc, &Vec<String>, String, usize)> = Vec::new();
         if p.coasts.is_empty() {
-            fleet_lists.push((me.into(), &p.fleet, format!("provinces.{}.fleet", p.id), line));
+            fleet_lists.push((
+                me.into(),
+                &p.fleet,
+                format!("provinces.{}.fleet", p.id),
+                line,
+            ));
         } else {
             for (c, cl) in p.coasts.iter().zip(provinces[i].coasts.clone()) {
                 let cline = lines.key(line, "- id", Some(&c.id));
-                fleet_lists.push((cl, &c.fleet, format!("provinces.{}.coasts.{}.fleet", p.id, c.id), cline));
+                fleet_lists.push((
+                    cl,
+                    &c.fleet,
+                    format!("provinces.{}.coasts.{}.fleet", p.id, c.id),
+                    cline,
+                ));
             }
         }
         for (from, list, key, bl) in fleet_lists {
@@ -246,11 +313,26 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                 match resolve_loc(t) {
                     None => problem(l, key.clone(), format!("unknown location `{t}`")),
                     Some(to) => {
-                        let tp = if (to.0 as usize) < n { Prov(to.0 as u8) } else { coasts[to.0 as usize - n].province };
+                        let tp = if (to.0 as usize) < n {
+                            Prov(to.0 as u8)
+                        } else {
+                            coasts[to.0 as usize - n].province
+                        };
                         if !provinces[tp.0 as usize].coasts.is_empty() && (to.0 as usize) < n {
-                            problem(l, key.clone(), format!("`{t}` has named coasts: write which one (`{t}/{}`)", coasts[provinces[tp.0 as usize].coasts[0].0 as usize - n].id));
+                            problem(
+                                l,
+                                key.clone(),
+                                format!(
+                                    "`{t}` has named coasts: write which one (`{t}/{}`)",
+                                    coasts[provinces[tp.0 as usize].coasts[0].0 as usize - n].id
+                                ),
+                            );
                         } else if matches!(p.kind, Terrain::Land | Terrain::Impassable) {
-                            problem(l, key.clone(), "an inland province has no fleet neighbours".into());
+                            problem(
+                                l,
+                                key.clone(),
+                                "an inland province has no fleet neighbours".into(),
+                            );
                         } else if tp == me {
                             problem(l, key.clone(), "a province is not its own neighbour".into());
                         } else {
@@ -270,12 +352,22 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             format!("{}/{}", provinces[c.province.0 as usize].id, c.id)
         }
     };
-    let prov_of = |l: Loc| -> Prov { if (l.0 as usize) < n { Prov(l.0 as u8) } else { coasts[l.0 as usize - n].province } };
+    let prov_of = |l: Loc| -> Prov {
+        if (l.0 as usize) < n {
+            Prov(l.0 as u8)
+        } else {
+            coasts[l.0 as usize - n].province
+        }
+    };
     for a in 0..n {
         for b in army_adj[a].iter() {
             if !army_adj[b.0 as usize].contains(Prov(a as u8)) {
                 let pa = &f.provinces[a];
-                let line = lines.key(lines.block("provinces", &pa.id), "army", Some(&provinces[b.0 as usize].id));
+                let line = lines.key(
+                    lines.block("provinces", &pa.id),
+                    "army",
+                    Some(&provinces[b.0 as usize].id),
+                );
                 problem(line, format!("provinces.{}.army", pa.id), format!("one-sided edge: `{}` lists `{}` but `{}` does not list `{}`; add it there or remove it here", pa.id, provinces[b.0 as usize].id, provinces[b.0 as usize].id, pa.id));
             }
         }
@@ -285,7 +377,11 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             if !fleet_adj[b.0 as usize].contains(&Loc(a as u16)) {
                 let pa = prov_of(Loc(a as u16));
                 let pf = &f.provinces[pa.0 as usize];
-                let line = lines.key(lines.block("provinces", &pf.id), "fleet", Some(&loc_name(b)));
+                let line = lines.key(
+                    lines.block("provinces", &pf.id),
+                    "fleet",
+                    Some(&loc_name(b)),
+                );
                 problem(line, format!("provinces.{}.fleet", pf.id), format!("one-sided edge: `{}` lists `{}` but `{}` does not list `{}`; add it there or remove it here", loc_name(Loc(a as u16)), loc_name(b), loc_name(b), loc_name(Loc(a as u16))));
             }
         }
@@ -305,7 +401,11 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                         problem(lines.key(line, "home", Some(h)), format!("powers.{}.home", p.id), format!("`{h}` is listed as a home centre but the province does not say `home: {}`", p.id));
                     }
                 }
-                None => problem(lines.key(line, "home", Some(h)), format!("powers.{}.home", p.id), format!("unknown province `{h}`")),
+                None => problem(
+                    lines.key(line, "home", Some(h)),
+                    format!("powers.{}.home", p.id),
+                    format!("unknown province `{h}`"),
+                ),
             }
         }
         let mut units = Vec::new();
@@ -319,22 +419,42 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             };
             match (kind, it.next().and_then(&resolve_loc)) {
                 (Some(k), Some(loc)) => units.push((k, loc)),
-                _ => problem(l, format!("powers.{}.units", p.id), format!("cannot read unit `{u}`: write `A par` or `F stp/sc`")),
+                _ => problem(
+                    l,
+                    format!("powers.{}.units", p.id),
+                    format!("cannot read unit `{u}`: write `A par` or `F stp/sc`"),
+                ),
             }
         }
-        powers.push(PowerInfo { id: p.id.to_ascii_lowercase(), name: p.name.clone(), adjective: p.adjective.clone(), home, units });
+        powers.push(PowerInfo {
+            id: p.id.to_ascii_lowercase(),
+            name: p.name.clone(),
+            adjective: p.adjective.clone(),
+            home,
+            units,
+        });
     }
     for (i, p) in provinces.iter().enumerate() {
         if let Some(h) = p.home {
             if !powers[h.0 as usize].home.contains(&Prov(i as u8)) {
                 let line = lines.key(lines.block("provinces", &p.id), "home", None);
-                problem(line, format!("provinces.{}.home", p.id), format!("`{}` is not in the home list of power `{}`", p.id, powers[h.0 as usize].id));
+                problem(
+                    line,
+                    format!("provinces.{}.home", p.id),
+                    format!(
+                        "`{}` is not in the home list of power `{}`",
+                        p.id, powers[h.0 as usize].id
+                    ),
+                );
             }
         }
     }
 
     if !problems.is_empty() {
-        return Err(MapError { file: file.to_string(), problems });
+        return Err(MapError {
+            file: file.to_string(),
+            problems,
+        });
     }
 
     let mut seas = ProvSet::EMPTY;
@@ -346,7 +466,10 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             _ => {}
         }
     }
-    let fleet_reach: Vec<ProvSet> = fleet_adj.iter().map(|v| v.iter().map(|&l| prov_of(l)).collect()).collect();
+    let fleet_reach: Vec<ProvSet> = fleet_adj
+        .iter()
+        .map(|v| v.iter().map(|&l| prov_of(l)).collect())
+        .collect();
     let fleet_reach_any = (0..n)
         .map(|i| {
             let mut s = fleet_reach[i];

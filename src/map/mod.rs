@@ -158,7 +158,8 @@ pub struct Map {
 impl Map {
     /// The classic board, compiled into the binary.
     pub fn standard() -> Map {
-        Map::from_yaml(STANDARD_YAML, "maps/standard.yaml").expect("the embedded classic map is valid")
+        Map::from_yaml(STANDARD_YAML, "maps/standard.yaml")
+            .expect("the embedded classic map is valid")
     }
 
     /// An embedded map by name (`standard`).
@@ -171,7 +172,8 @@ impl Map {
 
     /// The name index the order parser reads names with.
     pub fn names(&self) -> &crate::orders::NameIndex {
-        self.names.get_or_init(|| crate::orders::NameIndex::new(self))
+        self.names
+            .get_or_init(|| crate::orders::NameIndex::new(self))
     }
 
     /// Number of provinces.
@@ -291,7 +293,11 @@ impl Map {
     /// Long name of a location: `London`, `Spain (north coast)`.
     pub fn loc_name(&self, l: Loc) -> String {
         match self.coast(l) {
-            Some(c) => format!("{} ({})", self.province(c.province).name, c.name.to_lowercase()),
+            Some(c) => format!(
+                "{} ({})",
+                self.province(c.province).name,
+                c.name.to_lowercase()
+            ),
             None => self.province(self.prov_of(l)).name.clone(),
         }
     }

@@ -29,10 +29,20 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub fn error(span: Span, message: impl Into<String>, help: Option<String>) -> Self {
-        Diagnostic { severity: Severity::Error, span, message: message.into(), help }
+        Diagnostic {
+            severity: Severity::Error,
+            span,
+            message: message.into(),
+            help,
+        }
     }
     pub fn warning(span: Span, message: impl Into<String>, help: Option<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, span, message: message.into(), help }
+        Diagnostic {
+            severity: Severity::Warning,
+            span,
+            message: message.into(),
+            help,
+        }
     }
 }
 
@@ -53,7 +63,10 @@ pub fn render_diagnostics(diags: &[Diagnostic], source: &str, file: &str) -> Str
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let text = lines.get(d.span.line.saturating_sub(1) as usize).copied().unwrap_or("");
+        let text = lines
+            .get(d.span.line.saturating_sub(1) as usize)
+            .copied()
+            .unwrap_or("");
         let start = (d.span.start as usize).min(text.len());
         let end = (d.span.end as usize).clamp(start, text.len());
         let col = text[..start].chars().count() + 1;

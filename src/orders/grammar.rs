@@ -12,7 +12,7 @@ use nom::combinator::opt;
 use nom::error::{ErrorKind, ParseError};
 use nom::{Err, IResult};
 
-use super::names::{normalize, NameIndex};
+use super::names::{normalize, with_normalized, NameIndex};
 use super::{Diagnostic, Order, OrderKind, Span, UnitRef};
 use crate::map::{Loc, Map, Power, UnitKind};
 
@@ -33,7 +33,11 @@ struct PErr<'a> {
 
 impl<'a> ParseError<&'a str> for PErr<'a> {
     fn from_error_kind(input: &'a str, _: ErrorKind) -> Self {
-        PErr { at: input, len: 0, msg: None }
+        PErr {
+            at: input,
+            len: 0,
+            msg: None,
+        }
     }
     fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
         other
@@ -43,7 +47,11 @@ impl<'a> ParseError<&'a str> for PErr<'a> {
 type Res<'a, T> = IResult<&'a str, T, PErr<'a>>;
 
 fn fail<'a, T>(at: &'a str, len: usize, msg: String, help: Option<String>) -> Res<'a, T> {
-    Err(Err::Failure(PErr { at, len, msg: Some((msg, help)) }))
+    Err(Err::Failure(PErr {
+        at,
+        len,
+        msg: Some((msg, help)),
+    }))
 }
 
 fn is_word_char(c: char) -> bool {
@@ -65,12 +73,26 @@ fn first_word_len(i: &str) -> usize {
     }
 }
 
+/// Does the word `w` (any case, `.` and `'` ignored) equal the lowercase keyword `k`?
+fn word_eq(w: &str, k: &str) -> bool {
+    let mut kb = k.bytes();
+    for b in w.bytes() {
+        if b == b'.' || b == b'\'' {
+            continue;
+        }
+        match kb.next() {
+            Some(c) if c == b.to_ascii_lowercase() => {}
+            _ => return false,
+        }
+    }
+    kb.next().is_none()
+}
+
 /// A keyword: one word whose normalized form is in `words`.
 fn kw<'a>(words: &'static [&'static str]) -> impl FnMut(&'a str) -> Res<'a, &'a str> {
     move |i: &'a str| {
         let (rest, w) = word(i)?;
-        let n = normalize(w);
-        if words.contains(&n.as_str()) {
+        if words.iter().any(|k| word_eq(w, k)) {
             Ok((rest, w))
         } else {
             Err(Err::Error(PErr::from_error_kind(i, ErrorKind::Tag)))
@@ -84,7 +106,7 @@ const CONVOY: &[&str] = &["c", "convoy", "convoys"];
 const MOVE_WORDS: &[&str] = &[
     "to", "m", "move", "moves", "attack", "attacks", "r", "retreat", "retreats", "mv",
 ];
-const DISBAND: &[&str] = &["d", "disband", "disbands", "destroy", "remove", "removes", "r/d"];
+const DISBAND: &[&str] = &["d", "disband", "disbands", "destroy", "remove", "removes"];
 const BUILD: &[&str] = &["b", "build", "builds"];
 const WAIVE: &[&str] = &["waive", "waives", "waived"];
 const ARMY: &[&str] = &["a", "army"];
@@ -144,7 +166,11 @@ fn via(i: &str) -> Res<'_, ()> {
         },
     ))(i)?;
     let (i, _) = space0(i)?;
-    let (i, _) = if open.is_some() { opt(char(')'))(i)? } else { (i, None) };
+    let (i, _) = if open.is_some() {
+        opt(char(')'))(i)?
+    } else {
+        (i, None)
+    };
     Ok((i, ()))
 }
 
@@ -163,7 +189,11 @@ impl<'m> Ctx<'m> {
 
     fn span(&self, s: &str, len: usize) -> Span {
         let start = self.offset(s);
-        Span { line: self.line_no, start, end: start + len as u32 }
+        Span {
+            line: self.line_no,
+            start,
+            end: start + len as u32,
+        }
     }
 
     /// A place name of one or more words (longest match), with an optional coast.
@@ -191,8 +221,7 @@ impl<'m> Ctx<'m> {
         }
         for k in (1..=ends.len()).rev() {
             let text = &start[..start.len() - ends[k - 1].len()];
-            let norm = normalize(text);
-            let locs = self.names.place(&norm);
+            let locs = with_normalized(text, |n| self.names.place(n));
             match locs.len() {
                 0 => continue,
                 1 => return self.coast(ends[k - 1], locs[0], text),
@@ -204,7 +233,10 @@ impl<'m> Ctx<'m> {
                     return fail(
                         start,
                         text.len(),
-                        format!("ambiguous name `{text}`: it could be {}", names.join(" or ")),
+                        format!(
+                            "ambiguous name `{text}`: it could be {}",
+                            names.join(" or ")
+                        ),
                         Some("write the province's id instead".into()),
                     );
                 }
@@ -219,28 +251,32 @@ impl<'m> Ctx<'m> {
             let (i, _) = space0(i)?;
             let (i, _) = char('/')(i)?;
             let (i, _) = space0(i)?;
-            word(i).map(|(r, w)| (r, w))
+            word(i)
         };
         let paren = |i: &'a str| -> Res<'a, &'a str> {
             let (i, _) = space0(i)?;
             let (i, _) = char('(')(i)?;
             let (i, _) = space0(i)?;
             let s = i;
-            let end = i.find(')').ok_or_else(|| Err::Error(PErr::from_error_kind(i, ErrorKind::Char)))?;
+            let end = i
+                .find(')')
+                .ok_or_else(|| Err::Error(PErr::from_error_kind(i, ErrorKind::Char)))?;
             let inner = &s[..end];
             Ok((&s[end + 1..], inner))
         };
-        let (rest, written, strict) = if let Ok((r, w)) = slash(i) {
-            (r, w, true)
+        let (rest, written) = if let Ok((r, w)) = slash(i) {
+            (r, w)
         } else if let Ok((r, w)) = paren(i) {
-            (r, w, true)
+            (r, w)
         } else {
             // bare: `stp nc`, `spain north coast` (no single letters: `S` is support)
             let mut best = None;
             let mut cur = i;
             let mut words = 0;
             while words < 2 {
-                let Ok((r, _)) = space1::<_, PErr>(cur) else { break };
+                let Ok((r, _)) = space1::<_, PErr>(cur) else {
+                    break;
+                };
                 let Ok((r2, _)) = word(r) else { break };
                 words += 1;
                 let text = &i[..i.len() - r2.len()];
@@ -251,13 +287,15 @@ impl<'m> Ctx<'m> {
                 cur = r2;
             }
             match best {
-                Some((r, t)) => (r, t, false),
+                Some((r, t)) => (r, t),
                 None => return Ok((i, loc)),
             }
         };
-        let _ = strict;
         let norm = normalize(written);
-        let norm = norm.strip_suffix(" coast").map(|s| s.to_string()).unwrap_or(norm);
+        let norm = norm
+            .strip_suffix(" coast")
+            .map(|s| s.to_string())
+            .unwrap_or(norm);
         let coast_id = self
             .names
             .coast(&norm)
@@ -269,7 +307,10 @@ impl<'m> Ctx<'m> {
             return Ok((rest, loc));
         }
         let found = coast_id.and_then(|cid| {
-            p.coasts.iter().copied().find(|&c| self.map.coast(c).is_some_and(|k| k.id == cid))
+            p.coasts
+                .iter()
+                .copied()
+                .find(|&c| self.map.coast(c).is_some_and(|k| k.id == cid))
         });
         match found {
             Some(c) => Ok((rest, c)),
@@ -293,11 +334,21 @@ impl<'m> Ctx<'m> {
             Err(Err::Error(_)) => {
                 let s = i.trim_start();
                 if s.is_empty() || s.starts_with('.') {
-                    return fail(s, 0, format!("expected {what}, found the end of the order"), None);
+                    return fail(
+                        s,
+                        0,
+                        format!("expected {what}, found the end of the order"),
+                        None,
+                    );
                 }
                 let len = first_word_len(s);
                 let w = &s[..len];
-                fail(s, len, format!("unknown province `{w}`"), self.names.suggest(self.map, w))
+                fail(
+                    s,
+                    len,
+                    format!("unknown province `{w}`"),
+                    self.names.suggest(self.map, w),
+                )
             }
             other => other,
         }
@@ -319,7 +370,7 @@ impl<'m> Ctx<'m> {
     /// A power name or adjective (`England`, `English`), as one word.
     fn power<'a>(&self, i: &'a str) -> Res<'a, Power> {
         let (r, w) = word(i)?;
-        match self.names.power(&normalize(w)) {
+        match with_normalized(w, |n| self.names.power(n)) {
             Some(p) => Ok((r, p)),
             None => Err(Err::Error(PErr::from_error_kind(i, ErrorKind::Tag))),
         }
@@ -358,7 +409,11 @@ impl<'m> Ctx<'m> {
         }
         let (i, unit) = match self.unit(i, "a unit (`A Par`, `F Lon`)") {
             Ok(x) => x,
-            Err(Err::Failure(e)) if e.msg.as_ref().is_some_and(|m| m.0.starts_with("unknown province")) => {
+            Err(Err::Failure(e))
+                if e.msg
+                    .as_ref()
+                    .is_some_and(|m| m.0.starts_with("unknown province")) =>
+            {
                 // Perhaps a misspelt order word at the start.
                 return Err(Err::Failure(e));
             }
@@ -387,7 +442,13 @@ impl<'m> Ctx<'m> {
             if let Ok((r2, _)) = move_verb(r) {
                 let (r2, to) = self.place_req(r2, "where the supported unit moves")?;
                 let (r2, _) = opt(via)(r2)?;
-                return Ok((r2, OrderKind::Support { target, to: Some(to) }));
+                return Ok((
+                    r2,
+                    OrderKind::Support {
+                        target,
+                        to: Some(to),
+                    },
+                ));
             }
             let (r, _) = opt(|i| {
                 let (i, _) = space1(i)?;
@@ -435,8 +496,15 @@ impl<'m> Ctx<'m> {
                     let help = suggest_keyword(w)
                         .map(|k| format!("did you mean `{k}`?"))
                         .or_else(|| self.names.suggest(self.map, w))
-                        .or_else(|| Some("an order is hold (H), move (-), support (S) or convoy (C)".into()));
-                    return fail(i, len, format!("expected an order after the unit, found `{w}`"), help);
+                        .or_else(|| {
+                            Some("an order is hold (H), move (-), support (S) or convoy (C)".into())
+                        });
+                    return fail(
+                        i,
+                        len,
+                        format!("expected an order after the unit, found `{w}`"),
+                        help,
+                    );
                 }
                 Err(e) => return Err(e),
             },
@@ -466,7 +534,13 @@ impl<'m> Ctx<'m> {
             }
         }
         let (r, v) = opt(via)(r)?;
-        Ok((r, OrderKind::Move { to, via_convoy: v.is_some() || hops > 0 }))
+        Ok((
+            r,
+            OrderKind::Move {
+                to,
+                via_convoy: v.is_some() || hops > 0,
+            },
+        ))
     }
 }
 
@@ -491,7 +565,10 @@ fn suggest_keyword(w: &str) -> Option<&'static str> {
 }
 
 /// Remove `(*bounce*)`-style tags and comments, keeping byte offsets (tags become spaces).
-fn clean_line(raw: &str) -> String {
+fn clean_line(raw: &str) -> std::borrow::Cow<'_, str> {
+    if !raw.contains('#') && !raw.contains("(*") {
+        return std::borrow::Cow::Borrowed(raw);
+    }
     let mut s = match raw.find('#') {
         Some(n) => raw[..n].to_string(),
         None => raw.to_string(),
@@ -500,7 +577,7 @@ fn clean_line(raw: &str) -> String {
         let b = s[a..].find("*)").map(|b| a + b + 2).unwrap_or(s.len());
         s.replace_range(a..b, &" ".repeat(b - a));
     }
-    s
+    std::borrow::Cow::Owned(s)
 }
 
 /// Parse a whole text of orders: headers, prefixes, several orders per line, comments.
@@ -510,7 +587,12 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
     let mut power: Option<Power> = None;
     for (n, raw) in text.lines().enumerate() {
         let cleaned = clean_line(raw);
-        let ctx = Ctx { map, names, line: &cleaned, line_no: n as u32 + 1 };
+        let ctx = Ctx {
+            map,
+            names,
+            line: &cleaned,
+            line_no: n as u32 + 1,
+        };
         // A `Power:` prefix holds for the rest of its line.
         let mut line_power = power;
         for seg in cleaned.split([',', ';']) {
@@ -519,8 +601,12 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
                 continue;
             }
             // Header: `England`, `England:`, `[England]`, `ENGLAND:`
-            let h = t.trim_start_matches('[').trim_end_matches(':').trim_end_matches(']').trim();
-            if let Some(p) = names.power(&normalize(h)) {
+            let h = t
+                .trim_start_matches('[')
+                .trim_end_matches(':')
+                .trim_end_matches(']')
+                .trim();
+            if let Some(p) = with_normalized(h, |n| names.power(n)) {
                 power = Some(p);
                 continue;
             }
@@ -539,7 +625,12 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
 /// Parse one order (batch input): `power` is the power it is given for.
 pub fn parse_order(map: &Map, text: &str, power: Option<Power>) -> Result<Order, Diagnostic> {
     let cleaned = clean_line(text);
-    let ctx = Ctx { map, names: map.names(), line: &cleaned, line_no: 1 };
+    let ctx = Ctx {
+        map,
+        names: map.names(),
+        line: &cleaned,
+        line_no: 1,
+    };
     ctx.segment(&cleaned, power)
 }
 
@@ -573,13 +664,24 @@ impl Ctx<'_> {
                 Ok((r, x))
             } else {
                 let len = r.trim_end().len();
-                fail(r, len, format!("unexpected `{}` after the order", r.trim_end()), Some("write one order per line, or separate orders with `,`".into()))
+                fail(
+                    r,
+                    len,
+                    format!("unexpected `{}` after the order", r.trim_end()),
+                    Some("write one order per line, or separate orders with `,`".into()),
+                )
             }
         });
         match result {
             Ok((_, (unit, kind))) => {
                 let text = body.trim().trim_end_matches('.').trim_end();
-                Ok(Order { power, unit, kind, text: text.to_string(), span: self.span(body, text.len()) })
+                Ok(Order {
+                    power,
+                    unit,
+                    kind,
+                    text: text.to_string(),
+                    span: self.span(body, text.len()),
+                })
             }
             Err(Err::Failure(e)) | Err(Err::Error(e)) => Err(match e.msg {
                 Some((msg, help)) => Diagnostic::error(self.span(e.at, e.len), msg, help),
@@ -589,8 +691,11 @@ impl Ctx<'_> {
                     Some("see docs/ORDERS.md for the order syntax".into()),
                 ),
             }),
-            Err(Err::Incomplete(_)) => Err(Diagnostic::error(self.span(seg, seg.len()), "incomplete order", None)),
+            Err(Err::Incomplete(_)) => Err(Diagnostic::error(
+                self.span(seg, seg.len()),
+                "incomplete order",
+                None,
+            )),
         }
     }
 }
-

@@ -29,11 +29,20 @@ pub enum OrderKind {
     Hold,
     /// Move (or retreat). `to` may be a province of a split province with no coast
     /// given; legality decides the coast (4.B.1, 4.B.2).
-    Move { to: Loc, via_convoy: bool },
+    Move {
+        to: Loc,
+        via_convoy: bool,
+    },
     /// Support a unit holding (`to == None`) or moving to `to`.
-    Support { target: UnitRef, to: Option<Loc> },
+    Support {
+        target: UnitRef,
+        to: Option<Loc>,
+    },
     /// Convoy the army `army` to `to`.
-    Convoy { army: UnitRef, to: Loc },
+    Convoy {
+        army: UnitRef,
+        to: Loc,
+    },
     /// Disband (retreat phase) or remove (adjustments).
     Disband,
     /// Build a unit at `unit.loc`.
@@ -76,10 +85,17 @@ impl Order {
         match self.kind {
             OrderKind::Hold => format!("{me} H"),
             OrderKind::Move { to, via_convoy } => {
-                format!("{me} - {}{}", loc(to), if via_convoy { " VIA CONVOY" } else { "" })
+                format!(
+                    "{me} - {}{}",
+                    loc(to),
+                    if via_convoy { " VIA CONVOY" } else { "" }
+                )
             }
             OrderKind::Support { target, to: None } => format!("{me} S {}", unit(&target, None)),
-            OrderKind::Support { target, to: Some(to) } => {
+            OrderKind::Support {
+                target,
+                to: Some(to),
+            } => {
                 format!("{me} S {} - {}", unit(&target, None), loc(to))
             }
             OrderKind::Convoy { army, to } => {

@@ -26,20 +26,72 @@ pub fn normalize(s: &str) -> String {
     out
 }
 
+/// Normalize `s` as [`normalize`] does and pass the result to `f`, on the stack for
+/// short ASCII text (the parser's hot path allocates nothing here).
+pub fn with_normalized<R>(s: &str, f: impl FnOnce(&str) -> R) -> R {
+    let mut buf = [0u8; 64];
+    if s.len() > buf.len() || !s.is_ascii() {
+        return f(&normalize(s));
+    }
+    let mut n = 0;
+    let mut space = false;
+    for &b in s.as_bytes() {
+        match b {
+            b'.' | b'\'' => {}
+            b'-' | b'_' => space = true,
+            b if b.is_ascii_whitespace() => space = true,
+            b => {
+                if space && n > 0 {
+                    buf[n] = b' ';
+                    n += 1;
+                }
+                space = false;
+                buf[n] = b.to_ascii_lowercase();
+                n += 1;
+            }
+        }
+    }
+    f(std::str::from_utf8(&buf[..n]).expect("ASCII"))
+}
+
+/// FNV-1a: a fast hash for the short keys of the name tables.
+#[derive(Default, Clone, Copy)]
+pub struct Fnv(u64);
+
+impl std::hash::Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 {
+            0xcbf2_9ce4_8422_2325
+        } else {
+            self.0
+        };
+        for &b in bytes {
+            h ^= u64::from(b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
+
 /// Every name a player may write, normalized, with what it means.
 #[derive(Debug, Clone)]
 pub struct NameIndex {
-    places: HashMap<String, Vec<Loc>>,
+    places: FastMap<String, Vec<Loc>>,
     /// Coast words (`nc`, `north coast`, `north`) to coast ids of the map.
-    coasts: HashMap<String, String>,
-    powers: HashMap<String, Power>,
+    coasts: FastMap<String, String>,
+    powers: FastMap<String, Power>,
     /// Longest name, in words.
     pub max_words: usize,
 }
 
 impl NameIndex {
     pub fn new(map: &Map) -> NameIndex {
-        let mut places: HashMap<String, Vec<Loc>> = HashMap::new();
+        let mut places: FastMap<String, Vec<Loc>> = FastMap::default();
         let mut add = |name: &str, loc: Loc| {
             let v = places.entry(normalize(name)).or_default();
             if !v.contains(&loc) {
@@ -54,8 +106,12 @@ impl NameIndex {
                 add(a, p.into());
             }
         }
-        let max_words = places.keys().map(|k| k.split(' ').count()).max().unwrap_or(1);
-        let mut coasts = HashMap::new();
+        let max_words = places
+            .keys()
+            .map(|k| k.split(' ').count())
+            .max()
+            .unwrap_or(1);
+        let mut coasts = FastMap::default();
         for c in &map.coasts {
             let id = c.id.clone();
             coasts.insert(normalize(&c.id), id.clone());
@@ -68,14 +124,19 @@ impl NameIndex {
                 }
             }
         }
-        let mut powers = HashMap::new();
+        let mut powers = FastMap::default();
         for pw in map.power_ids() {
             let info = map.power(pw);
             for n in [&info.id, &info.name, &info.adjective] {
                 powers.insert(normalize(n), pw);
             }
         }
-        NameIndex { places, coasts, powers, max_words: max_words.max(1) }
+        NameIndex {
+            places,
+            coasts,
+            powers,
+            max_words: max_words.max(1),
+        }
     }
 
     /// The locations a normalized name may mean (empty if none).
@@ -103,7 +164,9 @@ impl NameIndex {
         let mut best: Option<(usize, &str, Loc)> = None;
         for (name, locs) in &self.places {
             let d = levenshtein(&w, name);
-            if d <= limit && best.is_none_or(|(bd, bn, _)| d < bd || (d == bd && name.as_str() < bn)) {
+            if d <= limit
+                && best.is_none_or(|(bd, bn, _)| d < bd || (d == bd && name.as_str() < bn))
+            {
                 best = Some((d, name, locs[0]));
             }
         }

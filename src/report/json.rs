@@ -51,7 +51,10 @@ pub fn orders(map: &Map, result: &MovementResult, orders: &[Order]) -> Vec<JsonO
                 canonical: Some(canonical(map, result, orders, k)),
                 outcome: result.orders[k].outcome.word(),
                 reason,
-                caused_by: causes.into_iter().map(|u| unit_order(map, result, orders, u)).collect(),
+                caused_by: causes
+                    .into_iter()
+                    .map(|u| unit_order(map, result, orders, u))
+                    .collect(),
             }
         })
         .collect()
@@ -67,27 +70,47 @@ pub fn dislodged(map: &Map, result: &MovementResult) -> Vec<JsonDislodged> {
                 power: map.power(u.power).id.clone(),
                 unit: u.short(map),
                 by: map.province(d.by).id.to_uppercase(),
-                retreats: d.retreats.iter().map(|&l| map.loc_id(l).to_uppercase()).collect(),
+                retreats: d
+                    .retreats
+                    .iter()
+                    .map(|&l| map.loc_id(l).to_uppercase())
+                    .collect(),
             }
         })
         .collect()
 }
 
 pub fn contested(map: &Map, result: &MovementResult) -> Vec<String> {
-    result.contested.iter().map(|&p| map.province(p).id.to_uppercase()).collect()
+    result
+        .contested
+        .iter()
+        .map(|&p| map.province(p).id.to_uppercase())
+        .collect()
 }
 
 /// Units after the phase by power id; every power of the map is listed.
 pub fn units_after(map: &Map, result: &MovementResult) -> BTreeMap<String, Vec<String>> {
-    let mut out: BTreeMap<String, Vec<String>> = map.powers.iter().map(|p| (p.id.clone(), Vec::new())).collect();
+    let mut out: BTreeMap<String, Vec<String>> = map
+        .powers
+        .iter()
+        .map(|p| (p.id.clone(), Vec::new()))
+        .collect();
     for u in result.units_after() {
-        out.entry(map.power(u.power).id.clone()).or_default().push(u.short(map));
+        out.entry(map.power(u.power).id.clone())
+            .or_default()
+            .push(u.short(map));
     }
     out
 }
 
 /// The whole JSON result of a movement phase.
-pub fn movement(map: &Map, phase: Phase, result: &MovementResult, input: &[Order], diagnostics: Vec<Diagnostic>) -> JsonResult {
+pub fn movement(
+    map: &Map,
+    phase: Phase,
+    result: &MovementResult,
+    input: &[Order],
+    diagnostics: Vec<Diagnostic>,
+) -> JsonResult {
     JsonResult {
         map: map.name.clone(),
         rules: result.rules.name(),

@@ -11,7 +11,10 @@ use crate::orders::{Order, OrderKind};
 
 /// The unit type an order is for: the unit's real type where the order was bound.
 fn kind_of(result: &MovementResult, k: usize, order: &Order) -> Option<UnitKind> {
-    result.orders[k].unit.map(|u| result.units[u].kind).or(order.unit.and_then(|u| u.kind))
+    result.orders[k]
+        .unit
+        .map(|u| result.units[u].kind)
+        .or(order.unit.and_then(|u| u.kind))
 }
 
 /// The canonical form of input order `k`.
@@ -30,14 +33,23 @@ pub fn canonical(map: &Map, result: &MovementResult, orders: &[Order], k: usize)
 
 /// The order a unit was given, in canonical form (or `A PAR H` if it had none).
 pub fn unit_order(map: &Map, result: &MovementResult, orders: &[Order], unit: usize) -> String {
-    match result.orders.iter().position(|r| r.unit == Some(unit) && !matches!(r.outcome, Outcome::Illegal(_))) {
+    match result
+        .orders
+        .iter()
+        .position(|r| r.unit == Some(unit) && !matches!(r.outcome, Outcome::Illegal(_)))
+    {
         Some(k) => canonical(map, result, orders, k),
         None => format!("{} H", result.units[unit].short(map)),
     }
 }
 
 /// Why an order ended as it did, in words, and the units that caused it.
-pub fn reason(map: &Map, result: &MovementResult, orders: &[Order], k: usize) -> (Option<String>, Vec<usize>) {
+pub fn reason(
+    map: &Map,
+    result: &MovementResult,
+    orders: &[Order],
+    k: usize,
+) -> (Option<String>, Vec<usize>) {
     let name = |u: usize| unit_order(map, result, orders, u);
     match &result.orders[k].outcome {
         Outcome::Succeeds => (None, vec![]),
@@ -45,9 +57,13 @@ pub fn reason(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
         Outcome::Invalid(v) => (
             Some(
                 match v {
-                    Void::SupportNotMatched => "void: the supported unit was not ordered to do that",
+                    Void::SupportNotMatched => {
+                        "void: the supported unit was not ordered to do that"
+                    }
                     Void::ConvoyNotMatched => "void: the army was not ordered to make that move",
-                    Void::NoConvoyOrdered => "no convoy: the move needs a convoy and no convoy route was ordered",
+                    Void::NoConvoyOrdered => {
+                        "no convoy: the move needs a convoy and no convoy route was ordered"
+                    }
                 }
                 .to_string(),
             ),
@@ -65,11 +81,17 @@ pub fn reason(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
                     })
                     .collect();
                 (
-                    Some(format!("bounced: attack strength {attack} did not beat {}", parts.join(", "))),
+                    Some(format!(
+                        "bounced: attack strength {attack} did not beat {}",
+                        parts.join(", ")
+                    )),
                     against.iter().map(|&(u, _)| u).collect(),
                 )
             }
-            Failure::ConvoyDisrupted => (Some("no convoy: every convoy route was disrupted".into()), vec![]),
+            Failure::ConvoyDisrupted => (
+                Some("no convoy: every convoy route was disrupted".into()),
+                vec![],
+            ),
             Failure::Cut { by } => (Some(format!("cut by {}", name(*by))), vec![*by]),
             Failure::Dislodged { by } => (Some(format!("dislodged by {}", name(*by))), vec![*by]),
             Failure::Paradox => (
@@ -82,7 +104,14 @@ pub fn reason(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
 
 /// Is the opposing unit `o` of a bounced move by `me` into `dest` holding, defending
 /// (head to head) or preventing (also moving in)?
-fn strength_kind(map: &Map, result: &MovementResult, orders: &[Order], me: usize, o: usize, dest: crate::map::Prov) -> &'static str {
+fn strength_kind(
+    map: &Map,
+    result: &MovementResult,
+    orders: &[Order],
+    me: usize,
+    o: usize,
+    dest: crate::map::Prov,
+) -> &'static str {
     let moving_to = |u: usize| {
         result
             .orders
@@ -110,8 +139,11 @@ pub fn tags(result: &MovementResult, orders: &[Order], k: usize) -> Vec<&'static
     let mut t = Vec::new();
     match &r.outcome {
         Outcome::Succeeds => {}
-        Outcome::Illegal(_) | Outcome::Invalid(Void::SupportNotMatched | Void::ConvoyNotMatched) => t.push("void"),
-        Outcome::Invalid(Void::NoConvoyOrdered) | Outcome::Fails(Failure::ConvoyDisrupted) => t.push("no convoy"),
+        Outcome::Illegal(_)
+        | Outcome::Invalid(Void::SupportNotMatched | Void::ConvoyNotMatched) => t.push("void"),
+        Outcome::Invalid(Void::NoConvoyOrdered) | Outcome::Fails(Failure::ConvoyDisrupted) => {
+            t.push("no convoy")
+        }
         Outcome::Fails(Failure::Bounced { .. }) => t.push("bounce"),
         Outcome::Fails(Failure::Cut { .. }) => t.push("cut"),
         Outcome::Fails(Failure::Paradox) => t.push("disrupted"),

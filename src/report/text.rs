@@ -25,7 +25,11 @@ fn order_text(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
         (None, Some(u)) => (u.kind, u.loc),
         (None, None) => return "WAIVE".to_string(),
     };
-    let me = format!("{} {}", kind.map(|k| k.word()).unwrap_or("Unit"), map.loc_name(loc));
+    let me = format!(
+        "{} {}",
+        kind.map(|k| k.word()).unwrap_or("Unit"),
+        map.loc_name(loc)
+    );
     let other = |l: Loc, k: Option<UnitKind>, convoy: bool| -> String {
         let p = map.prov_of(l);
         let u = result.units.iter().find(|u| map.prov_of(u.loc) == p);
@@ -34,18 +38,35 @@ fn order_text(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
                 let foreign = convoy || unit.is_some_and(|me| me.power != u.power);
                 format!("{} {}", unit_words(map, u, foreign), map.loc_name(u.loc))
             }
-            None => format!("{} {}", k.map(|k| k.word()).unwrap_or("Unit"), map.loc_name(l)),
+            None => format!(
+                "{} {}",
+                k.map(|k| k.word()).unwrap_or("Unit"),
+                map.loc_name(l)
+            ),
         }
     };
     match o.kind {
         OrderKind::Hold => format!("{me} HOLD"),
         OrderKind::Move { to, .. } => format!("{me} -> {}", map.loc_name(r.to.unwrap_or(to))),
-        OrderKind::Support { target, to: None } => format!("{me} SUPPORT {}", other(target.loc, target.kind, false)),
-        OrderKind::Support { target, to: Some(to) } => {
-            format!("{me} SUPPORT {} -> {}", other(target.loc, target.kind, false), map.loc_name(to))
+        OrderKind::Support { target, to: None } => {
+            format!("{me} SUPPORT {}", other(target.loc, target.kind, false))
+        }
+        OrderKind::Support {
+            target,
+            to: Some(to),
+        } => {
+            format!(
+                "{me} SUPPORT {} -> {}",
+                other(target.loc, target.kind, false),
+                map.loc_name(to)
+            )
         }
         OrderKind::Convoy { army, to } => {
-            format!("{me} CONVOY {} -> {}", other(army.loc, Some(UnitKind::Army), true), map.loc_name(to))
+            format!(
+                "{me} CONVOY {} -> {}",
+                other(army.loc, Some(UnitKind::Army), true),
+                map.loc_name(to)
+            )
         }
         OrderKind::Disband => format!("{me} DISBAND"),
         OrderKind::Build => format!("BUILD {me}"),
@@ -54,21 +75,40 @@ fn order_text(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
 }
 
 /// The whole listing for a movement phase.
-pub fn movement(map: &Map, phase: Phase, game: &str, result: &MovementResult, orders: &[Order]) -> String {
+pub fn movement(
+    map: &Map,
+    phase: Phase,
+    game: &str,
+    result: &MovementResult,
+    orders: &[Order],
+) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "Movement results for {} of {}. ({game})", phase.season, phase.year);
+    let _ = writeln!(
+        out,
+        "Movement results for {} of {}. ({game})",
+        phase.season, phase.year
+    );
     let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
     out.push('\n');
     // Orders by power (map order), then as written.
     let mut idx: Vec<usize> = (0..orders.len()).collect();
-    idx.sort_by_key(|&k| result.orders[k].power.map(|p| p.0 as usize).unwrap_or(usize::MAX));
+    idx.sort_by_key(|&k| {
+        result.orders[k]
+            .power
+            .map(|p| p.0 as usize)
+            .unwrap_or(usize::MAX)
+    });
     for k in idx {
         let power = match result.orders[k].power {
             Some(p) => map.power(p).name.clone(),
             None => "Unknown".to_string(),
         };
         let t = tags(result, orders, k);
-        let tag = if t.is_empty() { String::new() } else { format!("  (*{}*)", t.join(", ")) };
+        let tag = if t.is_empty() {
+            String::new()
+        } else {
+            format!("  (*{}*)", t.join(", "))
+        };
         let _ = writeln!(out, "{power}: {}.{tag}", order_text(map, result, orders, k));
     }
     if !result.dislodged.is_empty() {
@@ -87,7 +127,11 @@ pub fn movement(map: &Map, phase: Phase, game: &str, result: &MovementResult, or
     }
     if !result.contested.is_empty() {
         out.push('\n');
-        let names: Vec<String> = result.contested.iter().map(|&p| map.province(p).name.clone()).collect();
+        let names: Vec<String> = result
+            .contested
+            .iter()
+            .map(|&p| map.province(p).name.clone())
+            .collect();
         let _ = writeln!(out, "Standoffs (no retreat there): {}.", names.join(", "));
     }
     out
