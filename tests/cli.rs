@@ -1,0 +1,145 @@
+//! The `arbiter` binary end to end: the README's command, JSON, batch, exit codes.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn arbiter(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut child = cmd.spawn().unwrap();
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).unwrap()
+}
+
+#[test]
+fn readme_command_prints_the_results_listing() {
+    let o = arbiter(&["adjudicate", "examples/spring1901.txt"], None);
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = stdout(&o);
+    // The rulings, checked by hand: Paris (2, Marseilles supporting) beats Munich (1);
+    // Vienna and Warsaw bounce in Galicia; Sevastopol and Ankara in the Black Sea.
+    for line in [
+        "France: Army Paris -> Burgundy.\n",
+        "Germany: Army Munich -> Burgundy.  (*bounce*)\n",
+        "Austria: Army Vienna -> Galicia.  (*bounce*)\n",
+        "Russia: Army Warsaw -> Galicia.  (*bounce*)\n",
+        "Russia: Fleet Sevastopol -> Black Sea.  (*bounce*)\n",
+        "Turkey: Fleet Ankara -> Black Sea.  (*bounce*)\n",
+        "Russia: Fleet St Petersburg (south coast) -> Gulf of Bothnia.\n",
+        "Germany: Army Berlin -> Kiel.\n",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in\n{out}");
+    }
+    insta::assert_snapshot!(out);
+}
+
+#[test]
+fn json_output_names_outcomes_reasons_and_causes() {
+    let o = arbiter(&["adjudicate", "-", "--format", "json"], Some("France: A Par - Bur\nGermany: A Mun - Bur, A Ber S A Mun - Bur\nFrance: A Mar - Bur\n"));
+    assert_eq!(o.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["rules"], "2023");
+    let orders = v["orders"].as_array().unwrap();
+    assert_eq!(orders.len(), 4);
+    assert_eq!(orders[0]["power"], "france");
+    assert_eq!(orders[0]["order"], "A Par - Bur");
+    assert_eq!(orders[0]["canonical"], "A PAR - BUR");
+    assert_eq!(orders[0]["outcome"], "fails");
+    // Munich (2) and Marseilles (1) both stop Paris's attack of 1.
+    assert_eq!(orders[0]["caused_by"], serde_json::json!(["A MAR - BUR", "A MUN - BUR"]));
+    assert!(orders[0]["reason"].as_str().unwrap().contains("prevent strength 2"));
+    assert_eq!(orders[1]["outcome"], "succeeds");
+    assert_eq!(orders[2]["outcome"], "succeeds");
+    assert_eq!(v["units_after"]["germany"], serde_json::json!(["A BUR", "A BER", "F KIE"]));
+    assert_eq!(v["contested"], serde_json::json!([]));
+}
+
+#[test]
+fn dislodged_units_carry_attacker_and_retreats() {
+    let pos = "phase: Spring 1901\nunits:\n  france: [A par, A bur]\n  germany: [A mun, A ruh]\n";
+    let dir = std::env::temp_dir().join(format!("arbiter-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("pos.yaml");
+    std::fs::write(&p, pos).unwrap();
+    let o = arbiter(
+        &["adjudicate", "-", "--format", "json", "--position", p.to_str().unwrap()],
+        Some("Germany: A Mun - Bur, A Ruh S A Mun - Bur\nFrance: A Bur H, A Par - Pic\n"),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let d = &v["dislodged"][0];
+    assert_eq!(d["power"], "france");
+    assert_eq!(d["unit"], "A BUR");
+    assert_eq!(d["by"], "MUN");
+    // Burgundy's army neighbours: bel gas mar mun par pic ruh. Munich is the attacker's
+    // origin, Ruhr is occupied, Picardy was taken by Paris; Paris itself is now empty.
+    assert_eq!(d["retreats"], serde_json::json!(["BEL", "GAS", "MAR", "PAR"]));
+    assert_eq!(v["orders"][2]["outcome"], "fails");
+    assert_eq!(v["orders"][2]["reason"], "dislodged by A MUN - BUR");
+}
+
+#[test]
+fn batch_keeps_input_order_and_survives_bad_lines() {
+    let input = concat!(
+        r#"{"id": "a", "units": {"ENGLAND": ["F LON", "F STP/SC"], "russia": ["A MOS"]}, "orders": {"england": ["F LON - NTH", "F STP/SC - BOT", "A Foo"], "Russia": ["A MOS - STP"]}}"#,
+        "\n",
+        "this is not json\n",
+        r#"{"id": 7, "map": "standard", "units": {"france": ["A PAR", "A MAR"], "germany": ["A MUN"]}, "orders": {"germany": ["A MUN - BUR"], "france": ["A PAR - BUR", "A MAR S A PAR - BUR"]}}"#,
+        "\n",
+        r#"{"id": "c", "units": {"france": ["A XYZ"]}, "orders": {}}"#,
+        "\n",
+    );
+    let o = arbiter(&["adjudicate", "--batch", "-"], Some(input));
+    assert_eq!(o.status.code(), Some(1), "bad lines give exit code 1");
+    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 4);
+    let a = &lines[0];
+    assert_eq!(a["id"], "a");
+    let words: Vec<&str> = a["orders"].as_array().unwrap().iter().map(|o| o["outcome"].as_str().unwrap()).collect();
+    assert_eq!(words, ["succeeds", "succeeds", "illegal", "succeeds"]);
+    assert_eq!(a["orders"][2]["order"], "A Foo");
+    assert_eq!(a["units_after"]["england"], serde_json::json!(["F NTH", "F BOT"]));
+    assert!(lines[1]["error"].as_str().unwrap().contains("bad JSON"));
+    assert_eq!(lines[2]["id"], 7);
+    assert_eq!(lines[2]["orders"][0]["power"], "germany");
+    assert_eq!(lines[2]["orders"][0]["outcome"], "fails");
+    assert_eq!(lines[2]["units_after"]["france"], serde_json::json!(["A BUR", "A MAR"]));
+    assert_eq!(lines[3]["id"], "c");
+    assert!(lines[3]["error"].as_str().unwrap().contains("A XYZ"));
+}
+
+#[test]
+fn exit_codes() {
+    // 1: the orders had an error, and the rest was still adjudicated.
+    let o = arbiter(&["adjudicate", "-"], Some("France: A Par - Burgandi\nA Mar - Bur\n"));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stdout(&o).contains("France: Army Marseilles -> Burgundy."));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("did you mean `Burgundy` (bur)?"), "{err}");
+    // 2: a file that is not there; an unknown map.
+    assert_eq!(arbiter(&["adjudicate", "no/such/file.txt"], None).status.code(), Some(2));
+    assert_eq!(arbiter(&["adjudicate", "-", "--map", "atlantis"], Some("")).status.code(), Some(2));
+    assert_eq!(arbiter(&["frobnicate"], None).status.code(), Some(2));
+}
+
+#[test]
+fn output_file_is_written_whole() {
+    let dir = std::env::temp_dir().join(format!("arbiter-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("results.txt");
+    let o = arbiter(&["adjudicate", "examples/spring1901.txt", "-o", out.to_str().unwrap()], None);
+    assert_eq!(o.status.code(), Some(0));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.starts_with("Movement results for Spring of 1901. (standard)"));
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file left behind: {leftovers:?}");
+}
