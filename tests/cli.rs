@@ -44,22 +44,28 @@ fn readme_command_prints_the_results_listing() {
 
 #[test]
 fn json_output_names_outcomes_reasons_and_causes() {
-    let o = arbiter(&["adjudicate", "-", "--format", "json"], Some("France: A Par - Bur\nGermany: A Mun - Bur, A Ber S A Mun - Bur\nFrance: A Mar - Bur\n"));
+    let o = arbiter(
+        &["adjudicate", "-", "--format", "json"],
+        Some("Germany: A Mun - Bur\nFrance: A Par - Bur, A Mar S A Par - Bur\n"),
+    );
     assert_eq!(o.status.code(), Some(0));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     assert_eq!(v["rules"], "2023");
     let orders = v["orders"].as_array().unwrap();
-    assert_eq!(orders.len(), 4);
-    assert_eq!(orders[0]["power"], "france");
-    assert_eq!(orders[0]["order"], "A Par - Bur");
-    assert_eq!(orders[0]["canonical"], "A PAR - BUR");
+    assert_eq!(orders.len(), 3);
+    assert_eq!(orders[0]["power"], "germany");
+    assert_eq!(orders[0]["order"], "A Mun - Bur");
+    assert_eq!(orders[0]["canonical"], "A MUN - BUR");
     assert_eq!(orders[0]["outcome"], "fails");
-    // Munich (2) and Marseilles (1) both stop Paris's attack of 1.
-    assert_eq!(orders[0]["caused_by"], serde_json::json!(["A MAR - BUR", "A MUN - BUR"]));
-    assert!(orders[0]["reason"].as_str().unwrap().contains("prevent strength 2"));
+    // Paris, supported by Marseilles, prevents with 2 against Munich's attack of 1.
+    assert_eq!(orders[0]["caused_by"], serde_json::json!(["A PAR - BUR"]));
+    assert_eq!(
+        orders[0]["reason"],
+        "bounced: attack strength 1 did not beat A PAR - BUR (prevent strength 2)"
+    );
     assert_eq!(orders[1]["outcome"], "succeeds");
     assert_eq!(orders[2]["outcome"], "succeeds");
-    assert_eq!(v["units_after"]["germany"], serde_json::json!(["A BUR", "A BER", "F KIE"]));
+    assert_eq!(v["units_after"]["france"], serde_json::json!(["F BRE", "A BUR", "A MAR"]));
     assert_eq!(v["contested"], serde_json::json!([]));
 }
 
