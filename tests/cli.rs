@@ -65,7 +65,7 @@ fn json_output_names_outcomes_reasons_and_causes() {
     );
     assert_eq!(orders[1]["outcome"], "succeeds");
     assert_eq!(orders[2]["outcome"], "succeeds");
-    assert_eq!(v["units_after"]["france"], serde_json::json!(["F BRE", "A BUR", "A MAR"]));
+    assert_eq!(v["units_after"]["france"], serde_json::json!(["F BRE", "A MAR", "A BUR"]));
     assert_eq!(v["contested"], serde_json::json!([]));
 }
 
