@@ -6,7 +6,9 @@ use std::process::{Command, Output, Stdio};
 fn arbiter(args: &[&str], stdin: Option<&str>) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
     cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = cmd.spawn().unwrap();
     if let Some(s) = stdin {
         child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
@@ -23,7 +25,12 @@ fn stdout(o: &Output) -> String {
 #[test]
 fn readme_command_prints_the_results_listing() {
     let o = arbiter(&["adjudicate", "examples/spring1901.txt"], None);
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let out = stdout(&o);
     // The rulings, checked by hand: Paris (2, Marseilles supporting) beats Munich (1);
     // Vienna and Warsaw bounce in Galicia; Sevastopol and Ankara in the Black Sea.
@@ -65,7 +72,10 @@ fn json_output_names_outcomes_reasons_and_causes() {
     );
     assert_eq!(orders[1]["outcome"], "succeeds");
     assert_eq!(orders[2]["outcome"], "succeeds");
-    assert_eq!(v["units_after"]["france"], serde_json::json!(["F BRE", "A MAR", "A BUR"]));
+    assert_eq!(
+        v["units_after"]["france"],
+        serde_json::json!(["F BRE", "A MAR", "A BUR"])
+    );
     assert_eq!(v["contested"], serde_json::json!([]));
 }
 
@@ -77,10 +87,22 @@ fn dislodged_units_carry_attacker_and_retreats() {
     let p = dir.join("pos.yaml");
     std::fs::write(&p, pos).unwrap();
     let o = arbiter(
-        &["adjudicate", "-", "--format", "json", "--position", p.to_str().unwrap()],
+        &[
+            "adjudicate",
+            "-",
+            "--format",
+            "json",
+            "--position",
+            p.to_str().unwrap(),
+        ],
         Some("Germany: A Mun - Bur, A Ruh S A Mun - Bur\nFrance: A Bur H, A Par - Pic\n"),
     );
-    assert_eq!(o.status.code(), Some(0), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
     let d = &v["dislodged"][0];
     assert_eq!(d["power"], "france");
@@ -88,7 +110,10 @@ fn dislodged_units_carry_attacker_and_retreats() {
     assert_eq!(d["by"], "MUN");
     // Burgundy's army neighbours: bel gas mar mun par pic ruh. Munich is the attacker's
     // origin, Ruhr is occupied, Picardy was taken by Paris; Paris itself is now empty.
-    assert_eq!(d["retreats"], serde_json::json!(["BEL", "GAS", "MAR", "PAR"]));
+    assert_eq!(
+        d["retreats"],
+        serde_json::json!(["BEL", "GAS", "MAR", "PAR"])
+    );
     assert_eq!(v["orders"][2]["outcome"], "fails");
     assert_eq!(v["orders"][2]["reason"], "dislodged by A MUN - BUR");
 }
@@ -106,19 +131,33 @@ fn batch_keeps_input_order_and_survives_bad_lines() {
     );
     let o = arbiter(&["adjudicate", "--batch", "-"], Some(input));
     assert_eq!(o.status.code(), Some(1), "bad lines give exit code 1");
-    let lines: Vec<serde_json::Value> = stdout(&o).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 4);
     let a = &lines[0];
     assert_eq!(a["id"], "a");
-    let words: Vec<&str> = a["orders"].as_array().unwrap().iter().map(|o| o["outcome"].as_str().unwrap()).collect();
+    let words: Vec<&str> = a["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect();
     assert_eq!(words, ["succeeds", "succeeds", "illegal", "succeeds"]);
     assert_eq!(a["orders"][2]["order"], "A Foo");
-    assert_eq!(a["units_after"]["england"], serde_json::json!(["F NTH", "F BOT"]));
+    assert_eq!(
+        a["units_after"]["england"],
+        serde_json::json!(["F NTH", "F BOT"])
+    );
     assert!(lines[1]["error"].as_str().unwrap().contains("bad JSON"));
     assert_eq!(lines[2]["id"], 7);
     assert_eq!(lines[2]["orders"][0]["power"], "germany");
     assert_eq!(lines[2]["orders"][0]["outcome"], "fails");
-    assert_eq!(lines[2]["units_after"]["france"], serde_json::json!(["A BUR", "A MAR"]));
+    assert_eq!(
+        lines[2]["units_after"]["france"],
+        serde_json::json!(["A BUR", "A MAR"])
+    );
     assert_eq!(lines[3]["id"], "c");
     assert!(lines[3]["error"].as_str().unwrap().contains("A XYZ"));
 }
@@ -126,14 +165,27 @@ fn batch_keeps_input_order_and_survives_bad_lines() {
 #[test]
 fn exit_codes() {
     // 1: the orders had an error, and the rest was still adjudicated.
-    let o = arbiter(&["adjudicate", "-"], Some("France: A Par - Burgandi\nA Mar - Bur\n"));
+    let o = arbiter(
+        &["adjudicate", "-"],
+        Some("France: A Par - Burgandi\nA Mar - Bur\n"),
+    );
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("France: Army Marseilles -> Burgundy."));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("did you mean `Burgundy` (bur)?"), "{err}");
     // 2: a file that is not there; an unknown map.
-    assert_eq!(arbiter(&["adjudicate", "no/such/file.txt"], None).status.code(), Some(2));
-    assert_eq!(arbiter(&["adjudicate", "-", "--map", "atlantis"], Some("")).status.code(), Some(2));
+    assert_eq!(
+        arbiter(&["adjudicate", "no/such/file.txt"], None)
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        arbiter(&["adjudicate", "-", "--map", "atlantis"], Some(""))
+            .status
+            .code(),
+        Some(2)
+    );
     assert_eq!(arbiter(&["frobnicate"], None).status.code(), Some(2));
 }
 
@@ -142,10 +194,25 @@ fn output_file_is_written_whole() {
     let dir = std::env::temp_dir().join(format!("arbiter-out-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("results.txt");
-    let o = arbiter(&["adjudicate", "examples/spring1901.txt", "-o", out.to_str().unwrap()], None);
+    let o = arbiter(
+        &[
+            "adjudicate",
+            "examples/spring1901.txt",
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        None,
+    );
     assert_eq!(o.status.code(), Some(0));
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.starts_with("Movement results for Spring of 1901. (standard)"));
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
-    assert_eq!(leftovers.len(), 1, "no temporary file left behind: {leftovers:?}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers.len(),
+        1,
+        "no temporary file left behind: {leftovers:?}"
+    );
 }

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::map::{Loc, Map, Power, Prov, Season, UnitKind};
+use crate::map::{Loc, Map, Power, Prov, Season, Terrain, UnitKind};
 
 /// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +127,12 @@ pub enum PositionError {
     Unit { power: String, unit: String },
     #[error("two units in {0}")]
     Occupied(String),
+    #[error("power {power}: `{unit}` cannot stand there: {why}")]
+    Misplaced {
+        power: String,
+        unit: String,
+        why: String,
+    },
     #[error("unknown supply centre `{0}`")]
     Centre(String),
 }
@@ -207,10 +213,38 @@ impl Position {
                 .power_by_name(power)
                 .ok_or_else(|| PositionError::Power(power.to_string()))?;
             for u in list {
-                let unit = Self::parse_unit(map, pw, u).ok_or_else(|| PositionError::Unit {
+                let mut unit = Self::parse_unit(map, pw, u).ok_or_else(|| PositionError::Unit {
                     power: power.to_string(),
                     unit: u.clone(),
                 })?;
+                let p = map.prov_of(unit.loc);
+                let why = match (unit.kind, map.terrain(p)) {
+                    (_, Terrain::Impassable) => Some("the province is impassable".to_string()),
+                    (UnitKind::Army, Terrain::Sea) => Some("an army cannot be at sea".to_string()),
+                    (UnitKind::Fleet, Terrain::Land) => {
+                        Some("a fleet cannot be inland".to_string())
+                    }
+                    (UnitKind::Fleet, _) if map.is_split(p) && !map.is_coast(unit.loc) => {
+                        let coasts: Vec<String> = map
+                            .province(p)
+                            .coasts
+                            .iter()
+                            .map(|&c| map.loc_id(c))
+                            .collect();
+                        Some(format!("name the coast: {}", coasts.join(" or ")))
+                    }
+                    _ => None,
+                };
+                if let Some(why) = why {
+                    return Err(PositionError::Misplaced {
+                        power: power.to_string(),
+                        unit: u.clone(),
+                        why,
+                    });
+                }
+                if unit.kind == UnitKind::Army {
+                    unit.loc = p.into();
+                }
                 if out
                     .iter()
                     .any(|o: &Unit| map.prov_of(o.loc) == map.prov_of(unit.loc))
