@@ -224,15 +224,15 @@ fn random_orders(map: &Map, rng: &mut Rng, pos: &Position) -> Vec<Order> {
     out
 }
 
-/// What a phase decided, independent of the order units and orders were listed in.
-fn summary(
-    map: &Map,
-    r: &MovementResult,
-) -> (
+/// Units after (power, unit), dislodged (unit -> attacker origin, retreats), contested.
+type Summary = (
     BTreeSet<(u8, String)>,
     BTreeMap<String, (String, Vec<String>)>,
     BTreeSet<String>,
-) {
+);
+
+/// What a phase decided, independent of the order units and orders were listed in.
+fn summary(map: &Map, r: &MovementResult) -> Summary {
     let after = r
         .units_after()
         .iter()
