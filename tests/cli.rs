@@ -216,3 +216,23 @@ fn output_file_is_written_whole() {
         "no temporary file left behind: {leftovers:?}"
     );
 }
+
+#[test]
+fn a_coast_needed_and_not_given_is_an_error_naming_both() {
+    let pos = "units:\n  france: [F mao]\n";
+    let dir = std::env::temp_dir().join(format!("arbiter-coast-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("pos.yaml");
+    std::fs::write(&p, pos).unwrap();
+    let o = arbiter(
+        &["adjudicate", "-", "--position", p.to_str().unwrap()],
+        Some("France: F MAO - Spa\n"),
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("error: the coast must be named: both spa/nc and spa/sc are reachable"),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("France: Fleet Mid-Atlantic Ocean -> Spain.  (*void*)"));
+}

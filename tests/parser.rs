@@ -210,3 +210,16 @@ fn every_problem_is_reported_and_the_rest_is_read() {
       |       ^^^ an order is hold (H), move (-), support (S) or convoy (C)
     ");
 }
+
+#[test]
+fn names_written_short_and_ambiguity() {
+    assert_eq!(one("A Par - Gasc"), "A PAR - GAS");
+    assert_eq!(one("F Lon - North Atl"), "F LON - NAO");
+    insta::assert_snapshot!(diagnostics("F Edi - Norw\n"), @r"
+    error: ambiguous name `Norw`: it could be `Norwegian Sea` (nwg) or `Norway` (nwy)
+     --> orders.txt:1:9
+      |
+    1 | F Edi - Norw
+      |         ^^^^ write more of the name, or the province's id
+    ");
+}

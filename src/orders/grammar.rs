@@ -242,6 +242,30 @@ impl<'m> Ctx<'m> {
                 }
             }
         }
+        // Nothing matches exactly: a name written short (`Gasc`, `North Atl`).
+        for k in (1..=ends.len()).rev() {
+            let text = &start[..start.len() - ends[k - 1].len()];
+            let locs = self.names.by_prefix(self.map, &normalize(text));
+            match locs.len() {
+                0 => continue,
+                1 => return self.coast(ends[k - 1], locs[0], text),
+                _ => {
+                    let names: Vec<String> = locs
+                        .iter()
+                        .map(|&l| format!("`{}` ({})", self.map.loc_name(l), self.map.loc_id(l)))
+                        .collect();
+                    return fail(
+                        start,
+                        text.len(),
+                        format!(
+                            "ambiguous name `{text}`: it could be {}",
+                            names.join(" or ")
+                        ),
+                        Some("write more of the name, or the province's id".into()),
+                    );
+                }
+            }
+        }
         Err(Err::Error(PErr::from_error_kind(start, ErrorKind::Tag)))
     }
 

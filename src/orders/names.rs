@@ -144,6 +144,27 @@ impl NameIndex {
         self.places.get(norm).map(|v| v.as_slice()).unwrap_or(&[])
     }
 
+    /// The provinces whose name or alias starts with `norm` (at least three letters),
+    /// for names written short (`Gasc`, `North Atl`). Used only when nothing matches
+    /// exactly.
+    pub fn by_prefix(&self, map: &Map, norm: &str) -> Vec<Loc> {
+        let mut out: Vec<Loc> = Vec::new();
+        if norm.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
+            return out;
+        }
+        for (name, locs) in &self.places {
+            if name.starts_with(norm) {
+                for &l in locs {
+                    if !out.contains(&l) {
+                        out.push(l);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|&l| map.loc_id(l));
+        out
+    }
+
     /// The coast id a normalized coast word means.
     pub fn coast(&self, norm: &str) -> Option<&str> {
         self.coasts.get(norm).map(|s| s.as_str())
