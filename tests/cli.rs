@@ -18,6 +18,15 @@ fn arbiter(args: &[&str], stdin: Option<&str>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Write `text` to a fresh file under the temporary directory; return its path.
+fn temp_file(tag: &str, text: &str) -> String {
+    let dir = std::env::temp_dir().join(format!("arbiter-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("file.yaml");
+    std::fs::write(&p, text).unwrap();
+    p.to_str().unwrap().to_string()
+}
+
 fn stdout(o: &Output) -> String {
     String::from_utf8(o.stdout.clone()).unwrap()
 }
@@ -81,20 +90,12 @@ fn json_output_names_outcomes_reasons_and_causes() {
 
 #[test]
 fn dislodged_units_carry_attacker_and_retreats() {
-    let pos = "phase: Spring 1901\nunits:\n  france: [A par, A bur]\n  germany: [A mun, A ruh]\n";
-    let dir = std::env::temp_dir().join(format!("arbiter-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join("pos.yaml");
-    std::fs::write(&p, pos).unwrap();
+    let p = temp_file(
+        "dislodged",
+        "phase: Spring 1901\nunits:\n  france: [A par, A bur]\n  germany: [A mun, A ruh]\n",
+    );
     let o = arbiter(
-        &[
-            "adjudicate",
-            "-",
-            "--format",
-            "json",
-            "--position",
-            p.to_str().unwrap(),
-        ],
+        &["adjudicate", "-", "--format", "json", "--position", &p],
         Some("Germany: A Mun - Bur, A Ruh S A Mun - Bur\nFrance: A Bur H, A Par - Pic\n"),
     );
     assert_eq!(
@@ -219,13 +220,9 @@ fn output_file_is_written_whole() {
 
 #[test]
 fn a_coast_needed_and_not_given_is_an_error_naming_both() {
-    let pos = "units:\n  france: [F mao]\n";
-    let dir = std::env::temp_dir().join(format!("arbiter-coast-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join("pos.yaml");
-    std::fs::write(&p, pos).unwrap();
+    let p = temp_file("coast", "units:\n  france: [F mao]\n");
     let o = arbiter(
-        &["adjudicate", "-", "--position", p.to_str().unwrap()],
+        &["adjudicate", "-", "--position", &p],
         Some("France: F MAO - Spa\n"),
     );
     assert_eq!(o.status.code(), Some(1));

@@ -5,6 +5,8 @@
 //! still parses. A segment is a power header (`England:`, `[England]`), or an order
 //! with an optional power prefix (`England: F Lon - NTH`). See `docs/ORDERS.md`.
 
+use std::borrow::Cow;
+
 use nom::branch::alt;
 use nom::bytes::complete::{tag, take_while1};
 use nom::character::complete::{char, space0, space1};
@@ -219,50 +221,34 @@ impl<'m> Ctx<'m> {
             }
             cur = sep;
         }
-        for k in (1..=ends.len()).rev() {
-            let text = &start[..start.len() - ends[k - 1].len()];
-            let locs = with_normalized(text, |n| self.names.place(n));
-            match locs.len() {
-                0 => continue,
-                1 => return self.coast(ends[k - 1], locs[0], text),
-                _ => {
-                    let names: Vec<String> = locs
-                        .iter()
-                        .map(|&l| format!("`{}` ({})", self.map.loc_name(l), self.map.loc_id(l)))
-                        .collect();
-                    return fail(
-                        start,
-                        text.len(),
-                        format!(
+        // The longest exact name; failing that, a name written short (`Gasc`, `North Atl`).
+        type Lookup<'x> = &'x dyn Fn(&str) -> Cow<'x, [Loc]>;
+        let exact = |text: &str| Cow::Borrowed(with_normalized(text, |n| self.names.place(n)));
+        let short = |text: &str| Cow::Owned(self.names.by_prefix(self.map, &normalize(text)));
+        let lookups: [(Lookup<'_>, &str); 2] = [
+            (&exact, "write the province's id instead"),
+            (&short, "write more of the name, or the province's id"),
+        ];
+        for (lookup, help) in lookups {
+            for k in (1..=ends.len()).rev() {
+                let text = &start[..start.len() - ends[k - 1].len()];
+                let locs = lookup(text);
+                match locs.len() {
+                    0 => continue,
+                    1 => return self.coast(ends[k - 1], locs[0], text),
+                    _ => {
+                        let names: Vec<String> = locs
+                            .iter()
+                            .map(|&l| {
+                                format!("`{}` ({})", self.map.loc_name(l), self.map.loc_id(l))
+                            })
+                            .collect();
+                        let msg = format!(
                             "ambiguous name `{text}`: it could be {}",
                             names.join(" or ")
-                        ),
-                        Some("write the province's id instead".into()),
-                    );
-                }
-            }
-        }
-        // Nothing matches exactly: a name written short (`Gasc`, `North Atl`).
-        for k in (1..=ends.len()).rev() {
-            let text = &start[..start.len() - ends[k - 1].len()];
-            let locs = self.names.by_prefix(self.map, &normalize(text));
-            match locs.len() {
-                0 => continue,
-                1 => return self.coast(ends[k - 1], locs[0], text),
-                _ => {
-                    let names: Vec<String> = locs
-                        .iter()
-                        .map(|&l| format!("`{}` ({})", self.map.loc_name(l), self.map.loc_id(l)))
-                        .collect();
-                    return fail(
-                        start,
-                        text.len(),
-                        format!(
-                            "ambiguous name `{text}`: it could be {}",
-                            names.join(" or ")
-                        ),
-                        Some("write more of the name, or the province's id".into()),
-                    );
+                        );
+                        return fail(start, text.len(), msg, Some(help.into()));
+                    }
                 }
             }
         }
