@@ -233,3 +233,36 @@ fn a_coast_needed_and_not_given_is_an_error_naming_both() {
     );
     assert!(stdout(&o).contains("France: Fleet Mid-Atlantic Ocean -> Spain.  (*void*)"));
 }
+
+#[test]
+fn after_fall_the_listing_gives_centres_and_adjustments() {
+    let o = arbiter(
+        &[
+            "adjudicate",
+            "--position",
+            "examples/fall1901.yaml",
+            "examples/fall1901.txt",
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(0));
+    let out = stdout(&o);
+    // Armenia walks into the empty Sevastopol: Turkey takes it, Russia (3 centres,
+    // 4 units) owes a removal. England's convoyed army takes Norway.
+    assert!(
+        out.contains("Turkey: Ankara, Bulgaria, Constantinople, Sevastopol, Smyrna.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Russia (3 centres, 4 units) removes 1.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("England: Edinburgh, Liverpool, London, Norway.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("England: Army Yorkshire -> Norway.\n"),
+        "{out}"
+    );
+}

@@ -43,7 +43,14 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let out = match args.format {
         Format::Text => {
             let game = args.game.clone().unwrap_or_else(|| map.name.clone());
-            report::text::movement(&map, position.phase, &game, &result, &parsed.orders)
+            report::text::movement(
+                &map,
+                position.phase,
+                &position.owners,
+                &game,
+                &result,
+                &parsed.orders,
+            )
         }
         Format::Json => {
             let j = report::json::movement(

@@ -85,3 +85,36 @@ pub fn adjudicate_adjustments(
     }
     AdjustmentResult { orders: out }
 }
+
+/// Supply-centre owners after a Fall turn: a centre passes to the power whose unit
+/// stands in it; an empty centre keeps its owner.
+pub fn owners_after(
+    map: &Map,
+    owners: &[Option<Power>],
+    units: &[crate::game::Unit],
+) -> Vec<Option<Power>> {
+    let mut out = owners.to_vec();
+    for u in units {
+        let p = map.prov_of(u.loc);
+        if map.province(p).supply {
+            out[p.0 as usize] = Some(u.power);
+        }
+    }
+    out
+}
+
+/// Per power (map order): centres owned, units, and the difference (builds if positive,
+/// removals if negative).
+pub fn adjustments(
+    map: &Map,
+    owners: &[Option<Power>],
+    units: &[crate::game::Unit],
+) -> Vec<(Power, usize, usize, i32)> {
+    map.power_ids()
+        .map(|pw| {
+            let c = owners.iter().filter(|o| **o == Some(pw)).count();
+            let u = units.iter().filter(|x| x.power == pw).count();
+            (pw, c, u, c as i32 - u as i32)
+        })
+        .collect()
+}

@@ -8,7 +8,7 @@ mod outcome;
 mod resolve;
 mod rules;
 
-pub use adjust::{adjudicate_adjustments, AdjustmentResult};
+pub use adjust::{adjudicate_adjustments, adjustments, owners_after, AdjustmentResult};
 pub use outcome::{Failure, Illegal, OrderResult, Outcome, Void};
 pub use rules::Rules;
 

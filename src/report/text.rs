@@ -74,10 +74,13 @@ fn order_text(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
     }
 }
 
-/// The whole listing for a movement phase.
+/// The whole listing for a movement phase. `owners`: the supply-centre owners before
+/// the phase; after a Fall turn with no unit dislodged, the new ownership and the
+/// adjustments each power owes follow the results.
 pub fn movement(
     map: &Map,
     phase: Phase,
+    owners: &[Option<crate::map::Power>],
     game: &str,
     result: &MovementResult,
     orders: &[Order],
@@ -134,7 +137,54 @@ pub fn movement(
             .collect();
         let _ = writeln!(out, "Standoffs (no retreat there): {}.", names.join(", "));
     }
+    if phase.season == crate::map::Season::Fall {
+        out.push('\n');
+        if result.dislodged.is_empty() {
+            centres(&mut out, map, owners, result);
+        } else {
+            let _ = writeln!(
+                out,
+                "Supply-centre ownership is decided after the retreats."
+            );
+        }
+    }
     out
+}
+
+/// The ownership of supply centres after the Fall turn, and the adjustments owed.
+fn centres(
+    out: &mut String,
+    map: &Map,
+    owners: &[Option<crate::map::Power>],
+    result: &MovementResult,
+) {
+    let after = result.units_after();
+    let new = crate::judge::owners_after(map, owners, &after);
+    let _ = writeln!(out, "Ownership of supply centres:");
+    for pw in map.power_ids() {
+        let mut names: Vec<&str> = map
+            .provs()
+            .filter(|p| new[p.0 as usize] == Some(pw))
+            .map(|p| map.province(p).name.as_str())
+            .collect();
+        names.sort();
+        if !names.is_empty() {
+            let _ = writeln!(out, "{}: {}.", map.power(pw).name, names.join(", "));
+        }
+    }
+    out.push('\n');
+    for (pw, c, u, d) in crate::judge::adjustments(map, &new, &after) {
+        if c == 0 && u == 0 {
+            continue;
+        }
+        let name = &map.power(pw).name;
+        let what = match d {
+            0 => "neither builds nor removes".to_string(),
+            d if d > 0 => format!("builds {d}"),
+            d => format!("removes {}", -d),
+        };
+        let _ = writeln!(out, "{name} ({c} centres, {u} units) {what}.");
+    }
 }
 
 /// `the North Sea` for seas, `London` for land.
