@@ -220,3 +220,14 @@ fn rejects_a_bad_kind_with_its_line() {
     assert!(e.starts_with("tests/fixtures/maps/bad-kind.yaml:"), "{e}");
     assert!(e.contains("ocean"), "{e}");
 }
+
+#[test]
+fn a_one_sided_coast_edge_points_at_the_coast() {
+    let e = load_fixture("one-sided-coast.yaml")
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        e,
+        "tests/fixtures/maps/one-sided-coast.yaml:20: provinces.spl.coasts.sc.fleet: one-sided edge: `spl/sc` lists `sss` but `sss` does not list `spl/sc`; add it there or remove it here"
+    );
+}

@@ -59,22 +59,21 @@ impl<'a> Lines<'a> {
         start + 1
     }
 
-    /// Line of `key:` (containing `word`, if given) at or after line `from`, within the block.
+    /// Line of `key:` (containing `word`, if given) in the list item that starts at
+    /// line `from` (1-based), nested items included; `from` if not found.
     fn key(&self, from: usize, key: &str, word: Option<&str>) -> usize {
-        for (i, l) in self.lines.iter().enumerate().skip(from.saturating_sub(1)) {
-            if i + 1 > from && l.trim_start().starts_with("- id:") && !key.starts_with("coasts") {
-                // left the block (a nested coast list also uses `- id:`, handled by caller)
-                if self.lines[from.saturating_sub(1)].starts_with("  - ") && l.starts_with("  - ") {
-                    break;
-                }
+        let start = from.saturating_sub(1);
+        let indent = |l: &str| l.len() - l.trim_start().len();
+        let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
+        for (i, l) in self.lines.iter().enumerate().skip(start) {
+            let t = l.trim_start();
+            // The next item at this level or above ends the block.
+            if i > start && t.starts_with("- ") && indent(l) <= own {
+                break;
             }
-            let t = l.trim_start().trim_start_matches("- ");
-            if t.starts_with(&format!("{key}:")) {
-                match word {
-                    None => return i + 1,
-                    Some(w) if contains_word(t, w) => return i + 1,
-                    _ => {}
-                }
+            let t = t.trim_start_matches("- ");
+            if t.starts_with(&format!("{key}:")) && word.is_none_or(|w| contains_word(t, w)) {
+                return i + 1;
             }
         }
         from
@@ -298,7 +297,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             ));
         } else {
             for (c, cl) in p.coasts.iter().zip(provinces[i].coasts.clone()) {
-                let cline = lines.key(line, "- id", Some(&c.id));
+                let cline = lines.key(line, "id", Some(&c.id));
                 fleet_lists.push((
                     cl,
                     &c.fleet,
@@ -377,12 +376,20 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             if !fleet_adj[b.0 as usize].contains(&Loc(a as u16)) {
                 let pa = prov_of(Loc(a as u16));
                 let pf = &f.provinces[pa.0 as usize];
-                let line = lines.key(
-                    lines.block("provinces", &pf.id),
-                    "fleet",
-                    Some(&loc_name(b)),
+                let mut from = lines.block("provinces", &pf.id);
+                let mut key = format!("provinces.{}.fleet", pf.id);
+                if a >= n {
+                    let c = &coasts[a - n].id;
+                    from = lines.key(from, "id", Some(c));
+                    key = format!("provinces.{}.coasts.{c}.fleet", pf.id);
+                }
+                let line = lines.key(from, "fleet", Some(&loc_name(b)));
+                let (here, there) = (loc_name(Loc(a as u16)), loc_name(b));
+                problem(
+                    line,
+                    key,
+                    format!("one-sided edge: `{here}` lists `{there}` but `{there}` does not list `{here}`; add it there or remove it here"),
                 );
-                problem(line, format!("provinces.{}.fleet", pf.id), format!("one-sided edge: `{}` lists `{}` but `{}` does not list `{}`; add it there or remove it here", loc_name(Loc(a as u16)), loc_name(b), loc_name(b), loc_name(Loc(a as u16))));
             }
         }
     }
