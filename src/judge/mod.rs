@@ -9,7 +9,7 @@ mod resolve;
 mod rules;
 
 pub use adjust::{adjudicate_adjustments, adjustments, owners_after, AdjustmentResult};
-pub use outcome::{Failure, Illegal, OrderResult, Outcome, Void};
+pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
 pub use rules::Rules;
 
 use crate::game::{Position, Unit};

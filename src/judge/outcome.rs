@@ -60,15 +60,45 @@ pub enum Void {
     NoConvoyOrdered,
 }
 
+/// Which strength opposed a move (DATC 5.B).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    /// The unit in the destination, staying there.
+    Hold,
+    /// The unit in the destination, moving head to head against the mover.
+    Defend,
+    /// Another unit moving to the same destination.
+    Prevent,
+}
+
+impl Strength {
+    pub fn word(self) -> &'static str {
+        match self {
+            Strength::Hold => "hold",
+            Strength::Defend => "defend",
+            Strength::Prevent => "prevent",
+        }
+    }
+}
+
+/// One unit that stood against a move, with its strength.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opposition {
+    /// Index into `MovementResult::units`.
+    pub unit: usize,
+    pub kind: Strength,
+    pub strength: u8,
+}
+
 /// Why a legal order failed. Units are indices into `MovementResult::units`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
-    /// The move was stopped: its attack strength did not beat the strongest opposition.
-    /// `against` lists each opposing unit (holding, defending or also moving in) with
-    /// its strength; a `None` unit means an empty-province hold strength of 0.
+    /// The move was stopped: its attack strength did not beat every opposition.
+    /// `against` lists each opposing unit whose strength was at least the attack.
+    /// An attack strength of 0 means the move met a unit of its own power.
     Bounced {
         attack: u8,
-        against: Vec<(usize, u8)>,
+        against: Vec<Opposition>,
     },
     /// Every convoy route was disrupted.
     ConvoyDisrupted,

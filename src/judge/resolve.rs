@@ -10,7 +10,7 @@
 
 use super::convoy;
 use super::legality::{Checked, Eff, NONE};
-use super::outcome::{Failure, Outcome, Void};
+use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
 use super::{Dislodged, MovementResult, Rules};
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov, ProvSet, UnitKind};
@@ -557,28 +557,25 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     let attack = r.attack(m);
     let (d, _) = r.dest(m).expect("a move");
     let mut against = Vec::new();
+    let mut oppose = |unit: usize, kind: Strength, strength: u8| {
+        if strength >= attack {
+            against.push(Opposition {
+                unit,
+                kind,
+                strength,
+            });
+        }
+    };
     if let Some(o) = r.head_to_head(m) {
-        let s = r.defend(o);
-        if s >= attack {
-            against.push((o, s));
-        }
-    } else {
-        let o = r.unit_at[d.0 as usize];
-        if o != NONE {
-            let s = r.hold(d);
-            if s >= attack {
-                against.push((o as usize, s));
-            }
-        }
+        oppose(o, Strength::Defend, r.defend(o));
+    } else if r.unit_at[d.0 as usize] != NONE {
+        oppose(r.unit_at[d.0 as usize] as usize, Strength::Hold, r.hold(d));
     }
     let k = r.movers.of(d.0 as usize).len();
     for i in 0..k {
         let other = r.movers.of(d.0 as usize)[i] as usize;
-        if other != m {
-            let s = r.prevent(other);
-            if s >= attack && !against.iter().any(|&(u, _)| u == other) {
-                against.push((other, s));
-            }
+        if other != m && r.head_to_head(m) != Some(other) {
+            oppose(other, Strength::Prevent, r.prevent(other));
         }
     }
     Failure::Bounced { attack, against }

@@ -71,13 +71,15 @@ pub fn reason(
         ),
         Outcome::Fails(f) => match f {
             Failure::Bounced { attack, against } => {
-                let me = result.orders[k].unit.expect("a bound order");
-                let dest = map.prov_of(result.orders[k].to.expect("a move"));
                 let parts: Vec<String> = against
                     .iter()
-                    .map(|&(u, s)| {
-                        let kind = strength_kind(map, result, orders, me, u, dest);
-                        format!("{} ({kind} strength {s})", name(u))
+                    .map(|o| {
+                        format!(
+                            "{} ({} strength {})",
+                            name(o.unit),
+                            o.kind.word(),
+                            o.strength
+                        )
                     })
                     .collect();
                 (
@@ -85,7 +87,7 @@ pub fn reason(
                         "bounced: attack strength {attack} did not beat {}",
                         parts.join(", ")
                     )),
-                    against.iter().map(|&(u, _)| u).collect(),
+                    against.iter().map(|o| o.unit).collect(),
                 )
             }
             Failure::ConvoyDisrupted => (
@@ -99,37 +101,6 @@ pub fn reason(
                 vec![],
             ),
         },
-    }
-}
-
-/// Is the opposing unit `o` of a bounced move by `me` into `dest` holding, defending
-/// (head to head) or preventing (also moving in)?
-fn strength_kind(
-    map: &Map,
-    result: &MovementResult,
-    orders: &[Order],
-    me: usize,
-    o: usize,
-    dest: crate::map::Prov,
-) -> &'static str {
-    let moving_to = |u: usize| {
-        result
-            .orders
-            .iter()
-            .find(|r| r.unit == Some(u) && !matches!(r.outcome, Outcome::Illegal(_)))
-            .and_then(|r| r.to)
-            .map(|l| map.prov_of(l))
-    };
-    let _ = orders;
-    let here = map.prov_of(result.units[me].loc);
-    if map.prov_of(result.units[o].loc) == dest {
-        if moving_to(o) == Some(here) {
-            "defend"
-        } else {
-            "hold"
-        }
-    } else {
-        "prevent"
     }
 }
 
