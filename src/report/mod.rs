@@ -82,13 +82,18 @@ pub fn reason(
                         )
                     })
                     .collect();
-                (
-                    Some(format!(
+                let why = if *attack == 0 {
+                    format!(
+                        "bounced: a unit may not dislodge a unit of its own power ({})",
+                        parts.join(", ")
+                    )
+                } else {
+                    format!(
                         "bounced: attack strength {attack} did not beat {}",
                         parts.join(", ")
-                    )),
-                    against.iter().map(|o| o.unit).collect(),
-                )
+                    )
+                };
+                (Some(why), against.iter().map(|o| o.unit).collect())
             }
             Failure::ConvoyDisrupted => (
                 Some("no convoy: every convoy route was disrupted".into()),
