@@ -297,3 +297,52 @@ impl Position {
         Ok(pos)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_in_long_and_short_form() {
+        let p = Phase::parse("Spring 1901").unwrap();
+        assert_eq!(
+            (p.season, p.year, p.kind),
+            (Season::Spring, 1901, PhaseKind::Movement)
+        );
+        let p = Phase::parse("Fall 1902 retreat").unwrap();
+        assert_eq!(
+            (p.season, p.year, p.kind),
+            (Season::Fall, 1902, PhaseKind::Retreat)
+        );
+        let p = Phase::parse("W1903A").unwrap();
+        assert_eq!(
+            (p.season, p.year, p.kind),
+            (Season::Winter, 1903, PhaseKind::Adjustment)
+        );
+        assert_eq!(
+            Phase::parse("S1901M").unwrap().to_string(),
+            "Spring 1901 movement"
+        );
+        assert!(Phase::parse("Winter 1901 movement").is_none());
+        assert!(Phase::parse("Summer 1901").is_none());
+    }
+
+    #[test]
+    fn positions_reject_misplaced_units() {
+        let map = Map::standard();
+        let phase = Phase::parse("Spring 1901").unwrap();
+        let bad = |u: &str| {
+            let units = [u.to_string()];
+            Position::from_units(&map, phase, [("france", &units[..])])
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(bad("A nth").contains("an army cannot be at sea"));
+        assert!(bad("F par").contains("a fleet cannot be inland"));
+        assert!(bad("F spa").contains("name the coast: spa/nc or spa/sc"));
+        assert!(bad("A swi").contains("impassable"));
+        assert!(bad("Q par").contains("cannot read unit"));
+        let two = ["A par".to_string(), "F par".to_string()];
+        assert!(Position::from_units(&map, phase, [("france", &two[..])]).is_err());
+    }
+}
