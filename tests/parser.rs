@@ -2,7 +2,7 @@
 //! headers and prefixes, and the diagnostics for bad input.
 
 use arbiter::map::Map;
-use arbiter::orders::{parse_orders, render_diagnostics, OrderKind};
+use arbiter::orders::{parse_orders, render_diagnostics, OrderKind, Severity};
 
 /// Parse `text`; expect no diagnostics; return the canonical forms.
 fn canon(text: &str) -> Vec<String> {
@@ -188,19 +188,41 @@ fn unknown_province_has_a_caret_and_a_suggestion() {
 #[test]
 fn every_problem_is_reported_and_the_rest_is_read() {
     let map = Map::standard();
-    let text = "A Par - Burgandi\nA Mun - Ruh\nF Lon suport F Edi\nA Vie Qqq Bud\nF Mao - Spa/xc\nA Ber - Kie extra words\n";
+    let text = "A Par - Burgandi\nA Mun - Ruh\nF Lon suport F Edi\nA Vie Qqq Bud\nF Mao - Spa/xc\nA Ber - Kie extra words\nF Mao - Spa west\n";
     let p = parse_orders(&map, text);
-    assert_eq!(p.orders.len(), 1, "only `A Mun - Ruh` is readable");
-    let lines: Vec<u32> = p.diagnostics.iter().map(|d| d.span.line).collect();
-    assert_eq!(lines, [1, 3, 4, 5, 6]);
+    // `A Mun - Ruh` reads; so does `F Mao - Spa/xc`, its unknown coast ignored (DATC 4.B.6).
+    assert_eq!(p.orders.len(), 2);
+    assert_eq!(p.orders[1].canonical(&map, None), "F MAO - SPA");
+    let lines: Vec<(u32, Severity)> = p
+        .diagnostics
+        .iter()
+        .map(|d| (d.span.line, d.severity))
+        .collect();
+    use Severity::{Error, Warning};
+    assert_eq!(
+        lines,
+        [
+            (1, Error),
+            (3, Error),
+            (4, Error),
+            (5, Warning),
+            (6, Error),
+            (7, Error)
+        ]
+    );
     assert_eq!(
         p.diagnostics[1].help.as_deref(),
         Some("did you mean `support`?")
     );
     assert!(
-        p.diagnostics[3].message.contains("no coast"),
+        p.diagnostics[3].message.contains("has no coast `xc`"),
         "{:?}",
         p.diagnostics[3]
+    );
+    // `west` is not guessed into a route to the Western Mediterranean.
+    assert_eq!(
+        p.diagnostics[5].message,
+        "unexpected `west` after the order"
     );
     insta::assert_snapshot!(render_diagnostics(&p.diagnostics[2..3], text, "orders.txt"), @r"
     error: expected an order after the unit, found `Qqq`
@@ -209,6 +231,22 @@ fn every_problem_is_reported_and_the_rest_is_read() {
     4 | A Vie Qqq Bud
       |       ^^^ an order is hold (H), move (-), support (S) or convoy (C)
     ");
+}
+
+#[test]
+fn parenthesised_via_convoy_and_headers_on_the_line() {
+    assert_eq!(one("A Lvp - Edi (via convoy)"), "A LVP - EDI VIA CONVOY");
+    let map = Map::standard();
+    let p = parse_orders(&map, "France, A Par H\nGermany; A Mun H\n");
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let powers: Vec<&str> = p
+        .orders
+        .iter()
+        .map(|o| map.power(o.power.unwrap()).id.as_str())
+        .collect();
+    assert_eq!(powers, ["france", "germany"]);
+    let p = parse_orders(&map, "England:\nwaive France\n");
+    assert_eq!(map.power(p.orders[0].power.unwrap()).id, "france");
 }
 
 #[test]

@@ -176,12 +176,17 @@ fn via(i: &str) -> Res<'_, ()> {
     Ok((i, ()))
 }
 
+/// What an order's body says: its unit, what it does, a power named inside it.
+type Body = (Option<UnitRef>, OrderKind, Option<Power>);
+
 /// What the grammar knows while parsing one line.
 struct Ctx<'m> {
     map: &'m Map,
     names: &'m NameIndex,
     line: &'m str,
     line_no: u32,
+    /// Problems that do not stop an order from being read (an ignored coast).
+    warnings: std::cell::RefCell<Vec<Diagnostic>>,
 }
 
 impl<'m> Ctx<'m> {
@@ -199,8 +204,9 @@ impl<'m> Ctx<'m> {
     }
 
     /// A place name of one or more words (longest match), with an optional coast.
-    /// Fails softly (nom `Error`) if no name matches.
-    fn place<'a>(&self, i: &'a str) -> Res<'a, Loc> {
+    /// With `short`, a unique prefix of a name is accepted too (`Gasc`). Fails softly
+    /// (nom `Error`) if no name matches.
+    fn place<'a>(&self, i: &'a str, short: bool) -> Res<'a, Loc> {
         let (start, _) = space0(i)?;
         // Collect up to `max_words` words, joined by spaces or a tight hyphen.
         let mut ends: Vec<&'a str> = Vec::new();
@@ -224,12 +230,12 @@ impl<'m> Ctx<'m> {
         // The longest exact name; failing that, a name written short (`Gasc`, `North Atl`).
         type Lookup<'x> = &'x dyn Fn(&str) -> Cow<'x, [Loc]>;
         let exact = |text: &str| Cow::Borrowed(with_normalized(text, |n| self.names.place(n)));
-        let short = |text: &str| Cow::Owned(self.names.by_prefix(self.map, &normalize(text)));
+        let prefix = |text: &str| Cow::Owned(self.names.by_prefix(self.map, &normalize(text)));
         let lookups: [(Lookup<'_>, &str); 2] = [
             (&exact, "write the province's id instead"),
-            (&short, "write more of the name, or the province's id"),
+            (&prefix, "write more of the name, or the province's id"),
         ];
-        for (lookup, help) in lookups {
+        for (lookup, help) in lookups.into_iter().take(if short { 2 } else { 1 }) {
             for k in (1..=ends.len()).rev() {
                 let text = &start[..start.len() - ends[k - 1].len()];
                 let locs = lookup(text);
@@ -274,9 +280,15 @@ impl<'m> Ctx<'m> {
             let inner = &s[..end];
             Ok((&s[end + 1..], inner))
         };
+        let looks_like_coast = |w: &str| {
+            let n = normalize(w);
+            self.names.coast(&n).is_some()
+                || n.ends_with("coast")
+                || (n.len() == 2 && n.ends_with('c'))
+        };
         let (rest, written) = if let Ok((r, w)) = slash(i) {
             (r, w)
-        } else if let Ok((r, w)) = paren(i) {
+        } else if let Some((r, w)) = paren(i).ok().filter(|(_, w)| looks_like_coast(w)) {
             (r, w)
         } else {
             // bare: `stp nc`, `spain north coast` (no single letters: `S` is support)
@@ -310,8 +322,7 @@ impl<'m> Ctx<'m> {
             .names
             .coast(&norm)
             .or_else(|| self.names.coast(&format!("{norm} coast")));
-        let prov = self.map.prov_of(loc);
-        let p = self.map.province(prov);
+        let p = self.map.province(self.map.prov_of(loc));
         if p.coasts.is_empty() {
             // A coast on a province without named coasts is irrelevant (DATC 4.B.6).
             return Ok((rest, loc));
@@ -325,22 +336,26 @@ impl<'m> Ctx<'m> {
         match found {
             Some(c) => Ok((rest, c)),
             None => {
+                // An unknown coast is garbage to ignore (DATC 4.B.6); say so.
                 let options: Vec<String> = p.coasts.iter().map(|&c| self.map.loc_id(c)).collect();
-                let at = &name[..0];
                 let len = name.len() + (i.len() - rest.len());
-                fail(
-                    at,
-                    len,
-                    format!("{} has no coast `{}`", p.name, written.trim()),
+                self.warnings.borrow_mut().push(Diagnostic::warning(
+                    self.span(name, len),
+                    format!(
+                        "{} has no coast `{}`: the coast is ignored (DATC 4.B.6)",
+                        p.name,
+                        written.trim()
+                    ),
                     Some(format!("write one of {}", options.join(", "))),
-                )
+                ));
+                Ok((rest, loc))
             }
         }
     }
 
     /// A place that must be there: a soft failure becomes "unknown province".
     fn place_req<'a>(&self, i: &'a str, what: &str) -> Res<'a, Loc> {
-        match self.place(i) {
+        match self.place(i, true) {
             Err(Err::Error(_)) => {
                 let s = i.trim_start();
                 if s.is_empty() || s.starts_with('.') {
@@ -369,8 +384,8 @@ impl<'m> Ctx<'m> {
         let (i, _) = space0(i)?;
         let (i, kind) = opt(|i| {
             let (r, k) = unit_kind(i)?;
-            // `A` must be a word of its own, followed by space (or a tight place like `A.Par`)
-            let (r, _) = alt((space1, tag(".")))(r)?;
+            // `A` must be a word of its own, followed by space.
+            let (r, _) = space1(r)?;
             Ok((r, k))
         })(i)?;
         let (i, loc) = self.place_req(i, what)?;
@@ -387,15 +402,17 @@ impl<'m> Ctx<'m> {
     }
 
     /// The body of an order (after any power prefix).
-    fn body<'a>(&self, i: &'a str) -> Res<'a, (Option<UnitRef>, OrderKind)> {
+    /// The body of an order: the unit, what it does, and a power named inside the
+    /// order (`waive France`).
+    fn body<'a>(&self, i: &'a str) -> Res<'a, Body> {
         let (i, _) = space0(i)?;
         // waive
         if let Ok((r, _)) = kw(WAIVE)(i) {
-            let (r, _) = opt(|i| {
+            let (r, power) = opt(|i| {
                 let (i, _) = space1(i)?;
                 self.power(i)
             })(r)?;
-            return Ok((r, (None, OrderKind::Waive)));
+            return Ok((r, (None, OrderKind::Waive, power)));
         }
         // build / remove written before the unit
         let build = |i| -> Res<'_, ()> {
@@ -405,7 +422,7 @@ impl<'m> Ctx<'m> {
         };
         if let Ok((r, _)) = build(i) {
             let (r, u) = self.unit(r, "a province to build in")?;
-            return Ok((r, (Some(u), OrderKind::Build)));
+            return Ok((r, (Some(u), OrderKind::Build, None)));
         }
         let remove = |i| -> Res<'_, ()> {
             let (i, _) = alt((kw(DISBAND), tag("*")))(i)?;
@@ -414,23 +431,12 @@ impl<'m> Ctx<'m> {
         };
         if let Ok((r, _)) = remove(i) {
             if let Ok((r, u)) = self.unit(r, "a unit") {
-                return Ok((r, (Some(u), OrderKind::Disband)));
+                return Ok((r, (Some(u), OrderKind::Disband, None)));
             }
         }
-        let (i, unit) = match self.unit(i, "a unit (`A Par`, `F Lon`)") {
-            Ok(x) => x,
-            Err(Err::Failure(e))
-                if e.msg
-                    .as_ref()
-                    .is_some_and(|m| m.0.starts_with("unknown province")) =>
-            {
-                // Perhaps a misspelt order word at the start.
-                return Err(Err::Failure(e));
-            }
-            Err(e) => return Err(e),
-        };
+        let (i, unit) = self.unit(i, "a unit (`A Par`, `F Lon`)")?;
         let (i, kind) = self.tail(i)?;
-        Ok((i, (Some(unit), kind)))
+        Ok((i, (Some(unit), kind, None)))
     }
 
     /// What follows the unit: the verb and its arguments.
@@ -498,7 +504,7 @@ impl<'m> Ctx<'m> {
         // via convoy (DATC 4.A.6: the path itself is ignored).
         let first = match move_verb(i) {
             Ok((r, _)) => self.place_req(r, "where the unit moves")?,
-            Err(_) => match self.place(i) {
+            Err(_) => match self.place(i, false) {
                 Ok(x) => x,
                 Err(Err::Error(_)) => {
                     let len = first_word_len(i);
@@ -524,9 +530,9 @@ impl<'m> Ctx<'m> {
         loop {
             let save = r;
             let step = match move_verb(r) {
-                Ok((r2, _)) => self.place(r2),
+                Ok((r2, _)) => self.place(r2, false),
                 Err(_) => match space1::<_, PErr>(r) {
-                    Ok((r2, _)) => self.place(r2),
+                    Ok((r2, _)) => self.place(r2, false),
                     Err(_) => break,
                 },
             };
@@ -602,6 +608,7 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
             names,
             line: &cleaned,
             line_no: n as u32 + 1,
+            warnings: Default::default(),
         };
         // A `Power:` prefix holds for the rest of its line.
         let mut line_power = power;
@@ -618,6 +625,7 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
                 .trim();
             if let Some(p) = with_normalized(h, |n| names.power(n)) {
                 power = Some(p);
+                line_power = Some(p);
                 continue;
             }
             if let Some(p) = ctx.prefix(seg) {
@@ -627,6 +635,7 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
                 Ok(o) => out.orders.push(o),
                 Err(d) => out.diagnostics.push(d),
             }
+            out.diagnostics.append(&mut ctx.warnings.borrow_mut());
         }
     }
     out
@@ -640,6 +649,7 @@ pub fn parse_order(map: &Map, text: &str, power: Option<Power>) -> Result<Order,
         names: map.names(),
         line: &cleaned,
         line_no: 1,
+        warnings: Default::default(),
     };
     ctx.segment(&cleaned, power)
 }
@@ -683,10 +693,10 @@ impl Ctx<'_> {
             }
         });
         match result {
-            Ok((_, (unit, kind))) => {
+            Ok((_, (unit, kind, named))) => {
                 let text = body.trim().trim_end_matches('.').trim_end();
                 Ok(Order {
-                    power,
+                    power: named.or(power),
                     unit,
                     kind,
                     text: text.to_string(),
