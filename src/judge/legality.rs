@@ -44,6 +44,8 @@ pub(crate) struct Checked {
     pub eff: Vec<Eff>,
     /// Per unit: the input order its `eff` came from.
     pub order_of: Vec<Option<usize>>,
+    /// (input order, the identical order whose outcome it shares) (4.D.3).
+    pub same_as: Vec<(usize, usize)>,
     /// Per input order: the result so far (illegal ones final).
     pub results: Vec<OrderResult>,
     pub diagnostics: Vec<Diagnostic>,
@@ -62,8 +64,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
     }
     let mut results: Vec<OrderResult> = Vec::with_capacity(orders.len());
     let mut diagnostics = Vec::new();
-    let mut order_of: Vec<Option<usize>> = vec![None; units.len()];
-    let mut count = vec![0u8; units.len()];
 
     // Bind each order to its unit.
     for o in orders {
@@ -115,8 +115,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
                         }
                         _ => {
                             r.power = Some(unit.power);
-                            count[idx as usize] += 1;
-                            order_of[idx as usize] = Some(results.len());
                         }
                     }
                 }
@@ -124,39 +122,60 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
         }
         results.push(r);
     }
-    // Two orders for one unit: both illegal (4.D.3).
+    // Legality of each bound order, on its own.
+    let mut legal_eff: Vec<Option<Eff>> = vec![None; orders.len()];
     for (k, o) in orders.iter().enumerate() {
-        if let Some(u) = results[k].unit {
-            if count[u] > 1 && results[k].outcome == Outcome::Succeeds {
-                results[k].outcome = Outcome::Illegal(Illegal::DuplicateOrder);
-                order_of[u] = None;
-                diagnostics.push(Diagnostic::error(
-                    o.span,
-                    format!("{} has more than one order", units[u].short(map)),
-                    Some("both orders are illegal and the unit holds; keep one".into()),
-                ));
-            }
-        }
-    }
-
-    // Legality of each remaining order.
-    let mut eff = vec![Eff::Hold; units.len()];
-    for (u, unit) in units.iter().enumerate() {
-        let Some(k) = order_of[u] else { continue };
-        let o = &orders[k];
-        let here = map.prov_of(unit.loc);
-        let res = legal(map, &unit_at, units, &fleets_at_sea, u, here, o.kind);
-        match res {
+        let Some(u) = results[k]
+            .unit
+            .filter(|_| results[k].outcome == Outcome::Succeeds)
+        else {
+            continue;
+        };
+        let unit = &units[u];
+        match legal(
+            map,
+            &unit_at,
+            units,
+            &fleets_at_sea,
+            u,
+            map.prov_of(unit.loc),
+            o.kind,
+        ) {
             Ok(e) => {
                 if let Eff::Move { to, .. } = e {
                     results[k].to = Some(to);
                 }
-                eff[u] = e;
+                legal_eff[k] = Some(e);
             }
             Err(why) => {
                 diagnostics.push(illegal_diagnostic(map, o, &why));
                 results[k].outcome = Outcome::Illegal(why);
-                order_of[u] = None;
+            }
+        }
+    }
+
+    // One order per unit (4.D.3): illegal orders do not count; identical orders are
+    // one order; different legal orders are all illegal and the unit holds.
+    let mut eff = vec![Eff::Hold; units.len()];
+    let mut order_of: Vec<Option<usize>> = vec![None; units.len()];
+    let mut same_as = Vec::new();
+    for u in 0..units.len() {
+        let mine: Vec<usize> = (0..orders.len())
+            .filter(|&k| results[k].unit == Some(u) && legal_eff[k].is_some())
+            .collect();
+        let Some(&first) = mine.first() else { continue };
+        if mine.iter().all(|&k| legal_eff[k] == legal_eff[first]) {
+            eff[u] = legal_eff[first].expect("legal");
+            order_of[u] = Some(first);
+            same_as.extend(mine[1..].iter().map(|&k| (k, first)));
+        } else {
+            for &k in &mine {
+                results[k].outcome = Outcome::Illegal(Illegal::DuplicateOrder);
+                diagnostics.push(Diagnostic::error(
+                    orders[k].span,
+                    format!("{} has more than one order", units[u].short(map)),
+                    Some("all its orders are illegal and the unit holds; keep one".into()),
+                ));
             }
         }
     }
@@ -182,6 +201,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
         unit_at,
         eff,
         order_of,
+        same_as,
         results,
         diagnostics,
     }

@@ -345,6 +345,7 @@ pub(crate) fn resolve(
         unit_at,
         eff,
         order_of,
+        same_as,
         mut results,
         diagnostics,
     } = checked;
@@ -540,7 +541,10 @@ pub(crate) fn resolve(
         };
         results[k].outcome = outcome;
     }
-    // An illegal order: the unit held; if it was dislodged, say so in the diagnostics only.
+    // An order written twice shares its twin's outcome (4.D.3).
+    for (k, first) in same_as {
+        results[k].outcome = results[first].outcome.clone();
+    }
     MovementResult {
         rules,
         units: units.clone(),
