@@ -210,7 +210,7 @@ fn rejects_a_duplicate_name_with_file_line_and_key() {
     let e = load_fixture("duplicate-name.yaml").unwrap_err().to_string();
     assert_eq!(
         e,
-        "tests/fixtures/maps/duplicate-name.yaml:25: provinces.sss.name: duplicate name `Alpha`: also used by `aaa`"
+        "tests/fixtures/maps/duplicate-name.yaml:25: provinces.sss.name: duplicate name `Alpha`: already a name or id of `aaa`"
     );
 }
 
@@ -229,5 +229,23 @@ fn a_one_sided_coast_edge_points_at_the_coast() {
     assert_eq!(
         e,
         "tests/fixtures/maps/one-sided-coast.yaml:20: provinces.spl.coasts.sc.fleet: one-sided edge: `spl/sc` lists `sss` but `sss` does not list `spl/sc`; add it there or remove it here"
+    );
+}
+
+#[test]
+fn rejects_an_alias_that_is_another_provinces_id() {
+    let e = load_fixture("alias-is-an-id.yaml").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "tests/fixtures/maps/alias-is-an-id.yaml:21: provinces.bbb.aliases: duplicate name `sss`: already a name or id of `sss`"
+    );
+}
+
+#[test]
+fn rejects_a_starting_army_at_sea() {
+    let e = load_fixture("army-at-sea.yaml").unwrap_err().to_string();
+    assert_eq!(
+        e,
+        "tests/fixtures/maps/army-at-sea.yaml:10: powers.red.units: A sss: an army cannot be at sea"
     );
 }

@@ -35,6 +35,8 @@ struct Case {
 #[derive(Serialize)]
 struct Out {
     id: serde_json::Value,
+    /// The rule edition that produced the result.
+    rules: &'static str,
     orders: Vec<JsonOrder>,
     dislodged: Vec<JsonDislodged>,
     contested: Vec<String>,
@@ -184,6 +186,7 @@ fn case(
     }
     Ok(Out {
         id: c.id,
+        rules: rules.name(),
         orders,
         dislodged: json::dislodged(map, &result),
         contested: json::contested(map, &result),

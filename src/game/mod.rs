@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::map::{Loc, Map, Power, Prov, Season, Terrain, UnitKind};
+use crate::map::{Loc, Map, Power, Prov, Season, UnitKind};
 
 /// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,23 +218,7 @@ impl Position {
                     unit: u.clone(),
                 })?;
                 let p = map.prov_of(unit.loc);
-                let why = match (unit.kind, map.terrain(p)) {
-                    (_, Terrain::Impassable) => Some("the province is impassable".to_string()),
-                    (UnitKind::Army, Terrain::Sea) => Some("an army cannot be at sea".to_string()),
-                    (UnitKind::Fleet, Terrain::Land) => {
-                        Some("a fleet cannot be inland".to_string())
-                    }
-                    (UnitKind::Fleet, _) if map.is_split(p) && !map.is_coast(unit.loc) => {
-                        let coasts: Vec<String> = map
-                            .province(p)
-                            .coasts
-                            .iter()
-                            .map(|&c| map.loc_id(c))
-                            .collect();
-                        Some(format!("name the coast: {}", coasts.join(" or ")))
-                    }
-                    _ => None,
-                };
+                let why = map.placement_problem(unit.kind, unit.loc);
                 if let Some(why) = why {
                     return Err(PositionError::Misplaced {
                         power: power.to_string(),

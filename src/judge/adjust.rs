@@ -22,6 +22,7 @@ pub fn adjudicate_adjustments(
     let units = |p: Power| position.units.iter().filter(|u| u.power == p).count();
     let mut used = vec![0usize; map.powers.len()];
     let mut built = Vec::new();
+    let mut removed = Vec::new();
     let mut out = Vec::new();
     for o in orders {
         let power = o.power.or_else(|| {
@@ -73,9 +74,20 @@ pub fn adjudicate_adjustments(
                 }
             }
             (OrderKind::Disband, Some(u), Some(pw)) => {
-                match position.unit_in(map, map.prov_of(u.loc)) {
-                    Some(unit) if unit.power == pw && units(pw) > centres(pw) => Outcome::Succeeds,
-                    Some(_) => Outcome::Illegal(Illegal::Build("no removal is owed")),
+                let p = map.prov_of(u.loc);
+                match position.unit_in(map, p) {
+                    Some(unit) if unit.power != pw => {
+                        Outcome::Illegal(Illegal::ForeignUnit(unit.power))
+                    }
+                    Some(_) if removed.contains(&p) => Outcome::Illegal(Illegal::DuplicateOrder),
+                    Some(_) if used[pw.0 as usize] >= units(pw).saturating_sub(centres(pw)) => {
+                        Outcome::Illegal(Illegal::Build("no removal left"))
+                    }
+                    Some(_) => {
+                        used[pw.0 as usize] += 1;
+                        removed.push(p);
+                        Outcome::Succeeds
+                    }
                     None => Outcome::Illegal(Illegal::NoUnit),
                 }
             }

@@ -398,11 +398,11 @@ pub(crate) fn move_target(
 pub(crate) fn illegal_diagnostic(map: &Map, o: &Order, why: &Illegal) -> Diagnostic {
     let text = why.describe(map);
     match why {
-        Illegal::CoastNeeded(_) => Diagnostic::error(
-            o.span,
-            text,
-            Some("name the coast, e.g. `spa/nc`; the unit holds".into()),
-        ),
+        Illegal::CoastNeeded(c) => {
+            let ids: Vec<String> = c.iter().map(|&l| format!("`{}`", map.loc_id(l))).collect();
+            let help = format!("name the coast: {}; the unit holds", ids.join(" or "));
+            Diagnostic::error(o.span, text, Some(help))
+        }
         _ => Diagnostic::warning(
             o.span,
             format!("illegal order: {text}"),

@@ -129,7 +129,12 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     // Province ids and names.
     let n = f.provinces.len().min(super::MAX_PROVINCES);
     let mut prov_ids: HashMap<String, Prov> = HashMap::new();
-    let mut names: HashMap<String, String> = HashMap::new();
+    // Every id is a name too: a name or alias may not be another province's id.
+    let mut names: HashMap<String, String> = f
+        .provinces
+        .iter()
+        .map(|p| (crate::orders::normalize(&p.id), p.id.to_ascii_lowercase()))
+        .collect();
     for (i, p) in f.provinces.iter().take(n).enumerate() {
         let line = lines.block("provinces", &p.id);
         let id = p.id.to_ascii_lowercase();
@@ -156,7 +161,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                     problem(
                         lines.key(line, k, None),
                         format!("provinces.{}.{k}", p.id),
-                        format!("duplicate name `{name}`: also used by `{other}`"),
+                        format!("duplicate name `{name}`: already a name or id of `{other}`"),
                     );
                 }
             } else {
@@ -210,6 +215,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                 province: Prov(i as u8),
                 id: c.id.to_ascii_lowercase(),
                 name: c.name.clone(),
+                aliases: c.aliases.clone(),
                 at: c.at,
             });
         }
@@ -486,7 +492,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             s
         })
         .collect();
-    Ok(Map {
+    let map = Map {
         name: f.name,
         title: f.title.unwrap_or_default(),
         provinces,
@@ -502,5 +508,25 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         seas,
         shores,
         names: std::sync::OnceLock::new(),
-    })
+    };
+    // Starting units must stand where such a unit can.
+    for (pw, pf) in map.powers.iter().zip(&f.powers) {
+        for &(kind, loc) in &pw.units {
+            if let Some(why) = map.placement_problem(kind, loc) {
+                let line = lines.key(lines.block("powers", &pf.id), "units", None);
+                problems.push(MapProblem {
+                    line,
+                    key: format!("powers.{}.units", pf.id),
+                    message: format!("{} {}: {why}", kind.letter(), map.loc_id(loc)),
+                });
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(MapError {
+            file: file.to_string(),
+            problems,
+        });
+    }
+    Ok(map)
 }

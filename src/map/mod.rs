@@ -96,6 +96,8 @@ pub struct Coast {
     pub id: String,
     /// `North Coast`.
     pub name: String,
+    /// Other words for it (`north`, `nc` are derived from the name and id anyway).
+    pub aliases: Vec<String>,
     pub at: Option<(i32, i32)>,
 }
 
@@ -344,6 +346,28 @@ impl Map {
     /// Every location (provinces, then named coasts).
     pub fn locs(&self) -> impl Iterator<Item = Loc> {
         (0..(self.provinces.len() + self.coasts.len())).map(|i| Loc(i as u16))
+    }
+
+    /// Why a unit of `kind` cannot stand at `loc`, if it cannot: an army at sea, a
+    /// fleet inland, any unit in an impassable province, a fleet in a split province
+    /// without its coast.
+    pub fn placement_problem(&self, kind: UnitKind, loc: Loc) -> Option<String> {
+        let p = self.prov_of(loc);
+        match (kind, self.terrain(p)) {
+            (_, Terrain::Impassable) => Some("the province is impassable".into()),
+            (UnitKind::Army, Terrain::Sea) => Some("an army cannot be at sea".into()),
+            (UnitKind::Fleet, Terrain::Land) => Some("a fleet cannot be inland".into()),
+            (UnitKind::Fleet, _) if self.is_split(p) && !self.is_coast(loc) => {
+                let coasts: Vec<String> = self
+                    .province(p)
+                    .coasts
+                    .iter()
+                    .map(|&c| self.loc_id(c))
+                    .collect();
+                Some(format!("name the coast: {}", coasts.join(" or ")))
+            }
+            _ => None,
+        }
     }
 
     /// The locations a unit of `kind` may occupy in province `p`: the province itself

@@ -116,6 +116,9 @@ impl NameIndex {
             let id = c.id.clone();
             coasts.insert(normalize(&c.id), id.clone());
             coasts.insert(normalize(&c.name), id.clone());
+            for a in &c.aliases {
+                coasts.insert(normalize(a), id.clone());
+            }
             if let Some(first) = normalize(&c.name).split(' ').next() {
                 coasts.insert(first.to_string(), id.clone());
                 if let Some(ch) = first.chars().next() {
