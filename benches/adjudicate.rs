@@ -36,5 +36,43 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+/// The worst case for convoy legality: a fleet in every sea, all ordered to convoy an
+/// army from London to Syria. Nine fleets lie on a route that cannot be shortened
+/// (see `judge::convoy` tests); the other ten convoys are illegal; the army arrives.
+fn all_seas_convoy(c: &mut Criterion) {
+    let map = Map::standard();
+    let mut text = String::from("England:\nA Lon - Syr\n");
+    let mut units = vec!["A lon".to_string()];
+    for s in map.seas().iter() {
+        let id = &map.province(s).id;
+        text.push_str(&format!("F {id} C A Lon - Syr\n"));
+        units.push(format!("F {id}"));
+    }
+    let phase = arbiter::game::Phase::parse("Spring 1901").unwrap();
+    let position =
+        arbiter::game::Position::from_units(&map, phase, [("england", &units[..])]).unwrap();
+    let orders = arbiter::orders::parse_orders(&map, &text).orders;
+    assert_eq!(orders.len(), 20);
+    c.bench_function("adjudicate 19-fleet convoy to Syria", |b| {
+        b.iter(|| {
+            let r = adjudicate(
+                &map,
+                black_box(&position),
+                black_box(&orders),
+                Rules::default(),
+            );
+            assert_eq!(
+                r.orders
+                    .iter()
+                    .filter(|o| o.outcome.word() == "illegal")
+                    .count(),
+                10
+            );
+            assert!(r.orders[0].outcome.succeeded());
+            r
+        })
+    });
+}
+
+criterion_group!(benches, bench, all_seas_convoy);
 criterion_main!(benches);
