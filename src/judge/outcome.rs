@@ -106,7 +106,9 @@ pub enum Failure {
     Cut { by: usize },
     /// The unit was dislodged by this unit (a hold, support or convoy that failed).
     Dislodged { by: usize },
-    /// The convoy failed by the Szykman rule (DATC 4.A.2): the fleets in the paradox hold.
+    /// A paradox rule decided it: the convoy failed by the Szykman rule (DATC 4.A.2, the
+    /// fleets in the paradox hold), or, in a cycle with neither a convoy nor only moves,
+    /// the backup rule failed every order of the cycle (DATC 5.B.9).
     Paradox,
 }
 

@@ -528,8 +528,11 @@ pub(crate) fn resolve(
                 } else if let Some(m) = dislodger[u] {
                     Outcome::Fails(Failure::Dislodged { by: m })
                 } else {
-                    let by = r.cutter(u).expect("a failed support was cut");
-                    Outcome::Fails(Failure::Cut { by })
+                    match r.cutter(u) {
+                        Some(by) => Outcome::Fails(Failure::Cut { by }),
+                        // Only the backup rule fails a support that nothing cut.
+                        None => Outcome::Fails(Failure::Paradox),
+                    }
                 }
             }
             Eff::Convoy { .. } if !conv_matched[u] => Outcome::Invalid(Void::ConvoyNotMatched),

@@ -102,7 +102,7 @@ pub fn reason(
             Failure::Cut { by } => (Some(format!("cut by {}", name(*by))), vec![*by]),
             Failure::Dislodged { by } => (Some(format!("dislodged by {}", name(*by))), vec![*by]),
             Failure::Paradox => (
-                Some("convoy paradox: the convoy fails by the Szykman rule (DATC 4.A.2)".into()),
+                Some("paradox: the order fails by the backup rule (Szykman for a convoy, DATC 4.A.2 and 5.B.9)".into()),
                 vec![],
             ),
         },
