@@ -159,23 +159,40 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
     let mut eff = vec![Eff::Hold; units.len()];
     let mut order_of: Vec<Option<usize>> = vec![None; units.len()];
     let mut same_as = Vec::new();
-    for u in 0..units.len() {
-        let mine: Vec<usize> = (0..orders.len())
-            .filter(|&k| results[k].unit == Some(u) && legal_eff[k].is_some())
-            .collect();
-        let Some(&first) = mine.first() else { continue };
-        if mine.iter().all(|&k| legal_eff[k] == legal_eff[first]) {
-            eff[u] = legal_eff[first].expect("legal");
-            order_of[u] = Some(first);
-            same_as.extend(mine[1..].iter().map(|&k| (k, first)));
-        } else {
-            for &k in &mine {
-                results[k].outcome = Outcome::Illegal(Illegal::DuplicateOrder);
-                diagnostics.push(Diagnostic::error(
-                    orders[k].span,
-                    format!("{} has more than one order", units[u].short(map)),
-                    Some("all its orders are illegal and the unit holds; keep one".into()),
-                ));
+    let mut conflict = vec![false; units.len()];
+    for k in 0..orders.len() {
+        let (Some(u), Some(e)) = (results[k].unit, legal_eff[k]) else {
+            continue;
+        };
+        match order_of[u] {
+            None => {
+                order_of[u] = Some(k);
+                eff[u] = e;
+            }
+            Some(first) if legal_eff[first] == Some(e) => same_as.push((k, first)),
+            Some(_) => conflict[u] = true,
+        }
+    }
+    if conflict.contains(&true) {
+        for (k, o) in orders.iter().enumerate() {
+            let Some(u) = results[k]
+                .unit
+                .filter(|&u| conflict[u] && legal_eff[k].is_some())
+            else {
+                continue;
+            };
+            results[k].outcome = Outcome::Illegal(Illegal::DuplicateOrder);
+            diagnostics.push(Diagnostic::error(
+                o.span,
+                format!("{} has more than one order", units[u].short(map)),
+                Some("all its orders are illegal and the unit holds; keep one".into()),
+            ));
+        }
+        same_as.retain(|&(k, _)| !results[k].unit.is_some_and(|u| conflict[u]));
+        for u in 0..units.len() {
+            if conflict[u] {
+                eff[u] = Eff::Hold;
+                order_of[u] = None;
             }
         }
     }
