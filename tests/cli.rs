@@ -266,3 +266,36 @@ fn after_fall_the_listing_gives_centres_and_adjustments() {
         "{out}"
     );
 }
+
+#[test]
+fn the_listing_shows_dislodgements_retreats_and_void_orders() {
+    let o = arbiter(
+        &[
+            "adjudicate",
+            "--position",
+            "examples/dislodge.yaml",
+            "examples/dislodge.txt",
+        ],
+        None,
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "a warning alone does not change the exit code"
+    );
+    let out = stdout(&o);
+    // Checked by hand: Munich (2, Ruhr) dislodges Burgundy (1, Paris left for Gascony);
+    // Burgundy may not go to Munich (the attacker's origin), Ruhr, Belgium (taken by the
+    // convoyed Yorkshire, 2 with the Channel's support, over Holland's 1), Gascony or
+    // Picardy (taken): Marseilles and Paris remain.
+    for line in [
+        "France: Army Burgundy HOLD.  (*dislodged*)\n",
+        "Germany: Army Holland -> Belgium.  (*bounce*)\n",
+        "England: Army Yorkshire -> Belgium.\n",
+        "Russia: Army Ukraine -> Berlin.  (*void*)\n",
+        "The French Army in Burgundy can retreat to Marseilles or Paris.\n",
+    ] {
+        assert!(out.contains(line), "missing {line:?} in\n{out}");
+    }
+    insta::assert_snapshot!(out);
+}
