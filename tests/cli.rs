@@ -129,6 +129,8 @@ fn batch_keeps_input_order_and_survives_bad_lines() {
         "\n",
         r#"{"id": "c", "units": {"france": ["A XYZ"]}, "orders": {}}"#,
         "\n",
+        r#"{"id": "d", "expected": {"anything": 1}, "units": {"italy": ["A VEN"]}, "orders": {"italy": ["A VEN - SWI"]}}"#,
+        "\n",
     );
     let o = arbiter(&["adjudicate", "--batch", "-"], Some(input));
     assert_eq!(o.status.code(), Some(1), "bad lines give exit code 1");
@@ -136,7 +138,7 @@ fn batch_keeps_input_order_and_survives_bad_lines() {
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
-    assert_eq!(lines.len(), 4);
+    assert_eq!(lines.len(), 5);
     let a = &lines[0];
     assert_eq!(a["id"], "a");
     let words: Vec<&str> = a["orders"]
@@ -161,6 +163,12 @@ fn batch_keeps_input_order_and_survives_bad_lines() {
     );
     assert_eq!(lines[3]["id"], "c");
     assert!(lines[3]["error"].as_str().unwrap().contains("A XYZ"));
+    // Keys of the caller's own are ignored; Switzerland is impassable.
+    assert_eq!(lines[4]["orders"][0]["outcome"], "illegal");
+    assert_eq!(
+        lines[4]["orders"][0]["reason"],
+        "illegal: no unit may enter that province"
+    );
 }
 
 #[test]

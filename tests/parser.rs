@@ -261,3 +261,38 @@ fn names_written_short_and_ambiguity() {
       |         ^^^^ write more of the name, or the province's id
     ");
 }
+
+#[test]
+fn a_power_word_that_begins_a_place_is_the_place() {
+    let map = Map::standard();
+    let p = parse_orders(
+        &map,
+        "France: A Par - Bur, English Channel - Mao, A Mar - Spa\n",
+    );
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let canon: Vec<String> = p.orders.iter().map(|o| o.canonical(&map, None)).collect();
+    assert_eq!(canon, ["A PAR - BUR", "ENG - MAO", "A MAR - SPA"]);
+    assert!(p
+        .orders
+        .iter()
+        .all(|o| map.power(o.power.unwrap()).id == "france"));
+    // An adjective as a prefix still works when no place follows it.
+    let p = parse_orders(&map, "English F Lon - NTH\n");
+    assert_eq!(map.power(p.orders[0].power.unwrap()).id, "england");
+}
+
+#[test]
+fn implicit_moves_to_names_that_start_like_coasts_and_dashes() {
+    assert_eq!(one("F Nwy North Sea"), "F NWY - NTH");
+    assert_eq!(one("F Smy Eastern Mediterranean"), "F SMY - EAS");
+    assert_eq!(one("A Par – Bur"), "A PAR - BUR");
+    assert_eq!(one("F Mao — Por"), "F MAO - POR");
+}
+
+#[test]
+fn one_order_per_batch_string() {
+    let map = Map::standard();
+    assert!(arbiter::orders::parse_order(&map, "A PAR - BUR;", None).is_ok());
+    let e = arbiter::orders::parse_order(&map, "A PAR - BUR, A MAR - SPA", None).unwrap_err();
+    assert_eq!(e.message, "several orders in one string");
+}

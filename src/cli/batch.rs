@@ -16,8 +16,9 @@ use arbiter::map::Map;
 use arbiter::orders::{parse_order, Order};
 use arbiter::report::json::{self, JsonDislodged, JsonOrder};
 
+/// One input line. Keys other than these are ignored (a line may carry the caller's own
+/// data, such as an expected result).
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
 struct Case {
     #[serde(default)]
     id: serde_json::Value,

@@ -349,8 +349,9 @@ pub(crate) fn move_target(
         return Err(Illegal::SameProvince);
     }
     match kind {
+        _ if map.terrain(dest) == Terrain::Impassable => Err(Illegal::Impassable),
         UnitKind::Army => {
-            if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
+            if map.terrain(dest) == Terrain::Sea {
                 return Err(Illegal::ArmyToSea);
             }
             let adjacent = map.army_adjacent(here, dest);
@@ -373,10 +374,8 @@ pub(crate) fn move_target(
             if via_convoy && !map.fleet_reach(from).contains(dest) {
                 return Err(Illegal::FleetConvoyed);
             }
-            match map.terrain(dest) {
-                Terrain::Land => return Err(Illegal::FleetInland),
-                Terrain::Impassable => return Err(Illegal::NotAdjacent),
-                _ => {}
+            if map.terrain(dest) == Terrain::Land {
+                return Err(Illegal::FleetInland);
             }
             if map.is_split(dest) {
                 if map.is_coast(to) {
@@ -438,6 +437,7 @@ impl Illegal {
             Illegal::WrongPhase => "not an order of this phase".into(),
             Illegal::SameProvince => "a unit cannot move to the province it is in".into(),
             Illegal::ArmyToSea => "an army cannot move to sea".into(),
+            Illegal::Impassable => "no unit may enter that province".into(),
             Illegal::FleetInland => "a fleet cannot move inland".into(),
             Illegal::NotAdjacent => "the destination is not adjacent".into(),
             Illegal::UnreachableCoast => "the fleet cannot reach that coast".into(),

@@ -17,8 +17,10 @@ pub enum Illegal {
     WrongPhase,
     /// A move to the province the unit is in.
     SameProvince,
-    /// An army ordered to sea, or into an impassable province.
+    /// An army ordered to sea.
     ArmyToSea,
+    /// A move into a province no unit may enter (Switzerland).
+    Impassable,
     /// A fleet ordered inland.
     FleetInland,
     /// Not adjacent, and no convoy possible.

@@ -133,6 +133,8 @@ fn move_verb(i: &str) -> Res<'_, ()> {
             tag("->"),
             tag("=>"),
             tag("→"),
+            tag("–"),
+            tag("—"),
             tag("-"),
             tag(">"),
             kw(MOVE_WORDS),
@@ -290,6 +292,9 @@ impl<'m> Ctx<'m> {
             (r, w)
         } else if let Some((r, w)) = paren(i).ok().filter(|(_, w)| looks_like_coast(w)) {
             (r, w)
+        } else if self.map.province(self.map.prov_of(loc)).coasts.is_empty() {
+            // No named coasts: a bare word after the place is not a coast (`Nwy North Sea`).
+            return Ok((i, loc));
         } else {
             // bare: `stp nc`, `spain north coast` (no single letters: `S` is support)
             let mut best = None;
@@ -641,9 +646,11 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
     out
 }
 
-/// Parse one order (batch input): `power` is the power it is given for.
+/// Parse one order (batch input): `power` is the power it is given for. A trailing `,`
+/// or `;` is allowed; two orders in one string are an error.
 pub fn parse_order(map: &Map, text: &str, power: Option<Power>) -> Result<Order, Diagnostic> {
     let cleaned = clean_line(text);
+    let one = cleaned.trim_end().trim_end_matches([',', ';']);
     let ctx = Ctx {
         map,
         names: map.names(),
@@ -651,20 +658,30 @@ pub fn parse_order(map: &Map, text: &str, power: Option<Power>) -> Result<Order,
         line_no: 1,
         warnings: Default::default(),
     };
-    ctx.segment(&cleaned, power)
+    if let Some(at) = one.find([',', ';']) {
+        return Err(Diagnostic::error(
+            ctx.span(&one[at..], 1),
+            "several orders in one string",
+            Some("give each order as a string of its own".into()),
+        ));
+    }
+    ctx.segment(one, power)
 }
 
 impl Ctx<'_> {
     /// The power of a `Power:` (or `Power `) prefix, and the text after it.
     fn split_prefix<'a>(&self, seg: &'a str) -> Option<(Power, &'a str)> {
         let t = seg.trim_start();
-        match self.power(t) {
-            Ok((r, p)) if r.trim_start().starts_with(':') || r.starts_with(' ') => {
-                let r = r.trim_start();
-                Some((p, r.strip_prefix(':').unwrap_or(r).trim_start()))
-            }
-            _ => None,
+        let (r, p) = self.power(t).ok()?;
+        if let Some(rest) = r.trim_start().strip_prefix(':') {
+            return Some((p, rest.trim_start()));
         }
+        // Without a colon, a power word that begins a place name is the place:
+        // `English Channel - Brest` is an order for the fleet in the Channel.
+        let begins_place = self
+            .place(t, false)
+            .is_ok_and(|(after, _)| after.len() < r.len());
+        (r.starts_with(' ') && !begins_place).then(|| (p, r.trim_start()))
     }
 
     fn prefix(&self, seg: &str) -> Option<Power> {
