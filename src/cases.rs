@@ -61,11 +61,7 @@ impl Case {
         };
         let phase = match &self.phase {
             Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
-            None => Phase {
-                season: map.start_season,
-                year: map.start_year,
-                kind: PhaseKind::Movement,
-            },
+            None => Phase::first(map),
         };
         let position = Position::from_units(
             map,

@@ -5,7 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use arbiter::game::{Phase, PhaseKind, Position, Unit};
+use arbiter::game::{Phase, Position, Unit};
 use arbiter::judge::{adjudicate, MovementResult, Rules};
 use arbiter::map::{Loc, Map, Power, Terrain, UnitKind};
 use arbiter::orders::{parse_orders, Order, OrderKind, Span, UnitRef};
@@ -59,11 +59,7 @@ fn random_position(map: &Map, rng: &mut Rng, n: usize) -> Position {
         });
     }
     Position {
-        phase: Phase {
-            season: map.start_season,
-            year: map.start_year,
-            kind: PhaseKind::Movement,
-        },
+        phase: Phase::first(map),
         units,
         owners: Position::home_owners(map),
     }

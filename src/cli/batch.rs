@@ -120,11 +120,7 @@ fn case(
     };
     let phase = match &c.phase {
         Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
-        None => Phase {
-            season: map.start_season,
-            year: map.start_year,
-            kind: PhaseKind::Movement,
-        },
+        None => Phase::first(map),
     };
     if phase.kind != PhaseKind::Movement {
         return Err(format!(

@@ -43,6 +43,15 @@ pub struct Phase {
 }
 
 impl Phase {
+    /// The map's first phase: the movement phase of its starting season and year.
+    pub fn first(map: &Map) -> Phase {
+        Phase {
+            season: map.start_season,
+            year: map.start_year,
+            kind: PhaseKind::Movement,
+        }
+    }
+
     /// Read `Spring 1901`, `Fall 1901 retreat`, `Winter 1901`, `S1901M`, `F1901R`, `W1901A`.
     pub fn parse(s: &str) -> Option<Phase> {
         let t = s.trim().to_ascii_lowercase();
@@ -162,11 +171,7 @@ impl Position {
             })
             .collect();
         Position {
-            phase: Phase {
-                season: map.start_season,
-                year: map.start_year,
-                kind: PhaseKind::Movement,
-            },
+            phase: Phase::first(map),
             units,
             owners: Self::home_owners(map),
         }
@@ -252,11 +257,7 @@ impl Position {
         let f: PositionFile = serde_yaml::from_str(src)?;
         let phase = match &f.phase {
             Some(s) => Phase::parse(s).ok_or_else(|| PositionError::Phase(s.clone()))?,
-            None => Phase {
-                season: map.start_season,
-                year: map.start_year,
-                kind: PhaseKind::Movement,
-            },
+            None => Phase::first(map),
         };
         let mut pos = Self::from_units(
             map,

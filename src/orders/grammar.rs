@@ -407,6 +407,16 @@ impl<'m> Ctx<'m> {
     }
 
     /// The body of an order (after any power prefix).
+    /// Skip a power's adjective or name before a supported or convoyed unit
+    /// (`S Russian A Ber`, `C Turkish Army Ankara`): the unit's own power counts.
+    fn skip_power<'a>(&self, i: &'a str) -> &'a str {
+        let (r, _) = space0::<_, PErr>(i).unwrap_or((i, ""));
+        match self.power(r) {
+            Ok((after, _)) if after.starts_with(' ') && self.place(r, false).is_err() => after,
+            _ => i,
+        }
+    }
+
     /// The body of an order: the unit, what it does, and a power named inside the
     /// order (`waive France`).
     fn body<'a>(&self, i: &'a str) -> Res<'a, Body> {
@@ -454,11 +464,7 @@ impl<'m> Ctx<'m> {
             return Ok((r, OrderKind::Hold));
         }
         if let Ok((r, _)) = kw(SUPPORT)(i) {
-            let (r, _) = opt(|i| {
-                let (i, _) = space1(i)?;
-                let (i, _) = self.power(i)?;
-                Ok((i, ()))
-            })(r)?;
+            let r = self.skip_power(r);
             let (r, target) = self.unit(r, "the supported unit")?;
             if let Ok((r2, _)) = move_verb(r) {
                 let (r2, to) = self.place_req(r2, "where the supported unit moves")?;
@@ -478,11 +484,7 @@ impl<'m> Ctx<'m> {
             return Ok((r, OrderKind::Support { target, to: None }));
         }
         if let Ok((r, _)) = kw(CONVOY)(i) {
-            let (r, _) = opt(|i| {
-                let (i, _) = space1(i)?;
-                let (i, _) = self.power(i)?;
-                Ok((i, ()))
-            })(r)?;
+            let r = self.skip_power(r);
             let (r, army) = self.unit(r, "the convoyed army")?;
             let r = match move_verb(r) {
                 Ok((r, _)) => r,
