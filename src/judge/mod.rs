@@ -53,7 +53,7 @@ impl MovementResult {
         self.units
             .iter()
             .enumerate()
-            .filter(|(i, _)| !self.dislodged.iter().any(|d| d.unit == *i))
+            .filter(|&(i, _)| !self.is_dislodged(i))
             .map(|(i, u)| Unit {
                 loc: self.destination[i],
                 ..*u
