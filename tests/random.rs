@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use arbiter::game::{Phase, Position, Unit};
-use arbiter::judge::{adjudicate, MovementResult, Rules};
+use arbiter::judge::{adjudicate, enumerate_resolutions, MovementResult, Outcome, Rules};
 use arbiter::map::{Loc, Map, Power, Terrain, UnitKind};
 use arbiter::orders::{parse_orders, Order, OrderKind, Span, UnitRef};
 
@@ -28,14 +28,43 @@ impl Rng {
 }
 
 fn random_position(map: &Map, rng: &mut Rng, n: usize) -> Position {
-    let mut taken = BTreeSet::new();
-    let mut units = Vec::new();
     let provs: Vec<_> = map
         .provs()
         .filter(|&p| map.terrain(p) != Terrain::Impassable)
         .collect();
+    place_units(map, rng, n, &provs)
+}
+
+/// Up to `n` units in a crowd: every province within two steps of a random one.
+fn crowded_position(map: &Map, rng: &mut Rng, n: usize) -> Position {
+    let all: Vec<_> = map
+        .provs()
+        .filter(|&p| map.terrain(p) != Terrain::Impassable)
+        .collect();
+    let mut near = vec![rng.pick(&all)];
+    for _ in 0..2 {
+        let mut next = near.clone();
+        for &p in &near {
+            let mut reach: Vec<_> = map.army_neighbours(p).iter().collect();
+            for l in map.unit_locs(UnitKind::Fleet, p) {
+                reach.extend(map.fleet_reach(l).iter());
+            }
+            for q in reach {
+                if map.terrain(q) != Terrain::Impassable && !next.contains(&q) {
+                    next.push(q);
+                }
+            }
+        }
+        near = next;
+    }
+    place_units(map, rng, n.min(near.len()), &near)
+}
+
+fn place_units(map: &Map, rng: &mut Rng, n: usize, provs: &[arbiter::map::Prov]) -> Position {
+    let mut taken = BTreeSet::new();
+    let mut units = Vec::new();
     while units.len() < n {
-        let p = rng.pick(&provs);
+        let p = rng.pick(provs);
         if !taken.insert(p) {
             continue;
         }
@@ -324,6 +353,50 @@ fn random_phases_are_consistent_and_order_independent() {
         "convoys {convoyed}, dislodged {dislodged}"
     );
     eprintln!("convoys {convoyed}, paradoxes {paradoxes}, dislodged {dislodged}");
+}
+
+/// Every phase in which the backup rule fires really has no resolution or two (DATC
+/// 5.F), and every phase it does not touch has exactly one, the one the resolver chose:
+/// checked against a brute-force enumeration of all resolutions of crowded phases.
+#[test]
+fn the_backup_rule_fires_only_without_a_single_resolution() {
+    let map = Map::standard();
+    let mut rng = Rng(0x5eed_0f_9a7a_d0c5);
+    let (mut fired, mut checked) = (0, 0);
+    for round in 0..40_000 {
+        let n = 4 + rng.below(12);
+        let pos = crowded_position(&map, &mut rng, n);
+        let orders = random_orders(&map, &mut rng, &pos);
+        let Some(e) = enumerate_resolutions(&map, &pos, &orders, Rules::default(), 14) else {
+            continue;
+        };
+        checked += 1;
+        if e.backup_fired {
+            fired += 1;
+            assert_ne!(
+                e.solutions.len(),
+                1,
+                "round {round}: the backup rule fired on a phase with one resolution \
+                 {:?}\n{pos:?}\n{orders:?}",
+                e.solutions
+            );
+        } else {
+            assert_eq!(
+                e.solutions,
+                vec![e.resolved.clone()],
+                "round {round}: the resolver's answer is not the one resolution\n{pos:?}\n{orders:?}"
+            );
+        }
+        // A failure reason always names its cause.
+        let r = adjudicate(&map, &pos, &orders, Rules::default());
+        for o in &r.orders {
+            if let Outcome::Fails(arbiter::judge::Failure::Bounced { against, .. }) = &o.outcome {
+                assert!(!against.is_empty(), "round {round}: a bounce names nobody");
+            }
+        }
+    }
+    eprintln!("brute force: {checked} phases, backup rule in {fired}");
+    assert!(checked > 30_000 && fired > 50, "checked {checked}, fired {fired}");
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod rules;
 
 pub use adjust::{adjudicate_adjustments, adjustments, owners_after, AdjustmentResult};
 pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
+pub use resolve::Enumeration;
 pub use rules::Rules;
 
 use crate::game::{Position, Unit};
@@ -76,4 +77,19 @@ pub fn adjudicate(
 ) -> MovementResult {
     let checked = legality::check(map, position, orders, rules);
     resolve::resolve(map, position, checked, rules)
+}
+
+/// Brute force for tests: every consistent resolution of a movement phase with at most
+/// `max_decisions` moves, supports and convoys (`None` if it has more), beside what
+/// the resolver decided and whether its backup rule fired.
+#[doc(hidden)]
+pub fn enumerate_resolutions(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+    max_decisions: usize,
+) -> Option<Enumeration> {
+    let checked = legality::check(map, position, orders, rules);
+    resolve::enumerate(map, position, &checked, max_decisions)
 }

@@ -68,10 +68,22 @@ struct Resolver<'a> {
     state: Vec<State>,
     res: Vec<bool>,
     paradox: Vec<bool>,
+    /// The orders left open in cycles that are not decided yet.
     cycle: Vec<u16>,
-    guess_based: bool,
-    recursion_hits: i32,
+    in_cycle: Vec<bool>,
+    /// Per order: its depth on the resolve stack while visited.
+    depth: Vec<u32>,
+    /// Per open order: the smallest stack depth of a guess its result rests on.
+    low_of: Vec<u32>,
+    /// The smallest stack depth of a guess read by the current adjudication.
+    low: u32,
+    stack_depth: u32,
+    /// The backup rule decided some cycle (no or two resolutions).
+    backup_fired: bool,
 }
+
+/// `low` when no guess was read.
+const NO_GUESS: u32 = u32::MAX;
 
 impl Resolver<'_> {
     fn dest(&self, u: usize) -> Option<(Prov, bool)> {
@@ -97,62 +109,107 @@ impl Resolver<'_> {
         }
     }
 
+    /// Resolve decision `u` (DATC 5.F, the guess algorithm), with cycle membership
+    /// tracked as in Tarjan's strongly connected components: `low` is the smallest
+    /// stack depth of a guess the current adjudication read. An order whose result
+    /// rests on a guess made further up the stack is left unresolved (it belongs to
+    /// that order's cycle); only the order that made every guess below it (the
+    /// ancestor of the whole cycle) tries its second guess, and only when both guesses
+    /// disagree (no or two resolutions) does the backup rule fire.
     fn resolve(&mut self, u: usize) -> bool {
-        if self.state[u] == State::Resolved {
-            return self.res[u];
-        }
-        if self.cycle.contains(&(u as u16)) {
-            self.guess_based = true;
-            return self.res[u];
-        }
-        if self.state[u] == State::Visited {
-            self.cycle.push(u as u16);
-            self.guess_based = true;
-            self.recursion_hits += 1;
-            return self.res[u];
+        match self.state[u] {
+            State::Resolved => return self.res[u],
+            State::Visited => {
+                // A cyclic dependency: read this order's current guess.
+                self.low = self.low.min(self.depth[u]);
+                return self.res[u];
+            }
+            State::Unresolved if self.in_cycle[u] => {
+                // Left unresolved earlier in a cycle that is still open.
+                self.low = self.low.min(self.low_of[u]);
+                return self.res[u];
+            }
+            State::Unresolved => {}
         }
         self.state[u] = State::Visited;
+        self.depth[u] = self.stack_depth;
+        self.stack_depth += 1;
+        let old_low = self.low;
         let old_cycle_len = self.cycle.len();
-        let old_guess_based = self.guess_based;
-        self.guess_based = false;
-        let old_recursion_hits = self.recursion_hits;
+        let result = self.guess(u, old_cycle_len);
+        self.stack_depth -= 1;
+        match result {
+            Some(r) => {
+                self.low = old_low;
+                r
+            }
+            None => {
+                // Rests on a guess further up: leave it open, in the cycle.
+                let low = self.low;
+                self.low_of[u] = low;
+                self.in_cycle[u] = true;
+                self.cycle.push(u as u16);
+                self.state[u] = State::Unresolved;
+                self.low = old_low.min(low);
+                self.res[u]
+            }
+        }
+    }
+
+    /// Adjudicate `u` under the guess `false`, then (if it is the ancestor of its
+    /// cycle) under `true`. `Some(result)` once `u` is resolved; `None` when its result
+    /// rests on a guess made further up the stack (`res[u]` holds the result).
+    fn guess(&mut self, u: usize, old_cycle_len: usize) -> Option<bool> {
+        self.low = NO_GUESS;
         self.res[u] = false;
         let first = self.adjudicate(u);
-        if !self.guess_based {
-            self.guess_based = old_guess_based;
+        if self.low == NO_GUESS {
+            self.settle(u, first, old_cycle_len);
+            return Some(first);
+        }
+        if self.low < self.depth[u] {
             self.res[u] = first;
-            self.state[u] = State::Resolved;
-            return first;
+            return None;
         }
-        if self.cycle[old_cycle_len..].contains(&(u as u16)) {
-            self.recursion_hits -= 1;
+        // `u` is the ancestor of the whole cycle: reopen the cycle, try the other guess.
+        self.reopen(old_cycle_len);
+        self.low = NO_GUESS;
+        self.res[u] = true;
+        let second = self.adjudicate(u);
+        if self.low != NO_GUESS && self.low < self.depth[u] {
+            self.res[u] = second;
+            return None;
         }
-        if self.recursion_hits == old_recursion_hits {
-            self.cycle.truncate(old_cycle_len);
-            self.res[u] = true;
-            let second = self.adjudicate(u);
-            if first == second {
-                self.cycle.truncate(old_cycle_len);
-                self.guess_based = old_guess_based;
-                self.res[u] = first;
-                self.state[u] = State::Resolved;
-                return first;
-            }
-            let members: Vec<u16> = self.cycle[old_cycle_len..].to_vec();
-            self.backup_rule(u, &members);
-            self.cycle.truncate(old_cycle_len);
-            self.guess_based = old_guess_based;
-            if self.state[u] != State::Resolved {
-                self.state[u] = State::Unresolved;
-            }
-            return self.resolve(u);
+        if first == second {
+            self.settle(u, first, old_cycle_len);
+            return Some(first);
         }
-        if !self.cycle[old_cycle_len..].contains(&(u as u16)) {
-            self.cycle.push(u as u16);
+        // No resolution or two: the backup rule decides the cycle.
+        let members: Vec<u16> = self.cycle[old_cycle_len..].to_vec();
+        self.backup_rule(u, &members);
+        self.reopen(old_cycle_len);
+        self.backup_fired = true;
+        if self.state[u] == State::Resolved {
+            return Some(self.res[u]);
         }
-        self.res[u] = first;
         self.state[u] = State::Unresolved;
-        first
+        self.low = NO_GUESS;
+        Some(self.resolve(u))
+    }
+
+    /// `u` is decided; orders left open below it are re-resolved when next asked.
+    fn settle(&mut self, u: usize, r: bool, old_cycle_len: usize) {
+        self.reopen(old_cycle_len);
+        self.res[u] = r;
+        self.state[u] = State::Resolved;
+    }
+
+    /// Forget the open orders of the cycle above `old_cycle_len`.
+    fn reopen(&mut self, old_cycle_len: usize) {
+        for &m in &self.cycle[old_cycle_len..] {
+            self.in_cycle[m as usize] = false;
+        }
+        self.cycle.truncate(old_cycle_len);
     }
 
     /// Two or no solutions: circular movement succeeds; a cycle with a convoy in it
@@ -335,21 +392,14 @@ impl Resolver<'_> {
     }
 }
 
-pub(crate) fn resolve(
-    map: &Map,
-    position: &Position,
-    checked: Checked,
-    rules: Rules,
-) -> MovementResult {
-    let Checked {
-        unit_at,
-        eff,
-        order_of,
-        same_as,
-        mut results,
-        diagnostics,
-    } = checked;
-    let units = &position.units;
+/// The resolver for a checked phase, supports and convoys matched to what their units
+/// do; also, per unit, whether its convoy order matches the army's move.
+fn new_resolver<'a>(
+    map: &'a Map,
+    units: &'a [Unit],
+    eff: &'a [Eff],
+    unit_at: &'a [u16],
+) -> (Resolver<'a>, Vec<bool>) {
     let n = units.len();
     let prov: Vec<Prov> = units.iter().map(|u| map.prov_of(u.loc)).collect();
 
@@ -389,11 +439,11 @@ pub(crate) fn resolve(
             Eff::Hold => {}
         }
     }
-    let mut r = Resolver {
+    let r = Resolver {
         map,
         units,
-        eff: &eff,
-        unit_at: &unit_at,
+        eff,
+        unit_at,
         prov,
         supporters: Lists::build(n, &sup_pairs),
         movers: Lists::build(map.province_count(), &mover_pairs),
@@ -403,9 +453,34 @@ pub(crate) fn resolve(
         res: vec![false; n],
         paradox: vec![false; n],
         cycle: Vec::new(),
-        guess_based: false,
-        recursion_hits: 0,
+        in_cycle: vec![false; n],
+        depth: vec![0; n],
+        low_of: vec![NO_GUESS; n],
+        low: NO_GUESS,
+        stack_depth: 0,
+        backup_fired: false,
     };
+    (r, conv_matched)
+}
+
+
+pub(crate) fn resolve(
+    map: &Map,
+    position: &Position,
+    checked: Checked,
+    rules: Rules,
+) -> MovementResult {
+    let Checked {
+        unit_at,
+        eff,
+        order_of,
+        same_as,
+        mut results,
+        diagnostics,
+    } = checked;
+    let units = &position.units;
+    let n = units.len();
+    let (mut r, conv_matched) = new_resolver(map, units, &eff, &unit_at);
     // A convoyed move with no route through matching convoys at all is void.
     let void_move: Vec<bool> = (0..n)
         .map(|m| match r.dest(m) {
@@ -516,7 +591,13 @@ pub(crate) fn resolve(
                 if !r.path(u) {
                     Outcome::Fails(Failure::ConvoyDisrupted)
                 } else {
-                    Outcome::Fails(why_bounced(&mut r, u))
+                    match why_bounced(&mut r, u) {
+                        // Nothing stood against it: only the backup rule fails such a move.
+                        Failure::Bounced { against, .. } if against.is_empty() => {
+                            Outcome::Fails(Failure::Paradox)
+                        }
+                        f => Outcome::Fails(f),
+                    }
                 }
             }
             Eff::SupHold { .. } | Eff::SupMove { .. } if !r.matched[u] => {
@@ -586,4 +667,60 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
         }
     }
     Failure::Bounced { attack, against }
+}
+
+/// Every consistent resolution of a movement phase, found by brute force over its
+/// decisions (moves, supports, convoys): the check on the resolver and its backup rule.
+#[derive(Clone, Debug)]
+pub struct Enumeration {
+    /// The decisions (units whose order is not a hold), as indices into the units.
+    pub decisions: Vec<usize>,
+    /// The resolver's value of each decision.
+    pub resolved: Vec<bool>,
+    /// The backup rule decided some cycle (the resolver found no or two resolutions).
+    pub backup_fired: bool,
+    /// Every assignment of the decisions that is a fixed point of the rules.
+    pub solutions: Vec<Vec<bool>>,
+}
+
+pub(crate) fn enumerate(
+    map: &Map,
+    position: &Position,
+    checked: &Checked,
+    max_decisions: usize,
+) -> Option<Enumeration> {
+    let units = &position.units;
+    let (mut r, _) = new_resolver(map, units, &checked.eff, &checked.unit_at);
+    let decisions: Vec<usize> = (0..units.len())
+        .filter(|&u| !matches!(checked.eff[u], Eff::Hold))
+        .collect();
+    if decisions.len() > max_decisions.min(24) {
+        return None;
+    }
+    for &u in &decisions {
+        r.resolve(u);
+    }
+    let resolved: Vec<bool> = decisions.iter().map(|&u| r.res[u]).collect();
+    let backup_fired = r.backup_fired;
+    let mut solutions = Vec::new();
+    for mask in 0u32..(1 << decisions.len()) {
+        let value = |i: usize| mask >> i & 1 == 1;
+        for (i, &u) in decisions.iter().enumerate() {
+            r.res[u] = value(i);
+            r.state[u] = State::Resolved;
+        }
+        if decisions
+            .iter()
+            .enumerate()
+            .all(|(i, &u)| r.adjudicate(u) == value(i))
+        {
+            solutions.push((0..decisions.len()).map(value).collect());
+        }
+    }
+    Some(Enumeration {
+        decisions,
+        resolved,
+        backup_fired,
+        solutions,
+    })
 }
