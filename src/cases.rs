@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::game::{Phase, PhaseKind, Position};
-use crate::judge::{adjudicate, adjudicate_adjustments, Rules};
+use crate::game::{advance, Phase, PhaseKind, PhaseResult, Position};
+use crate::judge::Rules;
 use crate::map::Map;
 use crate::orders::{parse_orders, Order};
 
@@ -30,8 +30,79 @@ pub struct Case {
     pub dislodged: BTreeMap<String, String>,
     #[serde(default)]
     pub contested: Option<Vec<String>>,
+    /// Supply-centre owners by power (default: the home centres).
+    #[serde(default)]
+    pub owners: Option<BTreeMap<String, Vec<String>>>,
+    /// Expected retreats of each dislodged unit: its province → location ids.
+    #[serde(default)]
+    pub retreats: Option<BTreeMap<String, Vec<String>>>,
+    /// The retreat phase that follows: orders as written → outcome, by power.
+    #[serde(default)]
+    pub retreat_orders: Option<serde_yaml::Mapping>,
+    /// Provinces of the dislodged units destroyed in the retreat phase.
+    #[serde(default)]
+    pub destroyed: Option<Vec<String>>,
+    /// Adjustment: provinces of the units removed in civil disorder.
+    #[serde(default)]
+    pub civil_disorder: Option<Vec<String>>,
     #[serde(default)]
     pub note: Option<String>,
+}
+
+/// Orders written per power as `{order text: outcome}` items: the orders text (a
+/// header per power, one order per line) and the expectations in written order.
+fn orders_text(orders: &serde_yaml::Mapping) -> Result<(String, Vec<(String, String)>), String> {
+    let mut text = String::new();
+    let mut expected = Vec::new();
+    for (power, list) in orders {
+        let power = power.as_str().ok_or("a power name must be text")?;
+        text.push_str(power);
+        text.push_str(":\n");
+        for item in list.as_sequence().ok_or("orders are a list per power")? {
+            let m = item
+                .as_mapping()
+                .ok_or("each order is `order text: outcome`")?;
+            for (k, v) in m {
+                let order = k.as_str().ok_or("order text")?.to_string();
+                let want = v.as_str().ok_or("outcome word")?.to_string();
+                text.push_str(&order);
+                text.push('\n');
+                expected.push((order, want));
+            }
+        }
+    }
+    Ok((text, expected))
+}
+
+/// Compare a list of province ids, in any order.
+fn same_set(what: &str, want: &[String], have: Vec<String>, diffs: &mut Vec<String>) {
+    let mut want = want.to_vec();
+    want.sort();
+    let mut have = have;
+    have.sort();
+    if want != have {
+        diffs.push(format!("{what}: expected {want:?}, got {have:?}"));
+    }
+}
+
+/// Compare each order's outcome word with the expectation.
+fn words(expected: &[(String, String)], r: &PhaseResult, diffs: &mut Vec<String>) {
+    if r.orders.len() != expected.len() {
+        diffs.push(format!(
+            "parsed {} orders, expected {}",
+            r.orders.len(),
+            expected.len()
+        ));
+        return;
+    }
+    for ((order, want), got) in expected.iter().zip(&r.orders) {
+        if want != got.outcome.word() {
+            diffs.push(format!(
+                "`{order}`: expected {want}, got {}",
+                got.outcome.word()
+            ));
+        }
+    }
 }
 
 /// Read a file of cases.
@@ -63,31 +134,18 @@ impl Case {
             Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
             None => Phase::first(map),
         };
-        let position = Position::from_units(
+        let mut position = Position::from_units(
             map,
             phase,
             self.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
         )
         .map_err(|e| e.to_string())?;
-        let mut text = String::new();
-        let mut expected = Vec::new();
-        for (power, list) in &self.orders {
-            let power = power.as_str().ok_or("a power name must be text")?;
-            text.push_str(power);
-            text.push_str(":\n");
-            for item in list.as_sequence().ok_or("orders are a list per power")? {
-                let m = item
-                    .as_mapping()
-                    .ok_or("each order is `order text: outcome`")?;
-                for (k, v) in m {
-                    let order = k.as_str().ok_or("order text")?.to_string();
-                    let want = v.as_str().ok_or("outcome word")?.to_string();
-                    text.push_str(&order);
-                    text.push('\n');
-                    expected.push((order, want));
-                }
-            }
+        if let Some(o) = &self.owners {
+            position
+                .set_owners(map, o.iter().map(|(k, v)| (k.as_str(), v.as_slice())))
+                .map_err(|e| e.to_string())?;
         }
+        let (text, expected) = orders_text(&self.orders)?;
         let parsed = parse_orders(map, &text);
         let problems = parsed
             .diagnostics
@@ -115,56 +173,85 @@ impl Case {
             .iter()
             .map(|e| format!("parse error: {e}"))
             .collect::<Vec<_>>();
-        if p.orders.len() != p.expected.len() {
-            diffs.push(format!(
-                "parsed {} orders, expected {}",
-                p.orders.len(),
-                p.expected.len()
-            ));
+        let (r, next) = advance(map, p.rules, &p.position, &p.orders, None);
+        words(&p.expected, &r, &mut diffs);
+        let prov = |l| map.province(map.prov_of(l)).id.clone();
+        if p.position.phase.kind == PhaseKind::Adjustment {
+            if let Some(want) = &self.civil_disorder {
+                let have = r
+                    .civil_disorder
+                    .iter()
+                    .map(|&(i, _)| prov(r.units[i].loc))
+                    .collect();
+                same_set("civil disorder", want, have, &mut diffs);
+            }
             return diffs;
         }
-        let words: Vec<&'static str> = if p.position.phase.kind == PhaseKind::Adjustment {
-            adjudicate_adjustments(map, &p.position, &p.orders)
-                .orders
+        let got: BTreeMap<String, String> = r
+            .dislodged
+            .iter()
+            .map(|d| (prov(r.units[d.unit].loc), map.province(d.by).id.clone()))
+            .collect();
+        if got != self.dislodged {
+            diffs.push(format!(
+                "dislodged: expected {:?}, got {:?}",
+                self.dislodged, got
+            ));
+        }
+        if let Some(c) = &self.contested {
+            let have = r
+                .contested
                 .iter()
-                .map(|(_, o)| o.word())
-                .collect()
-        } else {
-            let r = adjudicate(map, &p.position, &p.orders, p.rules);
-            let got: BTreeMap<String, String> = r
+                .map(|&q| map.province(q).id.clone())
+                .collect();
+            same_set("contested", c, have, &mut diffs);
+        }
+        if let Some(want) = &self.retreats {
+            let have: BTreeMap<String, Vec<String>> = r
                 .dislodged
                 .iter()
                 .map(|d| {
-                    (
-                        map.province(map.prov_of(r.units[d.unit].loc)).id.clone(),
-                        map.province(d.by).id.clone(),
-                    )
+                    let mut l: Vec<String> = d.retreats.iter().map(|&l| map.loc_id(l)).collect();
+                    l.sort();
+                    (prov(r.units[d.unit].loc), l)
                 })
                 .collect();
-            if got != self.dislodged {
+            let want: BTreeMap<String, Vec<String>> = want
+                .iter()
+                .map(|(k, v)| {
+                    let mut v = v.clone();
+                    v.sort();
+                    (k.clone(), v)
+                })
+                .collect();
+            if want != have {
+                diffs.push(format!("retreats: expected {want:?}, got {have:?}"));
+            }
+        }
+        if let Some(orders) = &self.retreat_orders {
+            if next.phase.kind != PhaseKind::Retreat {
+                diffs.push("no retreat phase follows the movement phase".into());
+                return diffs;
+            }
+            let (text, expected) = match orders_text(orders) {
+                Ok(t) => t,
+                Err(e) => {
+                    diffs.push(e);
+                    return diffs;
+                }
+            };
+            let parsed = parse_orders(map, &text);
+            for d in &parsed.diagnostics {
                 diffs.push(format!(
-                    "dislodged: expected {:?}, got {:?}",
-                    self.dislodged, got
+                    "retreat parse error: line {}: {}",
+                    d.span.line, d.message
                 ));
             }
-            if let Some(c) = &self.contested {
-                let mut want = c.clone();
-                want.sort();
-                let mut have: Vec<String> = r
-                    .contested
-                    .iter()
-                    .map(|&q| map.province(q).id.clone())
-                    .collect();
-                have.sort();
-                if want != have {
-                    diffs.push(format!("contested: expected {want:?}, got {have:?}"));
-                }
-            }
-            r.orders.iter().map(|o| o.outcome.word()).collect()
-        };
-        for ((order, want), got) in p.expected.iter().zip(words) {
-            if want != got {
-                diffs.push(format!("`{order}`: expected {want}, got {got}"));
+            let (t, _) = advance(map, p.rules, &next, &parsed.orders, None);
+            words(&expected, &t, &mut diffs);
+            if let Some(want) = &self.destroyed {
+                let have = t.destroyed.iter().map(|&i| prov(t.units[i].loc)).collect();
+                same_set("destroyed", want, have, &mut diffs);
             }
         }
         diffs

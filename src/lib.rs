@@ -19,6 +19,7 @@
 //! The library does no I/O and never prints; the binary (`src/main.rs`, `src/cli/`)
 //! reads files and writes output.
 
+pub mod batch;
 pub mod cases;
 pub mod game;
 pub mod judge;

@@ -1,13 +1,12 @@
-//! `arbiter adjudicate ORDERS`: one movement phase, text or JSON.
+//! `arbiter adjudicate ORDERS`: one phase (movement, retreat or adjustment, as the
+//! position file says), as a sheet, JSON or Markdown.
 
 use super::{
-    load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, Format,
-    EXIT_DIAGNOSTICS, EXIT_OK,
+    load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS,
+    EXIT_OK,
 };
-use arbiter::game::{PhaseKind, Position};
-use arbiter::judge::adjudicate;
+use arbiter::game::{advance, Position};
 use arbiter::orders::{parse_orders, render_diagnostics, Severity};
-use arbiter::report;
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let map = load_map(&args.map)?;
@@ -20,15 +19,9 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         }
         None => Position::initial(&map),
     };
-    if position.phase.kind != PhaseKind::Movement {
-        return Err(Fatal(format!(
-            "the position is a {} phase; `adjudicate` handles movement phases so far",
-            position.phase
-        )));
-    }
     let text = read_input(&args.orders)?;
     let parsed = parse_orders(&map, &text);
-    let result = adjudicate(&map, &position, &parsed.orders, rules);
+    let (result, _) = advance(&map, rules, &position, &parsed.orders, None);
     let mut diagnostics = parsed.diagnostics;
     diagnostics.extend(result.diagnostics.iter().cloned());
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
@@ -40,31 +33,8 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     if !diagnostics.is_empty() {
         eprint!("{}", render_diagnostics(&diagnostics, &text, file));
     }
-    let out = match args.format {
-        Format::Text => {
-            let game = args.game.clone().unwrap_or_else(|| map.name.clone());
-            report::text::movement(
-                &map,
-                position.phase,
-                &position.owners,
-                &game,
-                &result,
-                &parsed.orders,
-            )
-        }
-        Format::Json => {
-            let j = report::json::movement(
-                &map,
-                position.phase,
-                &result,
-                &parsed.orders,
-                diagnostics.clone(),
-            );
-            let mut s = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
-            s.push('\n');
-            s
-        }
-    };
+    let game = args.game.clone().unwrap_or_else(|| map.name.clone());
+    let out = super::render(&map, &game, &result, args.format, &diagnostics)?;
     write_output(args.output.as_deref(), &out)?;
     Ok(
         if diagnostics.iter().any(|d| d.severity == Severity::Error) {

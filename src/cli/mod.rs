@@ -35,6 +35,29 @@ enum Command {
 pub enum Format {
     Text,
     Json,
+    Markdown,
+}
+
+/// A phase's result in the chosen format.
+pub fn render(
+    map: &Map,
+    game: &str,
+    result: &arbiter::game::PhaseResult,
+    format: Format,
+    diagnostics: &[arbiter::orders::Diagnostic],
+) -> Result<String, Fatal> {
+    use arbiter::report;
+    Ok(match format {
+        Format::Text => report::text::sheet(map, game, result),
+        Format::Markdown => report::markdown::sheet(map, game, result),
+        Format::Json => {
+            let mut j = report::json::phase(map, result);
+            j.diagnostics = diagnostics.to_vec();
+            let mut s = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
+            s.push('\n');
+            s
+        }
+    })
 }
 
 #[derive(clap::Args, Debug)]

@@ -1,5 +1,12 @@
-//! The position on the board: phase, units, supply-centre owners. Loaded from YAML
-//! (schema in `docs/CLI.md`), or the map's starting position.
+//! The game state: phase, units, supply-centre owners, and the dislodged units that
+//! must retreat with the places each may go. Loaded from YAML (schema in
+//! `docs/CLI.md`), or the map's starting position. [`advance`] steps from one phase to
+//! the next; [`file`] keeps a whole game.
+
+pub mod advance;
+pub mod file;
+
+pub use advance::{advance, next_phase, PhaseResult};
 
 use std::collections::BTreeMap;
 
@@ -114,13 +121,27 @@ impl std::fmt::Display for Phase {
     }
 }
 
-/// Units and supply-centre owners at the start of a phase.
-#[derive(Clone, Debug)]
+/// A unit dislodged in a movement phase, waiting for the retreat phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Retreating {
+    pub unit: Unit,
+    /// The province the attacker came from.
+    pub by: Prov,
+    /// Where it may retreat (decided by the movement phase, DATC 6.H.13, 6.H.14).
+    pub retreats: Vec<Loc>,
+}
+
+/// The game state at the start of a phase: units, supply-centre owners, and (in a
+/// retreat phase) the dislodged units.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
     pub phase: Phase,
+    /// The units on the board (dislodged units are not among them).
     pub units: Vec<Unit>,
     /// Per province: the power owning the supply centre there.
     pub owners: Vec<Option<Power>>,
+    /// The units dislodged in the last movement phase, with their retreats.
+    pub dislodged: Vec<Retreating>,
 }
 
 /// A problem reading a position.
@@ -144,6 +165,12 @@ pub enum PositionError {
     },
     #[error("unknown supply centre `{0}`")]
     Centre(String),
+    #[error("unknown place `{0}`")]
+    Place(String),
+    #[error("dislodged `{unit}` cannot retreat to `{to}`: not a place it could move to")]
+    Retreat { unit: String, to: String },
+    #[error("dislodged units are given for {0}: they belong to a retreat phase (write e.g. `phase: Fall 1901 retreat`)")]
+    DislodgedOutsideRetreat(String),
 }
 
 #[derive(Deserialize)]
@@ -155,6 +182,20 @@ struct PositionFile {
     units: BTreeMap<String, Vec<String>>,
     #[serde(default)]
     owners: Option<BTreeMap<String, Vec<String>>>,
+    #[serde(default)]
+    dislodged: Vec<DislodgedEntry>,
+}
+
+/// A dislodged unit as position files, game files and batch lines write it:
+/// `{power: france, unit: F PIC, by: BUR, retreats: [BEL, BRE]}` (`by` optional).
+#[derive(Deserialize, serde::Serialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DislodgedEntry {
+    pub power: String,
+    pub unit: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    pub retreats: Vec<String>,
 }
 
 impl Position {
@@ -174,6 +215,7 @@ impl Position {
             phase: Phase::first(map),
             units,
             owners: Self::home_owners(map),
+            dislodged: Vec::new(),
         }
     }
 
@@ -249,10 +291,94 @@ impl Position {
             phase,
             units: out,
             owners: Self::home_owners(map),
+            dislodged: Vec::new(),
         })
     }
 
-    /// Read a position file (YAML): `phase`, `units` by power, optional `owners` by power.
+    /// Add dislodged units (with their retreats) to the position.
+    pub fn set_dislodged(
+        &mut self,
+        map: &Map,
+        entries: &[DislodgedEntry],
+    ) -> Result<(), PositionError> {
+        for e in entries {
+            let pw = map
+                .power_by_name(&e.power)
+                .ok_or_else(|| PositionError::Power(e.power.clone()))?;
+            let mut unit =
+                Self::parse_unit(map, pw, &e.unit).ok_or_else(|| PositionError::Unit {
+                    power: e.power.clone(),
+                    unit: e.unit.clone(),
+                })?;
+            if let Some(why) = map.placement_problem(unit.kind, unit.loc) {
+                return Err(PositionError::Misplaced {
+                    power: e.power.clone(),
+                    unit: e.unit.clone(),
+                    why,
+                });
+            }
+            let p = map.prov_of(unit.loc);
+            if unit.kind == UnitKind::Army {
+                unit.loc = p.into();
+            }
+            if self.dislodged.iter().any(|d| map.prov_of(d.unit.loc) == p) {
+                return Err(PositionError::Occupied(map.province(p).name.clone()));
+            }
+            let by = match &e.by {
+                Some(b) => map
+                    .prov_by_id(b)
+                    .ok_or_else(|| PositionError::Place(b.clone()))?,
+                None => p,
+            };
+            let mut retreats = Vec::new();
+            for r in &e.retreats {
+                let l = map
+                    .loc_by_id(r)
+                    .ok_or_else(|| PositionError::Place(r.clone()))?;
+                let l = if unit.kind == UnitKind::Army {
+                    map.prov_of(l).into()
+                } else {
+                    l
+                };
+                if !map.can_reach(unit.kind, unit.loc, map.prov_of(l))
+                    || map.placement_problem(unit.kind, l).is_some()
+                {
+                    return Err(PositionError::Retreat {
+                        unit: e.unit.clone(),
+                        to: r.clone(),
+                    });
+                }
+                retreats.push(l);
+            }
+            self.dislodged.push(Retreating { unit, by, retreats });
+        }
+        Ok(())
+    }
+
+    /// Set supply-centre owners from lists by power; centres not listed are unowned.
+    pub fn set_owners<'a>(
+        &mut self,
+        map: &Map,
+        owners: impl IntoIterator<Item = (&'a str, &'a [String])>,
+    ) -> Result<(), PositionError> {
+        self.owners = vec![None; map.province_count()];
+        for (power, list) in owners {
+            let pw = map
+                .power_by_name(power)
+                .ok_or_else(|| PositionError::Power(power.to_string()))?;
+            for c in list {
+                let p = map
+                    .prov_by_id(c)
+                    .filter(|&p| map.province(p).supply)
+                    .ok_or_else(|| PositionError::Centre(c.clone()))?;
+                self.owners[p.0 as usize] = Some(pw);
+            }
+        }
+        Ok(())
+    }
+
+    /// Read a position file (YAML): `phase`, `units` by power, optional `owners` by
+    /// power, optional `dislodged` units with their retreats.
     pub fn from_yaml(map: &Map, src: &str) -> Result<Position, PositionError> {
         let f: PositionFile = serde_yaml::from_str(src)?;
         let phase = match &f.phase {
@@ -265,21 +391,22 @@ impl Position {
             f.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
         )?;
         if let Some(owners) = &f.owners {
-            pos.owners = vec![None; map.province_count()];
-            for (power, list) in owners {
-                let pw = map
-                    .power_by_name(power)
-                    .ok_or_else(|| PositionError::Power(power.clone()))?;
-                for c in list {
-                    let p = map
-                        .prov_by_id(c)
-                        .filter(|&p| map.province(p).supply)
-                        .ok_or_else(|| PositionError::Centre(c.clone()))?;
-                    pos.owners[p.0 as usize] = Some(pw);
-                }
-            }
+            pos.set_owners(map, owners.iter().map(|(k, v)| (k.as_str(), v.as_slice())))?;
         }
+        pos.set_dislodged(map, &f.dislodged)?;
+        pos.check_dislodged(map)?;
         Ok(pos)
+    }
+
+    /// Dislodged units belong to a retreat phase.
+    pub fn check_dislodged(&self, map: &Map) -> Result<(), PositionError> {
+        let _ = map;
+        if !self.dislodged.is_empty() && self.phase.kind != PhaseKind::Retreat {
+            return Err(PositionError::DislodgedOutsideRetreat(
+                self.phase.to_string(),
+            ));
+        }
+        Ok(())
     }
 }
 

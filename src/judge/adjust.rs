@@ -1,41 +1,128 @@
-//! Adjustment orders (builds, removals, waives): legality of each order against the
-//! supply-centre count. Minimal for now: enough for DATC 6.B.14 and 4.B.7.
+//! The adjustment phase: builds, removals and waives judged against the supply-centre
+//! count (first legal ones in written order, DATC 4.D.4-4.D.6), then the automatic
+//! steps: missing builds are waived, missing removals are chosen by the civil-disorder
+//! rule (DATC 4.D.8, as `docs/RULES.md` states it). Also centre ownership after a Fall
+//! turn and the adjustments each power owes.
 
-use super::outcome::{Illegal, Outcome};
-use crate::game::Position;
-use crate::map::{Map, Power, UnitKind};
+use std::collections::VecDeque;
+
+use super::outcome::{Illegal, OrderResult, Outcome};
+use super::Rules;
+use crate::game::{Position, Unit};
+use crate::map::{Map, Power, Prov, UnitKind};
 use crate::orders::{Order, OrderKind};
 
-/// The outcome of each adjustment order, in input order.
+/// What an adjustment phase decided.
 #[derive(Clone, Debug)]
 pub struct AdjustmentResult {
-    pub orders: Vec<(Option<Power>, Outcome)>,
+    /// The units before the phase (indices used by the outcomes and `removed`).
+    pub units: Vec<Unit>,
+    /// One result per input order, in input order (`to`: where a unit is built).
+    pub orders: Vec<OrderResult>,
+    /// The units built, in order.
+    pub built: Vec<Unit>,
+    /// The units removed by order.
+    pub removed: Vec<usize>,
+    /// The units removed in civil disorder, each with its distance to the nearest
+    /// owned supply centre (`None`: the power owns no centre).
+    pub civil_disorder: Vec<(usize, Option<u32>)>,
+    /// Per power (map order), the builds it did not use (waived or not ordered).
+    pub waived: Vec<(Power, usize)>,
 }
 
-/// Judge builds, removals and waives (first legal ones in written order, 4.D.4–4.D.6).
+impl AdjustmentResult {
+    /// The units after the phase.
+    pub fn units_after(&self) -> Vec<Unit> {
+        let gone = |i: usize| {
+            self.removed.contains(&i) || self.civil_disorder.iter().any(|&(u, _)| u == i)
+        };
+        let mut out: Vec<Unit> = (0..self.units.len())
+            .filter(|&i| !gone(i))
+            .map(|i| self.units[i])
+            .collect();
+        out.extend(self.built.iter().copied());
+        out
+    }
+}
+
+/// What one power owes in an adjustment phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Owed {
+    pub power: Power,
+    pub centres: usize,
+    pub units: usize,
+    /// Builds (positive) or removals (negative): centres minus units.
+    pub change: i32,
+    /// Where it may build: its vacant, owned home centres.
+    pub build_sites: Vec<Prov>,
+}
+
+impl Owed {
+    /// Does the power have anything to order?
+    pub fn has_work(&self) -> bool {
+        self.change < 0 || (self.change > 0 && !self.build_sites.is_empty())
+    }
+}
+
+/// Per power (map order): what it owes in an adjustment phase on this board.
+pub fn owed(map: &Map, owners: &[Option<Power>], units: &[Unit]) -> Vec<Owed> {
+    map.power_ids()
+        .map(|pw| {
+            let centres = owners.iter().filter(|o| **o == Some(pw)).count();
+            let n = units.iter().filter(|x| x.power == pw).count();
+            let build_sites = map
+                .power(pw)
+                .home
+                .iter()
+                .copied()
+                .filter(|&p| {
+                    owners[p.0 as usize] == Some(pw)
+                        && !units.iter().any(|u| map.prov_of(u.loc) == p)
+                })
+                .collect();
+            Owed {
+                power: pw,
+                centres,
+                units: n,
+                change: centres as i32 - n as i32,
+                build_sites,
+            }
+        })
+        .collect()
+}
+
+/// Judge builds, removals and waives, then apply the automatic steps.
 pub fn adjudicate_adjustments(
     map: &Map,
     position: &Position,
     orders: &[Order],
+    rules: Rules,
 ) -> AdjustmentResult {
-    let centres = |p: Power| position.owners.iter().filter(|o| **o == Some(p)).count();
-    let units = |p: Power| position.units.iter().filter(|u| u.power == p).count();
+    let units = &position.units;
+    let owed = owed(map, &position.owners, units);
+    let builds = |p: Power| owed[p.0 as usize].change.max(0) as usize;
+    let removals = |p: Power| (-owed[p.0 as usize].change).max(0) as usize;
     let mut used = vec![0usize; map.powers.len()];
-    let mut built = Vec::new();
-    let mut removed = Vec::new();
+    let mut built: Vec<Unit> = Vec::new();
+    let mut removed: Vec<usize> = Vec::new();
     let mut out = Vec::new();
     for o in orders {
-        let power = o.power.or_else(|| {
-            o.prov(map)
-                .and_then(|p| position.unit_in(map, p))
-                .map(|u| u.power)
-        });
-        let outcome = match (o.kind, o.unit, power) {
+        let unit_here = o
+            .prov(map)
+            .and_then(|p| units.iter().position(|u| map.prov_of(u.loc) == p));
+        let power = o.power.or_else(|| unit_here.map(|i| units[i].power));
+        let mut result = OrderResult {
+            unit: None,
+            power,
+            outcome: Outcome::Succeeds,
+            to: None,
+        };
+        result.outcome = match (o.kind, o.unit, power) {
             (_, _, None) => Outcome::Illegal(Illegal::Build(
                 "the order does not say which power it is for",
             )),
             (OrderKind::Waive, _, Some(pw)) => {
-                if used[pw.0 as usize] < centres(pw).saturating_sub(units(pw)) {
+                if used[pw.0 as usize] < builds(pw) {
                     used[pw.0 as usize] += 1;
                     Outcome::Succeeds
                 } else {
@@ -49,13 +136,18 @@ pub fn adjudicate_adjustments(
                 } else {
                     UnitKind::Army
                 });
+                let loc = if kind == UnitKind::Army {
+                    p.into()
+                } else {
+                    u.loc
+                };
                 let why = if map.province(p).home != Some(pw) {
                     Some("not a home centre of the power")
                 } else if position.owners[p.0 as usize] != Some(pw) {
                     Some("the power does not own the centre")
-                } else if position.unit_in(map, p).is_some() || built.contains(&p) {
+                } else if unit_here.is_some() || built.iter().any(|b| map.prov_of(b.loc) == p) {
                     Some("the centre is occupied")
-                } else if used[pw.0 as usize] >= centres(pw).saturating_sub(units(pw)) {
+                } else if used[pw.0 as usize] >= builds(pw) {
                     Some("no build left")
                 } else if kind == UnitKind::Fleet && map.is_split(p) && !map.is_coast(u.loc) {
                     Some("a fleet built in a province with two coasts needs its coast (4.B.7)")
@@ -68,43 +160,134 @@ pub fn adjudicate_adjustments(
                     Some(w) => Outcome::Illegal(Illegal::Build(w)),
                     None => {
                         used[pw.0 as usize] += 1;
-                        built.push(p);
+                        built.push(Unit {
+                            power: pw,
+                            kind,
+                            loc,
+                        });
+                        result.to = Some(loc);
                         Outcome::Succeeds
                     }
                 }
             }
-            (OrderKind::Disband, Some(u), Some(pw)) => {
-                let p = map.prov_of(u.loc);
-                match position.unit_in(map, p) {
-                    Some(unit) if unit.power != pw => {
-                        Outcome::Illegal(Illegal::ForeignUnit(unit.power))
-                    }
-                    Some(_) if removed.contains(&p) => Outcome::Illegal(Illegal::DuplicateOrder),
-                    Some(_) if used[pw.0 as usize] >= units(pw).saturating_sub(centres(pw)) => {
+            (OrderKind::Disband, Some(_), Some(pw)) => match unit_here {
+                Some(i) if units[i].power != pw => {
+                    Outcome::Illegal(Illegal::ForeignUnit(units[i].power))
+                }
+                Some(i) => {
+                    result.unit = Some(i);
+                    if removed.contains(&i) {
+                        Outcome::Illegal(Illegal::DuplicateOrder)
+                    } else if used[pw.0 as usize] >= removals(pw) {
                         Outcome::Illegal(Illegal::Build("no removal left"))
-                    }
-                    Some(_) => {
+                    } else {
                         used[pw.0 as usize] += 1;
-                        removed.push(p);
+                        removed.push(i);
                         Outcome::Succeeds
                     }
-                    None => Outcome::Illegal(Illegal::NoUnit),
                 }
-            }
+                None => Outcome::Illegal(Illegal::NoUnit),
+            },
             _ => Outcome::Illegal(Illegal::WrongPhase),
         };
-        out.push((power, outcome));
+        out.push(result);
     }
-    AdjustmentResult { orders: out }
+    // Missing removals: civil disorder. Missing builds: waived.
+    let mut civil_disorder = Vec::new();
+    let mut waived = Vec::new();
+    for pw in map.power_ids() {
+        let left = removals(pw).saturating_sub(used[pw.0 as usize]);
+        if left > 0 {
+            let candidates: Vec<usize> = (0..units.len())
+                .filter(|&i| units[i].power == pw && !removed.contains(&i))
+                .collect();
+            civil_disorder.extend(civil_disorder_removals(
+                map,
+                &position.owners,
+                units,
+                pw,
+                &candidates,
+                left,
+                rules,
+            ));
+        }
+        let unused = builds(pw).saturating_sub(used[pw.0 as usize]);
+        if builds(pw) > 0 {
+            waived.push((pw, unused));
+        }
+    }
+    AdjustmentResult {
+        units: units.clone(),
+        orders: out,
+        built,
+        removed,
+        civil_disorder,
+        waived: waived.into_iter().filter(|&(_, n)| n > 0).collect(),
+    }
+}
+
+/// The `count` units of `power` (from `candidates`) that civil disorder removes: the
+/// farthest from the nearest owned supply centre, counting steps over land and sea for
+/// any unit (DATC 4.D.8, 2023 rules); ties: fleets before armies, then alphabetical
+/// by the province's full name.
+fn civil_disorder_removals(
+    map: &Map,
+    owners: &[Option<Power>],
+    units: &[Unit],
+    power: Power,
+    candidates: &[usize],
+    count: usize,
+    _rules: Rules,
+) -> Vec<(usize, Option<u32>)> {
+    let dist = distances(map, owners, power);
+    let mut ranked: Vec<(usize, Option<u32>)> = candidates
+        .iter()
+        .map(|&i| (i, dist[map.prov_of(units[i].loc).0 as usize]))
+        .collect();
+    ranked.sort_by(|&(a, da), &(b, db)| {
+        let far = |d: Option<u32>| d.unwrap_or(u32::MAX);
+        far(db)
+            .cmp(&far(da))
+            .then_with(|| (units[a].kind == UnitKind::Army).cmp(&(units[b].kind == UnitKind::Army)))
+            .then_with(|| {
+                let name = |i: usize| &map.province(map.prov_of(units[i].loc)).name;
+                name(a).cmp(name(b))
+            })
+    });
+    ranked.truncate(count);
+    ranked
+}
+
+/// Per province: steps to the nearest supply centre `power` owns, over land and sea
+/// (any adjacency of the province graph). `None`: unreachable or no centre owned.
+pub fn distances(map: &Map, owners: &[Option<Power>], power: Power) -> Vec<Option<u32>> {
+    let mut dist = vec![None; map.province_count()];
+    let mut queue = VecDeque::new();
+    for p in map.provs() {
+        if owners[p.0 as usize] == Some(power) {
+            dist[p.0 as usize] = Some(0);
+            queue.push_back(p);
+        }
+    }
+    while let Some(p) = queue.pop_front() {
+        let d = dist[p.0 as usize].unwrap_or(0) + 1;
+        for q in map
+            .army_neighbours(p)
+            .iter()
+            .chain(map.fleet_reach_any(p).iter())
+        {
+            if dist[q.0 as usize].is_none() {
+                dist[q.0 as usize] = Some(d);
+                queue.push_back(q);
+            }
+        }
+    }
+    dist
 }
 
 /// Supply-centre owners after a Fall turn: a centre passes to the power whose unit
 /// stands in it; an empty centre keeps its owner.
-pub fn owners_after(
-    map: &Map,
-    owners: &[Option<Power>],
-    units: &[crate::game::Unit],
-) -> Vec<Option<Power>> {
+pub fn owners_after(map: &Map, owners: &[Option<Power>], units: &[Unit]) -> Vec<Option<Power>> {
     let mut out = owners.to_vec();
     for u in units {
         let p = map.prov_of(u.loc);
@@ -113,20 +296,4 @@ pub fn owners_after(
         }
     }
     out
-}
-
-/// Per power (map order): centres owned, units, and the difference (builds if positive,
-/// removals if negative).
-pub fn adjustments(
-    map: &Map,
-    owners: &[Option<Power>],
-    units: &[crate::game::Unit],
-) -> Vec<(Power, usize, usize, i32)> {
-    map.power_ids()
-        .map(|pw| {
-            let c = owners.iter().filter(|o| **o == Some(pw)).count();
-            let u = units.iter().filter(|x| x.power == pw).count();
-            (pw, c, u, c as i32 - u as i32)
-        })
-        .collect()
 }

@@ -462,6 +462,10 @@ impl Illegal {
             Illegal::ConvoyNotArmy => "only an army can be convoyed".into(),
             Illegal::NotOnRoute => "the fleet is on no possible convoy route".into(),
             Illegal::Build(s) => (*s).into(),
+            Illegal::NotDislodged => {
+                "the unit was not dislodged: only dislodged units move now".into()
+            }
+            Illegal::NotARetreat => "the unit cannot retreat there".into(),
         }
     }
 }

@@ -6,11 +6,13 @@ mod convoy;
 mod legality;
 mod outcome;
 mod resolve;
+mod retreat;
 mod rules;
 
-pub use adjust::{adjudicate_adjustments, adjustments, owners_after, AdjustmentResult};
+pub use adjust::{adjudicate_adjustments, distances, owed, owners_after, AdjustmentResult, Owed};
 pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
 pub use resolve::Enumeration;
+pub use retreat::{adjudicate_retreats, RetreatResult};
 pub use rules::Rules;
 
 use crate::game::{Position, Unit};

@@ -47,8 +47,13 @@ pub enum Illegal {
     ConvoyNotArmy,
     /// A convoy by a fleet on no possible route (6.G.19).
     NotOnRoute,
-    /// A build on a board in the wrong state, or without a needed coast (4.B.7).
+    /// A build or removal on a board in the wrong state, or without a needed coast (4.B.7).
     Build(&'static str),
+    /// A retreat-phase order for a unit that was not dislodged.
+    NotDislodged,
+    /// A retreat to a place that is not among the unit's retreats (occupied, the
+    /// attacker's province, a standoff, not adjacent, or by convoy).
+    NotARetreat,
 }
 
 /// Legal, but does not match: the order is void.
@@ -108,6 +113,9 @@ pub enum Failure {
     Cut { by: usize },
     /// The unit was dislodged by this unit (a hold, support or convoy that failed).
     Dislodged { by: usize },
+    /// Two or more units retreated to one province: all are destroyed. `with` lists the
+    /// others (indices into the phase's units).
+    RetreatClash { with: Vec<usize> },
     /// A paradox rule decided it: the convoy failed by the Szykman rule (DATC 4.A.2, the
     /// fleets in the paradox hold), or, in a cycle with neither a convoy nor only moves,
     /// the backup rule failed every order of the cycle (DATC 5.B.9).

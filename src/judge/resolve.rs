@@ -463,7 +463,6 @@ fn new_resolver<'a>(
     (r, conv_matched)
 }
 
-
 pub(crate) fn resolve(
     map: &Map,
     position: &Position,

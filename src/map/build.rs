@@ -133,7 +133,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     let mut names: HashMap<String, String> = f
         .provinces
         .iter()
-        .map(|p| (crate::orders::normalize(&p.id), p.id.to_ascii_lowercase()))
+        .map(|p| (super::names::normalize(&p.id), p.id.to_ascii_lowercase()))
         .collect();
     for (i, p) in f.provinces.iter().take(n).enumerate() {
         let line = lines.block("provinces", &p.id);
@@ -155,7 +155,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         for (k, name) in
             std::iter::once(("name", &p.name)).chain(p.aliases.iter().map(|a| ("aliases", a)))
         {
-            let norm = crate::orders::normalize(name);
+            let norm = super::names::normalize(name);
             if let Some(other) = names.get(&norm) {
                 if other != &id {
                     problem(

@@ -6,6 +6,7 @@
 
 mod build;
 pub mod file;
+pub mod names;
 mod set;
 
 pub use build::MapError;
@@ -152,7 +153,7 @@ pub struct Map {
     /// Sea provinces (where a fleet may convoy).
     seas: ProvSet,
     /// Names players write, built on first use.
-    names: std::sync::OnceLock<crate::orders::NameIndex>,
+    names: std::sync::OnceLock<names::NameIndex>,
     /// Coastal provinces (where an army may be convoyed from or to).
     shores: ProvSet,
 }
@@ -173,9 +174,8 @@ impl Map {
     }
 
     /// The name index the order parser reads names with.
-    pub fn names(&self) -> &crate::orders::NameIndex {
-        self.names
-            .get_or_init(|| crate::orders::NameIndex::new(self))
+    pub fn names(&self) -> &names::NameIndex {
+        self.names.get_or_init(|| names::NameIndex::new(self))
     }
 
     /// Number of provinces.

@@ -14,8 +14,8 @@ use nom::combinator::opt;
 use nom::error::{ErrorKind, ParseError};
 use nom::{Err, IResult};
 
-use super::names::{normalize, with_normalized, NameIndex};
 use super::{Diagnostic, Order, OrderKind, Span, UnitRef};
+use crate::map::names::{normalize, with_normalized, NameIndex};
 use crate::map::{Loc, Map, Power, UnitKind};
 
 /// Orders read from a text, and a diagnostic for every problem.
@@ -581,7 +581,7 @@ fn suggest_keyword(w: &str) -> Option<&'static str> {
         .iter()
         .flat_map(|l| l.iter())
         .filter(|k| k.len() > 2)
-        .map(|k| (super::names::levenshtein(&n, k), *k))
+        .map(|k| (crate::map::names::levenshtein(&n, k), *k))
         .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, k)| k)

@@ -6,11 +6,10 @@
 
 mod diagnostic;
 mod grammar;
-mod names;
 
+pub use crate::map::names::{normalize, NameIndex};
 pub use diagnostic::{render_diagnostics, Diagnostic, Severity, Span};
 pub use grammar::{parse_order, parse_orders, Parsed};
-pub use names::{normalize, NameIndex};
 
 use crate::map::{Loc, Map, Power, Prov, UnitKind};
 

@@ -1,16 +1,19 @@
-//! Reports: the Judge-style results listing ([`text`]) and JSON ([`json`]), both
-//! computed from a [`MovementResult`]; tags and reasons are derived from outcomes.
+//! Reports: the Judge-style results sheet ([`text`]), JSON ([`json`]), Markdown
+//! ([`markdown`]) and the explanation ([`explain`]), all rendered from one
+//! [`PhaseResult`]; tags and reasons are derived from outcomes, never stored.
 
+pub mod explain;
 pub mod json;
+pub mod markdown;
 pub mod text;
 
-use crate::game::Unit;
-use crate::judge::{Failure, Illegal, MovementResult, Outcome, Void};
+use crate::game::{PhaseResult, Unit};
+use crate::judge::{Failure, Illegal, Outcome, Void};
 use crate::map::{Map, UnitKind};
 use crate::orders::{Order, OrderKind};
 
 /// The unit type an order is for: the unit's real type where the order was bound.
-fn kind_of(result: &MovementResult, k: usize, order: &Order) -> Option<UnitKind> {
+fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
     result.orders[k]
         .unit
         .map(|u| result.units[u].kind)
@@ -18,7 +21,8 @@ fn kind_of(result: &MovementResult, k: usize, order: &Order) -> Option<UnitKind>
 }
 
 /// The canonical form of input order `k`.
-pub fn canonical(map: &Map, result: &MovementResult, orders: &[Order], k: usize) -> String {
+pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
+    let orders = &result.input;
     let mut o = orders[k].clone();
     if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders[k].to) {
         o.kind = OrderKind::Move { to, via_convoy };
@@ -32,25 +36,20 @@ pub fn canonical(map: &Map, result: &MovementResult, orders: &[Order], k: usize)
 }
 
 /// The order a unit was given, in canonical form (or `A PAR H` if it had none).
-pub fn unit_order(map: &Map, result: &MovementResult, orders: &[Order], unit: usize) -> String {
+pub fn unit_order(map: &Map, result: &PhaseResult, unit: usize) -> String {
     match result
         .orders
         .iter()
         .position(|r| r.unit == Some(unit) && !matches!(r.outcome, Outcome::Illegal(_)))
     {
-        Some(k) => canonical(map, result, orders, k),
+        Some(k) => canonical(map, result, k),
         None => format!("{} H", result.units[unit].short(map)),
     }
 }
 
 /// Why an order ended as it did, in words, and the units that caused it.
-pub fn reason(
-    map: &Map,
-    result: &MovementResult,
-    orders: &[Order],
-    k: usize,
-) -> (Option<String>, Vec<usize>) {
-    let name = |u: usize| unit_order(map, result, orders, u);
+pub fn reason(map: &Map, result: &PhaseResult, k: usize) -> (Option<String>, Vec<usize>) {
+    let name = |u: usize| unit_order(map, result, u);
     match &result.orders[k].outcome {
         Outcome::Succeeds => (None, vec![]),
         Outcome::Illegal(i) => (Some(format!("illegal: {}", i.describe(map))), vec![]),
@@ -101,6 +100,16 @@ pub fn reason(
             ),
             Failure::Cut { by } => (Some(format!("cut by {}", name(*by))), vec![*by]),
             Failure::Dislodged { by } => (Some(format!("dislodged by {}", name(*by))), vec![*by]),
+            Failure::RetreatClash { with } => {
+                let names: Vec<String> = with.iter().map(|&u| result.units[u].short(map)).collect();
+                (
+                    Some(format!(
+                        "bounced: {} retreated to the same province; all are destroyed",
+                        names.join(", ")
+                    )),
+                    with.clone(),
+                )
+            }
             Failure::Paradox => (
                 Some("paradox: the order fails by the backup rule (Szykman for a convoy, DATC 4.A.2 and 5.B.9)".into()),
                 vec![],
@@ -110,7 +119,8 @@ pub fn reason(
 }
 
 /// Report tags for input order `k`: `bounce`, `cut`, `void`, `dislodged`, `no convoy`, `disrupted`.
-pub fn tags(result: &MovementResult, orders: &[Order], k: usize) -> Vec<&'static str> {
+pub fn tags(result: &PhaseResult, k: usize) -> Vec<&'static str> {
+    let orders = &result.input;
     let r = &result.orders[k];
     let mut t = Vec::new();
     match &r.outcome {
@@ -120,7 +130,7 @@ pub fn tags(result: &MovementResult, orders: &[Order], k: usize) -> Vec<&'static
         Outcome::Invalid(Void::NoConvoyOrdered) | Outcome::Fails(Failure::ConvoyDisrupted) => {
             t.push("no convoy")
         }
-        Outcome::Fails(Failure::Bounced { .. }) => t.push("bounce"),
+        Outcome::Fails(Failure::Bounced { .. } | Failure::RetreatClash { .. }) => t.push("bounce"),
         Outcome::Fails(Failure::Cut { .. }) => t.push("cut"),
         Outcome::Fails(Failure::Paradox) => t.push("disrupted"),
         Outcome::Fails(Failure::Dislodged { .. }) => match orders[k].kind {
@@ -132,6 +142,9 @@ pub fn tags(result: &MovementResult, orders: &[Order], k: usize) -> Vec<&'static
     let foreign = matches!(r.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)));
     if r.unit.is_some_and(|u| result.is_dislodged(u)) && !foreign {
         t.push("dislodged");
+    }
+    if r.unit.is_some_and(|u| result.destroyed.contains(&u)) && !foreign {
+        t.push("destroyed");
     }
     t
 }

@@ -1,4 +1,5 @@
-//! The results listing in the Judge / DPjudge format that mappers and other programs read:
+//! The results sheet in the Judge / DPjudge format that mappers and other programs
+//! read, for every kind of phase, fitted to 80 columns:
 //!
 //! ```text
 //! Movement results for Spring of 1901. (standard)
@@ -10,20 +11,30 @@
 use std::fmt::Write;
 
 use super::{tags, unit_words};
-use crate::game::{Phase, Unit};
-use crate::judge::MovementResult;
-use crate::map::{Loc, Map, UnitKind};
-use crate::orders::{Order, OrderKind};
+use crate::game::{PhaseKind, PhaseResult, Unit};
+use crate::map::{Loc, Map, Power, UnitKind};
+use crate::orders::OrderKind;
+
+/// The width a sheet is fitted to.
+pub const WIDTH: usize = 80;
 
 /// One order as the Judge writes it, without the power prefix and tags.
-fn order_text(map: &Map, result: &MovementResult, orders: &[Order], k: usize) -> String {
-    let o = &orders[k];
+pub(crate) fn order_text(map: &Map, result: &PhaseResult, k: usize) -> String {
+    let o = &result.input[k];
     let r = &result.orders[k];
     let unit: Option<Unit> = r.unit.map(|u| result.units[u]);
     let (kind, loc) = match (unit, o.unit) {
         (Some(u), _) => (Some(u.kind), u.loc),
         (None, Some(u)) => (u.kind, u.loc),
         (None, None) => return "WAIVE".to_string(),
+    };
+    let kind = match (o.kind, r.to) {
+        (OrderKind::Build, Some(_)) => kind.or(Some(if map.is_coast(loc) {
+            UnitKind::Fleet
+        } else {
+            UnitKind::Army
+        })),
+        _ => kind,
     };
     let me = format!(
         "{} {}",
@@ -48,6 +59,14 @@ fn order_text(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
     match o.kind {
         OrderKind::Hold => format!("{me} HOLD"),
         OrderKind::Move { to, .. } => format!("{me} -> {}", map.loc_name(r.to.unwrap_or(to))),
+        OrderKind::Build if r.to.is_some() => {
+            let l = r.to.unwrap_or(loc);
+            format!(
+                "BUILD {} {}",
+                kind.map(|k| k.word()).unwrap_or("Unit"),
+                map.loc_name(l)
+            )
+        }
         OrderKind::Support { target, to: None } => {
             format!("{me} SUPPORT {}", other(target.loc, target.kind, false))
         }
@@ -74,46 +93,136 @@ fn order_text(map: &Map, result: &MovementResult, orders: &[Order], k: usize) ->
     }
 }
 
-/// The whole listing for a movement phase. `owners`: the supply-centre owners before
-/// the phase; after a Fall turn with no unit dislodged, the new ownership and the
-/// adjustments each power owes follow the results.
-pub fn movement(
+/// The header line: `Movement results for Spring of 1901. (game)`.
+pub fn header(result: &PhaseResult, game: &str) -> String {
+    let what = match result.phase.kind {
+        PhaseKind::Movement => "Movement results",
+        PhaseKind::Retreat => "Retreat orders",
+        PhaseKind::Adjustment => "Adjustment orders",
+    };
+    format!(
+        "{what} for {} of {}. ({game})",
+        result.phase.season, result.phase.year
+    )
+}
+
+/// Each order's line (power, order, tags), by power in map order, then as written.
+pub fn order_lines(
     map: &Map,
-    phase: Phase,
-    owners: &[Option<crate::map::Power>],
-    game: &str,
-    result: &MovementResult,
-    orders: &[Order],
-) -> String {
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Movement results for {} of {}. ({game})",
-        phase.season, phase.year
-    );
-    let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
-    out.push('\n');
-    // Orders by power (map order), then as written.
-    let mut idx: Vec<usize> = (0..orders.len()).collect();
+    result: &PhaseResult,
+) -> Vec<(Option<Power>, String, Vec<&'static str>)> {
+    let mut idx: Vec<usize> = (0..result.input.len()).collect();
     idx.sort_by_key(|&k| {
         result.orders[k]
             .power
             .map(|p| p.0 as usize)
             .unwrap_or(usize::MAX)
     });
-    for k in idx {
-        let power = match result.orders[k].power {
+    idx.into_iter()
+        .map(|k| {
+            (
+                result.orders[k].power,
+                order_text(map, result, k),
+                tags(result, k),
+            )
+        })
+        .collect()
+}
+
+/// The whole sheet of a phase.
+pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "{}", header(result, game));
+    let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
+    out.push('\n');
+    if result.input.is_empty() {
+        let _ = writeln!(out, "No orders.");
+    }
+    for (power, text, t) in order_lines(map, result) {
+        let power = match power {
             Some(p) => map.power(p).name.clone(),
             None => "Unknown".to_string(),
         };
-        let t = tags(result, orders, k);
         let tag = if t.is_empty() {
             String::new()
         } else {
             format!("  (*{}*)", t.join(", "))
         };
-        let _ = writeln!(out, "{power}: {}.{tag}", order_text(map, result, orders, k));
+        wrap(&mut out, &format!("{power}: {text}.{tag}"));
     }
+    match result.phase.kind {
+        PhaseKind::Movement => movement_tail(&mut out, map, result),
+        PhaseKind::Retreat => retreat_tail(&mut out, map, result),
+        PhaseKind::Adjustment => adjustment_tail(&mut out, map, result),
+    }
+    if let Some(owners) = &result.owners_after {
+        out.push('\n');
+        centres(&mut out, map, &result.owners_before, owners, result);
+    }
+    out.push('\n');
+    for p in &result.skipped {
+        let _ = writeln!(out, "{}: nothing to do, skipped.", capital(&p.to_string()));
+    }
+    match (result.winner, result.next) {
+        (Some(w), _) => {
+            let n = result
+                .owners_after
+                .as_ref()
+                .map(|o| o.iter().filter(|x| **x == Some(w)).count())
+                .unwrap_or(0);
+            let _ = writeln!(
+                out,
+                "{} owns {n} supply centres and wins the game.",
+                map.power(w).name
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(out, "The game is over: its last year has been played.");
+        }
+        (None, Some(next)) => {
+            let _ = writeln!(out, "Next: {}.", capital(&next.to_string()));
+        }
+    }
+    out
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Write `line`, wrapped at [`WIDTH`] with a four-space indent on continuation lines.
+pub(crate) fn wrap(out: &mut String, line: &str) {
+    let mut rest = line;
+    let mut first = true;
+    loop {
+        let width = if first { WIDTH } else { WIDTH - 4 };
+        let indent = if first { "" } else { "    " };
+        if rest.chars().count() <= width {
+            let _ = writeln!(out, "{indent}{rest}");
+            return;
+        }
+        let cut = rest
+            .char_indices()
+            .take_while(|&(i, _)| i <= width)
+            .filter(|&(_, c)| c == ' ')
+            .map(|(i, _)| i)
+            .last()
+            .filter(|&i| i > 0)
+            .unwrap_or_else(|| rest.find(' ').unwrap_or(rest.len()));
+        let _ = writeln!(out, "{indent}{}", &rest[..cut]);
+        rest = rest[cut..].trim_start();
+        if rest.is_empty() {
+            return;
+        }
+        first = false;
+    }
+}
+
+fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult) {
     if !result.dislodged.is_empty() {
         out.push('\n');
         let _ = writeln!(out, "The following units were dislodged:");
@@ -121,10 +230,10 @@ pub fn movement(
             let u = &result.units[d.unit];
             let who = format!("The {} in {}", unit_words(map, u, true), the(map, u.loc));
             if d.retreats.is_empty() {
-                let _ = writeln!(out, "{who} with no valid retreats.");
+                wrap(out, &format!("{who} with no valid retreats."));
             } else {
                 let places: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();
-                let _ = writeln!(out, "{who} can retreat to {}.", or_list(&places));
+                wrap(out, &format!("{who} can retreat to {}.", or_list(&places)));
             }
         }
     }
@@ -135,55 +244,127 @@ pub fn movement(
             .iter()
             .map(|&p| map.province(p).name.clone())
             .collect();
-        let _ = writeln!(out, "Standoffs (no retreat there): {}.", names.join(", "));
+        wrap(
+            out,
+            &format!("Standoffs (no retreat there): {}.", names.join(", ")),
+        );
     }
-    if phase.season == crate::map::Season::Fall {
-        out.push('\n');
-        if result.dislodged.is_empty() {
-            centres(&mut out, map, owners, result);
-        } else {
-            let _ = writeln!(
-                out,
-                "Supply-centre ownership is decided after the retreats."
-            );
-        }
-    }
-    out
 }
 
-/// The ownership of supply centres after the Fall turn, and the adjustments owed.
+fn retreat_tail(out: &mut String, map: &Map, result: &PhaseResult) {
+    if result.destroyed.is_empty() {
+        return;
+    }
+    out.push('\n');
+    let _ = writeln!(out, "The following units were destroyed:");
+    for &i in &result.destroyed {
+        let u = &result.units[i];
+        let why = match result.orders.iter().find(|o| o.unit == Some(i)) {
+            None => " (no retreat ordered)",
+            Some(o) if o.outcome.succeeded() => " (disbanded)",
+            Some(_) => "",
+        };
+        wrap(
+            out,
+            &format!(
+                "The {} in {}{why}.",
+                unit_words(map, u, true),
+                the(map, u.loc)
+            ),
+        );
+    }
+}
+
+fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
+    if result.civil_disorder.is_empty() && result.waived.is_empty() {
+        return;
+    }
+    out.push('\n');
+    for &(i, d) in &result.civil_disorder {
+        let u = &result.units[i];
+        let dist = match d {
+            Some(d) => format!("{d} from the nearest owned supply centre"),
+            None => "the power owns no supply centre".to_string(),
+        };
+        wrap(
+            out,
+            &format!(
+                "{}: {} {} removed in civil disorder ({dist}).",
+                map.power(u.power).name,
+                u.kind.word(),
+                map.loc_name(u.loc)
+            ),
+        );
+    }
+    for &(pw, n) in &result.waived {
+        let _ = writeln!(
+            out,
+            "{} waives {n} build{}.",
+            map.power(pw).name,
+            if n == 1 { "" } else { "s" }
+        );
+    }
+}
+
+/// The ownership of supply centres after the Fall turn, the changes, and the
+/// adjustments owed.
 fn centres(
     out: &mut String,
     map: &Map,
-    owners: &[Option<crate::map::Power>],
-    result: &MovementResult,
+    before: &[Option<Power>],
+    after: &[Option<Power>],
+    result: &PhaseResult,
 ) {
-    let after = result.units_after();
-    let new = crate::judge::owners_after(map, owners, &after);
     let _ = writeln!(out, "Ownership of supply centres:");
     for pw in map.power_ids() {
         let mut names: Vec<&str> = map
             .provs()
-            .filter(|p| new[p.0 as usize] == Some(pw))
+            .filter(|p| after[p.0 as usize] == Some(pw))
             .map(|p| map.province(p).name.as_str())
             .collect();
         names.sort();
         if !names.is_empty() {
-            let _ = writeln!(out, "{}: {}.", map.power(pw).name, names.join(", "));
+            wrap(
+                out,
+                &format!("{}: {}.", map.power(pw).name, names.join(", ")),
+            );
         }
     }
+    let changes: Vec<String> = map
+        .provs()
+        .filter(|p| before[p.0 as usize] != after[p.0 as usize])
+        .map(|p| {
+            let who = |o: Option<Power>| match o {
+                Some(pw) => map.power(pw).name.clone(),
+                None => "nobody".to_string(),
+            };
+            format!(
+                "{} ({} to {})",
+                map.province(p).name,
+                who(before[p.0 as usize]),
+                who(after[p.0 as usize])
+            )
+        })
+        .collect();
+    if !changes.is_empty() {
+        wrap(out, &format!("Changes: {}.", changes.join(", ")));
+    }
     out.push('\n');
-    for (pw, c, u, d) in crate::judge::adjustments(map, &new, &after) {
-        if c == 0 && u == 0 {
+    for o in &result.owed {
+        if o.centres == 0 && o.units == 0 {
             continue;
         }
-        let name = &map.power(pw).name;
-        let what = match d {
+        let name = &map.power(o.power).name;
+        let what = match o.change {
             0 => "neither builds nor removes".to_string(),
             d if d > 0 => format!("builds {d}"),
             d => format!("removes {}", -d),
         };
-        let _ = writeln!(out, "{name} ({c} centres, {u} units) {what}.");
+        let _ = writeln!(
+            out,
+            "{name} ({} centres, {} units) {what}.",
+            o.centres, o.units
+        );
     }
 }
 

@@ -1,0 +1,1 @@
+//! Game files: one YAML file per game (see `docs/GAMES.md`).

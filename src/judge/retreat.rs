@@ -1,0 +1,127 @@
+//! The retreat phase: each dislodged unit retreats to one of the places the movement
+//! phase left it, or is disbanded. Two or more retreats to one province all fail and
+//! those units are destroyed; a unit with no (legal) retreat order is destroyed.
+//! No supports, convoys or other moves (DATC 6.H).
+
+use super::outcome::{Failure, Illegal, OrderResult, Outcome};
+use crate::game::{Position, Unit};
+use crate::map::{Loc, Map, UnitKind};
+use crate::orders::{Order, OrderKind};
+
+/// What a retreat phase decided.
+#[derive(Clone, Debug)]
+pub struct RetreatResult {
+    /// The dislodged units (indices used by the outcomes).
+    pub units: Vec<Unit>,
+    /// One result per input order, in input order.
+    pub orders: Vec<OrderResult>,
+    /// Per dislodged unit: where it retreated, or `None` if it was destroyed.
+    pub destination: Vec<Option<Loc>>,
+}
+
+/// Judge retreat orders against the dislodged units of `position`.
+pub fn adjudicate_retreats(map: &Map, position: &Position, orders: &[Order]) -> RetreatResult {
+    let units: Vec<Unit> = position.dislodged.iter().map(|d| d.unit).collect();
+    let n = units.len();
+    let mut results: Vec<OrderResult> = orders
+        .iter()
+        .map(|o| OrderResult {
+            unit: None,
+            power: o.power,
+            outcome: Outcome::Succeeds,
+            to: None,
+        })
+        .collect();
+    // Bind each order to its dislodged unit.
+    let mut count = vec![0usize; n];
+    for (k, o) in orders.iter().enumerate() {
+        let r = &mut results[k];
+        let Some(p) = o.prov(map) else {
+            r.outcome = Outcome::Illegal(Illegal::WrongPhase);
+            continue;
+        };
+        let Some(i) = units.iter().position(|u| map.prov_of(u.loc) == p) else {
+            r.outcome = match position.unit_in(map, p) {
+                Some(u) if o.power.is_some_and(|pw| pw != u.power) => {
+                    Outcome::Illegal(Illegal::ForeignUnit(u.power))
+                }
+                Some(_) => Outcome::Illegal(Illegal::NotDislodged),
+                None => Outcome::Illegal(Illegal::NoUnit),
+            };
+            continue;
+        };
+        if o.power.is_some_and(|pw| pw != units[i].power) {
+            r.outcome = Outcome::Illegal(Illegal::ForeignUnit(units[i].power));
+            continue;
+        }
+        r.unit = Some(i);
+        r.power = Some(units[i].power);
+        count[i] += 1;
+    }
+    // Each unit's one order: where it goes.
+    let mut dest: Vec<Option<Loc>> = vec![None; n];
+    for (k, o) in orders.iter().enumerate() {
+        let Some(i) = results[k].unit else { continue };
+        let outcome = if count[i] > 1 {
+            Outcome::Illegal(Illegal::DuplicateOrder)
+        } else {
+            match o.kind {
+                OrderKind::Disband => Outcome::Succeeds,
+                OrderKind::Move {
+                    via_convoy: true, ..
+                } => Outcome::Illegal(Illegal::NotARetreat),
+                OrderKind::Move { to, .. } => match retreat_to(map, position, i, to) {
+                    Ok(l) => {
+                        dest[i] = Some(l);
+                        results[k].to = Some(l);
+                        Outcome::Succeeds
+                    }
+                    Err(e) => Outcome::Illegal(e),
+                },
+                _ => Outcome::Illegal(Illegal::WrongPhase),
+            }
+        };
+        results[k].outcome = outcome;
+    }
+    // Two or more retreats to one province: all fail.
+    let mut destination = dest.clone();
+    for i in 0..n {
+        let Some(l) = dest[i] else { continue };
+        let p = map.prov_of(l);
+        let with: Vec<usize> = (0..n)
+            .filter(|&j| j != i && dest[j].is_some_and(|m| map.prov_of(m) == p))
+            .collect();
+        if !with.is_empty() {
+            destination[i] = None;
+            for r in results.iter_mut().filter(|r| r.unit == Some(i)) {
+                r.outcome = Outcome::Fails(Failure::RetreatClash { with: with.clone() });
+            }
+        }
+    }
+    RetreatResult {
+        units,
+        orders: results,
+        destination,
+    }
+}
+
+/// The location a retreat to `to` means for dislodged unit `i`, if it is one of its
+/// retreats. A fleet names the coast where two coasts of the province are open.
+fn retreat_to(map: &Map, position: &Position, i: usize, to: Loc) -> Result<Loc, Illegal> {
+    let d = &position.dislodged[i];
+    let p = map.prov_of(to);
+    let open: Vec<Loc> = d
+        .retreats
+        .iter()
+        .copied()
+        .filter(|&l| map.prov_of(l) == p)
+        .collect();
+    match open.as_slice() {
+        [] => Err(Illegal::NotARetreat),
+        _ if d.unit.kind == UnitKind::Army => Ok(open[0]),
+        _ if map.is_coast(to) && open.contains(&to) => Ok(to),
+        _ if map.is_coast(to) => Err(Illegal::UnreachableCoast),
+        [one] => Ok(*one),
+        _ => Err(Illegal::CoastNeeded(open)),
+    }
+}

@@ -1,0 +1,1 @@
+//! The explanation of a phase in plain words (`arbiter explain`).
