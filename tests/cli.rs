@@ -307,3 +307,139 @@ fn the_listing_shows_dislodgements_retreats_and_void_orders() {
     }
     insta::assert_snapshot!(out);
 }
+
+/// One batch answer per line, parsed.
+fn batch(lines: &str) -> Vec<serde_json::Value> {
+    let o = arbiter(&["adjudicate", "--batch", "-"], Some(lines));
+    stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn batch_chains_movement_retreat_and_adjustment() {
+    // Fall 1901: Germany dislodges the French army in Burgundy (Munich supported by
+    // Ruhr); Marseilles is occupied, so Burgundy may retreat to Paris, Picardy,
+    // Belgium or Gascony but not Munich (the attacker's origin).
+    let movement = r#"{"id":"m","phase":"Fall 1901","units":{"france":["A BUR","A MAR"],"germany":["A MUN","A RUH"]},"orders":{"germany":["A MUN - BUR","A RUH S A MUN - BUR"],"france":["A BUR H","A MAR H"]}}"#;
+    let m = &batch(movement)[0];
+    assert_eq!(m["phase"], "Fall 1901 movement");
+    let d = &m["dislodged"][0];
+    assert_eq!(d["unit"], "A BUR");
+    assert_eq!(d["by"], "MUN");
+    let mut options: Vec<String> = d["retreats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    options.sort();
+    assert_eq!(options, ["BEL", "GAS", "PAR", "PIC"]);
+    assert_eq!(m["next"], "Fall 1901 retreat");
+    // The retreat phase takes the movement's `dislodged` and `units_after` as they are.
+    let retreat = serde_json::json!({
+        "id": "r",
+        "phase": "Fall 1901 retreat",
+        "units": m["units_after"],
+        "dislodged": m["dislodged"],
+        "orders": {"france": ["A BUR R PAR"]},
+    });
+    let r = &batch(&retreat.to_string())[0];
+    assert_eq!(r["orders"][0]["outcome"], "succeeds", "{r}");
+    assert!(r["units_after"]["france"]
+        .as_array()
+        .unwrap()
+        .contains(&"A PAR".into()));
+    // After the Fall turn Germany owns Munich and nothing else changed hands: every
+    // power keeps its home centres (Burgundy is no supply centre).
+    assert_eq!(
+        r["owners"]["germany"],
+        serde_json::json!(["BER", "KIE", "MUN"])
+    );
+    // Germany: 3 centres, 2 units (Burgundy, Ruhr): builds 1; Berlin, Kiel and Munich
+    // are vacant.
+    let owed = r["owed"].as_array().unwrap();
+    let germany = owed.iter().find(|o| o["power"] == "germany").unwrap();
+    assert_eq!(germany["change"], 1);
+    assert_eq!(
+        germany["build_sites"],
+        serde_json::json!(["BER", "KIE", "MUN"])
+    );
+    assert_eq!(r["next"], "Winter 1901 adjustment");
+}
+
+#[test]
+fn batch_retreats_clash_and_illegal_retreats() {
+    let line = r#"{"id":1,"phase":"retreat","units":{"austria":["A VIE"]},"dislodged":[{"power":"germany","unit":"A BOH","retreats":["GAL","TYR"]},{"power":"italy","unit":"A TRI","retreats":["TYR","ALB"]},{"power":"russia","unit":"F SEV","retreats":["ARM"]}],"orders":{"germany":["A BOH - TYR"],"italy":["A TRI R TYR"],"russia":["F SEV - RUM"],"austria":["A VIE - BOH"]}}"#;
+    let a = &batch(line)[0];
+    let outcomes: Vec<&str> = a["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect();
+    // Two retreats to Tyrolia both fail; Rumania is not among Sevastopol's retreats;
+    // Vienna was not dislodged, so it may not move now.
+    assert_eq!(outcomes, ["fails", "fails", "illegal", "illegal"], "{a}");
+    let destroyed: Vec<&str> = a["destroyed"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["unit"].as_str().unwrap())
+        .collect();
+    assert_eq!(destroyed, ["A BOH", "A TRI", "F SEV"]);
+    assert_eq!(a["units_after"]["austria"], serde_json::json!(["A VIE"]));
+}
+
+#[test]
+fn batch_adjustments_build_remove_waive_and_civil_disorder() {
+    // France owns Paris, Brest, Marseilles and Spain with one unit: 3 builds.
+    // Russia owns Moscow and Warsaw with four units: 2 removals, one ordered.
+    let line = r#"{"id":"w","phase":"adjustment","units":{"france":["A PAR"],"russia":["A MOS","A WAR","F BOT","A UKR"]},"centers":{"france":["PAR","BRE","MAR","SPA"],"russia":["MOS","WAR"]},"orders":{"france":["F BRE B","A PAR B","WAIVE"],"russia":["A UKR D"]}}"#;
+    let a = &batch(line)[0];
+    let outcomes: Vec<&str> = a["orders"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["outcome"].as_str().unwrap())
+        .collect();
+    // Paris is occupied: that build is illegal.
+    assert_eq!(
+        outcomes,
+        ["succeeds", "illegal", "succeeds", "succeeds"],
+        "{a}"
+    );
+    assert_eq!(a["built"][0]["unit"], "F BRE");
+    // One build unused and not waived by order: waived automatically.
+    assert_eq!(a["waived"]["france"], 1);
+    // The second removal is civil disorder: the Gulf of Bothnia fleet is two steps from
+    // Moscow and Warsaw (Bothnia - St Petersburg - Moscow), the armies are on them.
+    assert_eq!(a["civil_disorder"][0]["unit"], "F BOT");
+    assert_eq!(a["civil_disorder"][0]["distance"], 2);
+    assert_eq!(
+        a["units_after"]["russia"],
+        serde_json::json!(["A MOS", "A WAR"])
+    );
+    assert_eq!(a["next"], "Spring 1902 movement");
+}
+
+#[test]
+fn adjudicate_takes_a_retreat_position() {
+    let pos = temp_file(
+        "retreat-pos",
+        "phase: Spring 1902 retreat\nunits:\n  germany: [A bel]\ndislodged:\n  - {power: france, unit: A pic, by: bel, retreats: [par, bre]}\n",
+    );
+    let o = arbiter(
+        &["adjudicate", "--position", &pos, "-"],
+        Some("France: A Picardy retreats to Paris\n"),
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.starts_with("Retreat orders for Spring of 1902."),
+        "{out}"
+    );
+    assert!(out.contains("France: Army Picardy -> Paris.\n"), "{out}");
+    assert!(out.contains("Next: Fall 1902 movement."), "{out}");
+}
