@@ -147,6 +147,7 @@ pub fn advance(
             }
             r.units = t.units;
             r.orders = t.orders;
+            r.diagnostics = t.diagnostics;
         }
         PhaseKind::Adjustment => {
             let a = adjudicate_adjustments(map, position, orders, rules);
@@ -157,6 +158,7 @@ pub fn advance(
             r.waived = a.waived;
             r.units = a.units;
             r.orders = a.orders;
+            r.diagnostics = a.diagnostics;
         }
     }
     r.units_after = next.units.clone();

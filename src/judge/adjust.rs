@@ -10,7 +10,7 @@ use super::outcome::{Illegal, OrderResult, Outcome};
 use super::Rules;
 use crate::game::{Position, Unit};
 use crate::map::{Map, Power, Prov, UnitKind};
-use crate::orders::{Order, OrderKind};
+use crate::orders::{Diagnostic, Order, OrderKind};
 
 /// What an adjustment phase decided.
 #[derive(Clone, Debug)]
@@ -28,6 +28,9 @@ pub struct AdjustmentResult {
     pub civil_disorder: Vec<(usize, Option<u32>)>,
     /// Per power (map order), the builds it did not use (waived or not ordered).
     pub waived: Vec<(Power, usize)>,
+    /// Orders that belong to another phase, name no unit or another power's unit, or
+    /// say no power.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 impl AdjustmentResult {
@@ -106,6 +109,7 @@ pub fn adjudicate_adjustments(
     let mut built: Vec<Unit> = Vec::new();
     let mut removed: Vec<usize> = Vec::new();
     let mut out = Vec::new();
+    let mut diagnostics = Vec::new();
     for o in orders {
         let unit_here = o
             .prov(map)
@@ -190,6 +194,27 @@ pub fn adjudicate_adjustments(
             },
             _ => Outcome::Illegal(Illegal::WrongPhase),
         };
+        let problem = match &result.outcome {
+            Outcome::Illegal(Illegal::WrongPhase) => Some((
+                "not an adjustment-phase order".to_string(),
+                "in an adjustment phase a power builds (`Build A Par`), removes (`Remove A Mun`) or waives",
+            )),
+            Outcome::Illegal(Illegal::NoUnit) => Some((
+                "there is no unit to remove there".to_string(),
+                "check the province",
+            )),
+            Outcome::Illegal(Illegal::ForeignUnit(p)) => Some((
+                format!("the unit belongs to {}", map.power(*p).name),
+                "a power removes only its own units",
+            )),
+            Outcome::Illegal(Illegal::Build(w)) if power.is_none() => {
+                Some((w.to_string(), "put the power's name before its orders (`France:`)"))
+            }
+            _ => None,
+        };
+        if let Some((message, help)) = problem {
+            diagnostics.push(Diagnostic::error(o.span, message, Some(help.to_string())));
+        }
         out.push(result);
     }
     // Missing removals: civil disorder. Missing builds: waived.
@@ -223,6 +248,7 @@ pub fn adjudicate_adjustments(
         removed,
         civil_disorder,
         waived: waived.into_iter().filter(|&(_, n)| n > 0).collect(),
+        diagnostics,
     }
 }
 

@@ -6,7 +6,7 @@
 use super::outcome::{Failure, Illegal, OrderResult, Outcome};
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, UnitKind};
-use crate::orders::{Order, OrderKind};
+use crate::orders::{Diagnostic, Order, OrderKind};
 
 /// What a retreat phase decided.
 #[derive(Clone, Debug)]
@@ -17,6 +17,9 @@ pub struct RetreatResult {
     pub orders: Vec<OrderResult>,
     /// Per dislodged unit: where it retreated, or `None` if it was destroyed.
     pub destination: Vec<Option<Loc>>,
+    /// Orders that name no dislodged unit, another power's unit, or belong to another
+    /// phase.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Judge retreat orders against the dislodged units of `position`.
@@ -34,24 +37,59 @@ pub fn adjudicate_retreats(map: &Map, position: &Position, orders: &[Order]) -> 
         .collect();
     // Bind each order to its dislodged unit.
     let mut count = vec![0usize; n];
+    let mut diagnostics = Vec::new();
     for (k, o) in orders.iter().enumerate() {
         let r = &mut results[k];
-        let Some(p) = o.prov(map) else {
-            r.outcome = Outcome::Illegal(Illegal::WrongPhase);
-            continue;
+        let p = match (o.kind, o.prov(map)) {
+            (OrderKind::Move { .. } | OrderKind::Disband, Some(p)) => p,
+            _ => {
+                r.outcome = Outcome::Illegal(Illegal::WrongPhase);
+                diagnostics.push(Diagnostic::error(
+                    o.span,
+                    "not a retreat-phase order",
+                    Some(
+                        "a dislodged unit retreats (`A Par R Bur`) or disbands (`A Par D`)".into(),
+                    ),
+                ));
+                continue;
+            }
         };
         let Some(i) = units.iter().position(|u| map.prov_of(u.loc) == p) else {
-            r.outcome = match position.unit_in(map, p) {
-                Some(u) if o.power.is_some_and(|pw| pw != u.power) => {
-                    Outcome::Illegal(Illegal::ForeignUnit(u.power))
-                }
-                Some(_) => Outcome::Illegal(Illegal::NotDislodged),
-                None => Outcome::Illegal(Illegal::NoUnit),
+            let name = &map.province(p).name;
+            let (outcome, message) = match position.unit_in(map, p) {
+                Some(u) if o.power.is_some_and(|pw| pw != u.power) => (
+                    Illegal::ForeignUnit(u.power),
+                    format!("the unit in {name} belongs to {}", map.power(u.power).name),
+                ),
+                Some(_) => (
+                    Illegal::NotDislodged,
+                    format!("the unit in {name} was not dislodged"),
+                ),
+                None => (
+                    Illegal::NoUnit,
+                    format!("there is no dislodged unit in {name}"),
+                ),
             };
+            r.outcome = Outcome::Illegal(outcome);
+            diagnostics.push(Diagnostic::error(
+                o.span,
+                message,
+                Some("only dislodged units are ordered in a retreat phase".into()),
+            ));
             continue;
         };
-        if o.power.is_some_and(|pw| pw != units[i].power) {
+        if let Some(pw) = o.power.filter(|&pw| pw != units[i].power) {
             r.outcome = Outcome::Illegal(Illegal::ForeignUnit(units[i].power));
+            diagnostics.push(Diagnostic::error(
+                o.span,
+                format!(
+                    "the unit in {} belongs to {}, not {}",
+                    map.province(p).name,
+                    map.power(units[i].power).name,
+                    map.power(pw).name
+                ),
+                Some("an order for another power's unit is illegal".into()),
+            ));
             continue;
         }
         r.unit = Some(i);
@@ -78,7 +116,7 @@ pub fn adjudicate_retreats(map: &Map, position: &Position, orders: &[Order]) -> 
                     }
                     Err(e) => Outcome::Illegal(e),
                 },
-                _ => Outcome::Illegal(Illegal::WrongPhase),
+                _ => unreachable!("bound orders are moves or disbands"),
             }
         };
         results[k].outcome = outcome;
@@ -102,6 +140,7 @@ pub fn adjudicate_retreats(map: &Map, position: &Position, orders: &[Order]) -> 
         units,
         orders: results,
         destination,
+        diagnostics,
     }
 }
 
