@@ -74,5 +74,40 @@ fn all_seas_convoy(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench, all_seas_convoy);
+/// A whole Fall turn's end through `game::advance`: the 34-unit movement phase with its
+/// two dislodged units, their retreat phase (neither has a retreat, so both are
+/// destroyed), centre ownership, and the Winter adjustment phase with civil disorder
+/// for every power that owes removals. The loop checks each step.
+fn fall_to_spring(c: &mut Criterion) {
+    use arbiter::game::{advance, Phase, PhaseKind};
+    let map = Map::standard();
+    let cases = parse_cases(include_str!("../test-cases/regressions/midgame.yaml")).unwrap();
+    let case = cases.iter().find(|c| c.id == "arbiter.midgame.34").unwrap();
+    let mut p = case.prepare(&map).unwrap();
+    p.position.phase = Phase::parse("Fall 1905").unwrap();
+    c.bench_function("advance 34-unit Fall turn to Spring (3 phases)", |b| {
+        b.iter(|| {
+            let (m, retreat) = advance(
+                &map,
+                Rules::default(),
+                black_box(&p.position),
+                black_box(&p.orders),
+                None,
+            );
+            assert_eq!(m.dislodged.len(), 2);
+            assert_eq!(retreat.phase.kind, PhaseKind::Retreat);
+            let (r, winter) = advance(&map, Rules::default(), &retreat, &[], None);
+            assert_eq!(r.destroyed.len(), 2);
+            assert!(r.owners_after.is_some());
+            assert_eq!(winter.phase.kind, PhaseKind::Adjustment);
+            let (a, spring) = advance(&map, Rules::default(), &winter, &[], None);
+            let owed: i32 = r.owed.iter().map(|o| (-o.change).max(0)).sum();
+            assert_eq!(a.civil_disorder.len() as i32, owed);
+            assert_eq!(spring.phase.kind, PhaseKind::Movement);
+            spring
+        })
+    });
+}
+
+criterion_group!(benches, bench, all_seas_convoy, fall_to_spring);
 criterion_main!(benches);
