@@ -1,10 +1,253 @@
-//! Markdown: the sheet as a document (a heading, a table of orders, the rest as lists).
+//! Markdown: the results sheet as a document, with the same content as
+//! [`text::sheet`](super::text::sheet): a heading with the phase and game, the rules
+//! edition, a table of orders by power (outcome and tags), then the dislodged units
+//! and their retreats, destroyed units, builds, removals, civil disorder and waives,
+//! centre ownership and adjustments owed, skipped phases and the next phase (or the
+//! winner) as lists. Table cells escape `|`.
 
-use crate::game::PhaseResult;
-use crate::map::Map;
+use std::fmt::Write;
+
+use super::tags;
+use super::text::{capital, header, or_list, order_text, the};
+use crate::game::{PhaseKind, PhaseResult};
+use crate::map::{Map, Power};
+
+/// A table cell: `|` escaped, line breaks flattened.
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|").replace(['\n', '\r'], " ")
+}
 
 /// The sheet as Markdown.
 pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
-    let _ = (map, game, result);
-    String::new()
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}", header(result, game));
+    out.push('\n');
+    let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
+    out.push('\n');
+    if result.input.is_empty() {
+        let _ = writeln!(out, "No orders.");
+    } else {
+        let _ = writeln!(out, "| Power | Order | Outcome | Tags |");
+        let _ = writeln!(out, "|---|---|---|---|");
+        let mut idx: Vec<usize> = (0..result.input.len()).collect();
+        idx.sort_by_key(|&k| result.orders[k].power.map_or(usize::MAX, |p| p.0 as usize));
+        for k in idx {
+            let power = result.orders[k]
+                .power
+                .map_or("Unknown".to_string(), |p| map.power(p).name.clone());
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} |",
+                cell(&power),
+                cell(&order_text(map, result, k)),
+                result.orders[k].outcome.word(),
+                cell(&tags(result, k).join(", "))
+            );
+        }
+    }
+    match result.phase.kind {
+        PhaseKind::Movement => movement(&mut out, map, result),
+        PhaseKind::Retreat => retreat(&mut out, map, result),
+        PhaseKind::Adjustment => adjustment(&mut out, map, result),
+    }
+    if let Some(after) = &result.owners_after {
+        centres(&mut out, map, result, after);
+    }
+    section(&mut out, "Next");
+    for p in &result.skipped {
+        let _ = writeln!(
+            out,
+            "- {}: nothing to do, skipped.",
+            capital(&p.to_string())
+        );
+    }
+    match (result.winner, result.next) {
+        (Some(w), _) => {
+            let n = result
+                .owners_after
+                .as_ref()
+                .map_or(0, |o| o.iter().filter(|x| **x == Some(w)).count());
+            let _ = writeln!(
+                out,
+                "- {} owns {n} supply centres and wins the game.",
+                map.power(w).name
+            );
+        }
+        (None, None) => {
+            let _ = writeln!(out, "- The game is over: its last year has been played.");
+        }
+        (None, Some(next)) => {
+            let _ = writeln!(out, "- Next: {}.", capital(&next.to_string()));
+        }
+    }
+    out
+}
+
+fn section(out: &mut String, title: &str) {
+    out.push('\n');
+    let _ = writeln!(out, "## {title}");
+    out.push('\n');
+}
+
+/// `The French Fleet in Edinburgh`.
+fn the_unit(map: &Map, result: &PhaseResult, i: usize) -> String {
+    let u = &result.units[i];
+    format!(
+        "The {} {} in {}",
+        map.power(u.power).adjective,
+        u.kind.word(),
+        the(map, u.loc)
+    )
+}
+
+fn movement(out: &mut String, map: &Map, result: &PhaseResult) {
+    if !result.dislodged.is_empty() {
+        section(out, "Dislodged units");
+        for d in &result.dislodged {
+            let who = the_unit(map, result, d.unit);
+            if d.retreats.is_empty() {
+                let _ = writeln!(out, "- {who} with no valid retreats.");
+            } else {
+                let places: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();
+                let _ = writeln!(out, "- {who} can retreat to {}.", or_list(&places));
+            }
+        }
+    }
+    if !result.contested.is_empty() {
+        section(out, "Standoffs (no retreat there)");
+        for &p in &result.contested {
+            let _ = writeln!(out, "- {}", map.province(p).name);
+        }
+    }
+}
+
+fn retreat(out: &mut String, map: &Map, result: &PhaseResult) {
+    if result.destroyed.is_empty() {
+        return;
+    }
+    section(out, "Destroyed units");
+    for &i in &result.destroyed {
+        let why = match result.orders.iter().find(|o| o.unit == Some(i)) {
+            None => " (no retreat ordered)",
+            Some(o) if o.outcome.succeeded() => " (disbanded)",
+            Some(_) => "",
+        };
+        let _ = writeln!(out, "- {}{why}.", the_unit(map, result, i));
+    }
+}
+
+fn adjustment(out: &mut String, map: &Map, result: &PhaseResult) {
+    if !result.built.is_empty() {
+        section(out, "Built");
+        for u in &result.built {
+            let _ = writeln!(
+                out,
+                "- {}: {} {}",
+                map.power(u.power).name,
+                u.kind.word(),
+                map.loc_name(u.loc)
+            );
+        }
+    }
+    if !result.removed.is_empty() {
+        section(out, "Removed");
+        for &i in &result.removed {
+            let u = &result.units[i];
+            let _ = writeln!(
+                out,
+                "- {}: {} {}",
+                map.power(u.power).name,
+                u.kind.word(),
+                map.loc_name(u.loc)
+            );
+        }
+    }
+    if !result.civil_disorder.is_empty() {
+        section(out, "Civil disorder");
+        for &(i, d) in &result.civil_disorder {
+            let u = &result.units[i];
+            let dist = match d {
+                Some(d) => format!("{d} from the nearest owned supply centre"),
+                None => "the power owns no supply centre".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "- {}: {} {} removed ({dist}).",
+                map.power(u.power).name,
+                u.kind.word(),
+                map.loc_name(u.loc)
+            );
+        }
+    }
+    if !result.waived.is_empty() {
+        section(out, "Waived builds");
+        for &(pw, n) in &result.waived {
+            let _ = writeln!(
+                out,
+                "- {} waives {n} build{}.",
+                map.power(pw).name,
+                if n == 1 { "" } else { "s" }
+            );
+        }
+    }
+}
+
+/// Centre ownership after the Fall turn, the changes, and the adjustments owed.
+fn centres(out: &mut String, map: &Map, result: &PhaseResult, after: &[Option<Power>]) {
+    let before = &result.owners_before;
+    section(out, "Ownership of supply centres");
+    for pw in map.power_ids() {
+        let mut names: Vec<&str> = map
+            .provs()
+            .filter(|p| after[p.0 as usize] == Some(pw))
+            .map(|p| map.province(p).name.as_str())
+            .collect();
+        names.sort();
+        if !names.is_empty() {
+            let _ = writeln!(out, "- {}: {}.", map.power(pw).name, names.join(", "));
+        }
+    }
+    let who = |o: Option<Power>| o.map_or("nobody".to_string(), |pw| map.power(pw).name.clone());
+    let changes: Vec<String> = map
+        .provs()
+        .filter(|p| before[p.0 as usize] != after[p.0 as usize])
+        .map(|p| {
+            format!(
+                "- {} ({} to {})",
+                map.province(p).name,
+                who(before[p.0 as usize]),
+                who(after[p.0 as usize])
+            )
+        })
+        .collect();
+    if !changes.is_empty() {
+        section(out, "Changes");
+        for c in changes {
+            let _ = writeln!(out, "{c}");
+        }
+    }
+    let owed: Vec<String> = result
+        .owed
+        .iter()
+        .filter(|o| o.centres != 0 || o.units != 0)
+        .map(|o| {
+            let what = match o.change {
+                0 => "neither builds nor removes".to_string(),
+                d if d > 0 => format!("builds {d}"),
+                d => format!("removes {}", -d),
+            };
+            format!(
+                "- {} ({} centres, {} units) {what}.",
+                map.power(o.power).name,
+                o.centres,
+                o.units
+            )
+        })
+        .collect();
+    if !owed.is_empty() {
+        section(out, "Adjustments owed");
+        for o in owed {
+            let _ = writeln!(out, "{o}");
+        }
+    }
 }

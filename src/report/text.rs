@@ -186,7 +186,7 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     out
 }
 
-fn capital(s: &str) -> String {
+pub(crate) fn capital(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),
@@ -369,7 +369,7 @@ fn centres(
 }
 
 /// `the North Sea` for seas, `London` for land.
-fn the(map: &Map, l: Loc) -> String {
+pub(crate) fn the(map: &Map, l: Loc) -> String {
     let name = map.loc_name(l);
     if map.is_sea(map.prov_of(l)) {
         format!("the {name}")
@@ -378,7 +378,7 @@ fn the(map: &Map, l: Loc) -> String {
     }
 }
 
-fn or_list(items: &[String]) -> String {
+pub(crate) fn or_list(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [one] => one.clone(),
