@@ -2,6 +2,8 @@
 
 mod adjudicate;
 mod batch;
+mod game;
+mod store;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -27,8 +29,23 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Adjudicate a movement phase (or, with --batch, many cases as JSON Lines).
+    /// Adjudicate one phase from a position file (or, with --batch, many cases as JSON Lines).
     Adjudicate(AdjudicateArgs),
+    /// Start a game file at the map's first phase.
+    New(game::NewArgs),
+    /// Show a game: the board by power and what the current phase needs.
+    Status(game::StatusArgs),
+    /// Judge a game's current phase with one or more order files, and save.
+    Judge(game::JudgeArgs),
+    /// Take back the last judged phase, exactly.
+    Undo(game::UndoArgs),
+    /// Print the sheets of past phases.
+    History(game::HistoryArgs),
+    /// Supply-centre owners and counts after each game year.
+    #[command(alias = "centers")]
+    Centres(game::CentresArgs),
+    /// Why each order of the last judged phase succeeded or failed.
+    Explain(game::ExplainArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -104,6 +121,13 @@ pub fn run() -> i32 {
     let result = match cli.command {
         Command::Adjudicate(args) if args.batch => batch::run(&args),
         Command::Adjudicate(args) => adjudicate::run(&args),
+        Command::New(args) => game::new(&args),
+        Command::Status(args) => game::status(&args),
+        Command::Judge(args) => game::judge(&args),
+        Command::Undo(args) => game::undo(&args),
+        Command::History(args) => game::history(&args),
+        Command::Centres(args) => game::centres(&args),
+        Command::Explain(args) => game::explain(&args),
     };
     match result {
         Ok(code) => code,

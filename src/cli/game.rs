@@ -1,0 +1,993 @@
+//! The referee's commands on a game file: `new`, `status`, `judge`, `undo`,
+//! `history`, `centres`, `explain` (see `docs/CLI.md` and `docs/GAMES.md`). The game
+//! logic is in `arbiter::game::file`; the file on disk is kept by [`super::store`].
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+use serde::Serialize;
+
+use super::store::{self, Loaded};
+use super::{load_map, parse_rules, read_input, Fatal, Format, EXIT_DIAGNOSTICS, EXIT_OK};
+use arbiter::game::file::{phase_key, Found, Game, Judgement, OrderFile, Over};
+use arbiter::game::{Phase, PhaseKind, PhaseResult, Position};
+use arbiter::judge::owed;
+use arbiter::map::{Map, Power, Prov};
+use arbiter::orders::{normalize, render_diagnostics, Diagnostic};
+use arbiter::report;
+
+/// The width text output is fitted to.
+const WIDTH: usize = 80;
+
+#[derive(clap::Args, Debug)]
+pub struct NewArgs {
+    /// The game file to create (YAML); an existing file is never overwritten.
+    pub game: PathBuf,
+    /// Map: the name of an embedded map (`standard`) or a YAML map file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
+    pub map: String,
+    /// Rule edition.
+    #[arg(long, default_value = "2023")]
+    pub rules: String,
+    /// The game's name, printed in sheet headers. Default: the file name without its
+    /// extension.
+    #[arg(long, value_name = "TEXT")]
+    pub name: Option<String>,
+    /// A tournament game: the game ends after this year's Fall turn.
+    #[arg(long, value_name = "YEAR")]
+    pub last_year: Option<i32>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StatusFormat {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StatusArgs {
+    /// The game file.
+    pub game: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StatusFormat::Text)]
+    pub format: StatusFormat,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct JudgeArgs {
+    /// The game file.
+    pub game: PathBuf,
+    /// Order files (one per player is typical), or `-` for standard input.
+    #[arg(required = true, value_name = "ORDERS")]
+    pub orders: Vec<String>,
+    /// Judge even if some orders cannot be read: they are reported and left out, and
+    /// their units hold.
+    #[arg(long)]
+    pub accept: bool,
+    /// Output format of the sheet.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct UndoArgs {
+    /// The game file.
+    pub game: PathBuf,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct HistoryArgs {
+    /// The game file.
+    pub game: PathBuf,
+    /// One phase only: `Spring 1901`, `Fall 1901 retreat`, `Winter 1901`, `F1901R`, ….
+    pub phase: Option<String>,
+    /// Output format: the stored sheets (text), or the phases judged again from their
+    /// stored positions and orders (json, markdown).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CentresFormat {
+    Text,
+    Csv,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CentresArgs {
+    /// The game file.
+    pub game: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CentresFormat::Text)]
+    pub format: CentresFormat,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ExplainArgs {
+    /// The game file.
+    pub game: PathBuf,
+    /// Only the orders about this province (id or name: `bur`, `Burgundy`).
+    pub province: Option<String>,
+    /// Explain this judged phase instead of the last one.
+    #[arg(long, value_name = "PHASE")]
+    pub phase: Option<String>,
+}
+
+// ---------------------------------------------------------------------------------
+// new
+// ---------------------------------------------------------------------------------
+
+pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
+    if args.game.exists() {
+        return Err(store::exists(&args.game));
+    }
+    let map = load_map(&args.map)?;
+    let map_file = if Map::embedded(&args.map).is_some() {
+        None
+    } else {
+        let abs = std::fs::canonicalize(&args.map)
+            .map_err(|e| Fatal(format!("cannot resolve map file `{}`: {e}", args.map)))?;
+        Some(abs.to_string_lossy().into_owned())
+    };
+    let rules = parse_rules(&args.rules)?;
+    if let Some(y) = args.last_year {
+        if y < map.start_year {
+            return Err(Fatal(format!(
+                "--last-year {y} is before the map's first year, {}",
+                map.start_year
+            )));
+        }
+    }
+    let name = match &args.name {
+        Some(n) if !n.trim().is_empty() => n.trim().to_string(),
+        Some(_) => return Err(Fatal("--name must not be empty".into())),
+        None => args
+            .game
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .filter(|s| !s.is_empty())
+            .unwrap_or_else(|| "game".into()),
+    };
+    let game = Game::new(&map, &name, map_file, rules, args.last_year);
+    store::create(&args.game, &game.to_yaml(&map))?;
+    let last = match args.last_year {
+        Some(y) => format!(", last year {y}"),
+        None => String::new(),
+    };
+    println!(
+        "Created {}: game `{name}` on the {} map, rules {} edition{last}.",
+        args.game.display(),
+        map.name,
+        rules.name()
+    );
+    println!("Next: {}.", capital(&game.position.phase.to_string()));
+    Ok(EXIT_OK)
+}
+
+// ---------------------------------------------------------------------------------
+// status
+// ---------------------------------------------------------------------------------
+
+#[derive(Serialize)]
+struct StatusJson {
+    game: String,
+    map: String,
+    rules: &'static str,
+    last_year: Option<i32>,
+    phase: String,
+    /// Phases judged so far.
+    judged: usize,
+    over: Option<OverJson>,
+    /// Units by power (not the dislodged ones).
+    units: BTreeMap<String, Vec<String>>,
+    dislodged: Vec<report::json::JsonDislodged>,
+    owners: BTreeMap<String, Vec<String>>,
+    centres: BTreeMap<String, usize>,
+    /// In an adjustment phase: what each power builds or removes, and where it may build.
+    owed: Vec<report::json::JsonOwed>,
+}
+
+#[derive(Serialize)]
+struct OverJson {
+    winner: Option<String>,
+    last_year: Option<i32>,
+}
+
+pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
+    let Loaded { game, map, .. } = store::load(&args.game)?;
+    let out = match args.format {
+        StatusFormat::Text => status_text(&map, &game),
+        StatusFormat::Json => {
+            let p = &game.position;
+            let owed_now = if p.phase.kind == PhaseKind::Adjustment && game.over.is_none() {
+                report::json::owed(&map, &owed(&map, &p.owners, &p.units))
+            } else {
+                Vec::new()
+            };
+            let j = StatusJson {
+                game: game.name.clone(),
+                map: map.name.clone(),
+                rules: game.rules.name(),
+                last_year: game.last_year,
+                phase: p.phase.to_string(),
+                judged: game.history.len(),
+                over: game.over.map(|o| match o {
+                    Over::Winner(w) => OverJson {
+                        winner: Some(map.power(w).id.clone()),
+                        last_year: None,
+                    },
+                    Over::LastYear(y) => OverJson {
+                        winner: None,
+                        last_year: Some(y),
+                    },
+                }),
+                units: report::json::units_by_power(&map, &p.units),
+                dislodged: p
+                    .dislodged
+                    .iter()
+                    .map(|d| report::json::JsonDislodged {
+                        power: map.power(d.unit.power).id.clone(),
+                        unit: d.unit.short(&map),
+                        by: map.province(d.by).id.to_uppercase(),
+                        retreats: d
+                            .retreats
+                            .iter()
+                            .map(|&l| map.loc_id(l).to_uppercase())
+                            .collect(),
+                    })
+                    .collect(),
+                owners: report::json::owners_by_power(&map, &p.owners),
+                centres: map
+                    .power_ids()
+                    .map(|pw| (map.power(pw).id.clone(), centre_count(&p.owners, pw)))
+                    .collect(),
+                owed: owed_now,
+            };
+            json(&j)?
+        }
+    };
+    print!("{out}");
+    Ok(EXIT_OK)
+}
+
+fn centre_count(owners: &[Option<Power>], pw: Power) -> usize {
+    owners.iter().filter(|o| **o == Some(pw)).count()
+}
+
+fn status_text(map: &Map, game: &Game) -> String {
+    let p = &game.position;
+    let mut out = String::new();
+    let last = match game.last_year {
+        Some(y) => format!(", last year {y}"),
+        None => String::new(),
+    };
+    wrap(
+        &mut out,
+        &format!(
+            "Game {}: {} ({} map, rules {} edition{last}).",
+            game.name,
+            capital(&p.phase.to_string()),
+            map.name,
+            game.rules.name()
+        ),
+    );
+    out.push('\n');
+    for pw in map.power_ids() {
+        let info = map.power(pw);
+        let mut units: Vec<(String, String)> = p
+            .units
+            .iter()
+            .filter(|u| u.power == pw)
+            .map(|u| {
+                (
+                    map.loc_name(u.loc),
+                    format!("{} {}", u.kind.word(), map.loc_name(u.loc)),
+                )
+            })
+            .collect();
+        units.sort();
+        let mut centres: Vec<&str> = map
+            .provs()
+            .filter(|q| p.owners[q.0 as usize] == Some(pw))
+            .map(|q| map.province(q).name.as_str())
+            .collect();
+        centres.sort();
+        let dislodged = p.dislodged.iter().filter(|d| d.unit.power == pw).count();
+        if units.is_empty() && centres.is_empty() && dislodged == 0 {
+            let _ = writeln!(out, "{}: eliminated.", info.name);
+            continue;
+        }
+        let more = if dislodged > 0 {
+            format!(", {dislodged} dislodged")
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "{} ({} centre{}, {} unit{}{more})",
+            info.name,
+            centres.len(),
+            plural(centres.len()),
+            units.len(),
+            plural(units.len())
+        );
+        if !units.is_empty() {
+            let names: Vec<String> = units.into_iter().map(|(_, n)| n).collect();
+            wrap_list(&mut out, "Units: ", &names, 2);
+        }
+        if !centres.is_empty() {
+            wrap_list(&mut out, "Centres: ", &centres, 2);
+        }
+    }
+    let mut unowned: Vec<&str> = map
+        .provs()
+        .filter(|q| map.province(*q).supply && p.owners[q.0 as usize].is_none())
+        .map(|q| map.province(q).name.as_str())
+        .collect();
+    unowned.sort();
+    if !unowned.is_empty() {
+        wrap(
+            &mut out,
+            &format!("Unowned ({}): {}.", unowned.len(), unowned.join(", ")),
+        );
+    }
+    out.push('\n');
+    match game.over {
+        Some(Over::Winner(w)) => {
+            let _ = writeln!(
+                out,
+                "The game is over: {} owns {} supply centres and wins.",
+                map.power(w).name,
+                centre_count(&p.owners, w)
+            );
+            return out;
+        }
+        Some(Over::LastYear(y)) => {
+            let _ = writeln!(
+                out,
+                "The game is over: its last year, {y}, has been played."
+            );
+            return out;
+        }
+        None => {}
+    }
+    match p.phase.kind {
+        PhaseKind::Movement => wrap(
+            &mut out,
+            &format!(
+                "{} needs orders for every unit; a unit without an order holds.",
+                capital(&p.phase.to_string())
+            ),
+        ),
+        PhaseKind::Retreat => retreat_needs(&mut out, map, p),
+        PhaseKind::Adjustment => adjustment_needs(&mut out, map, p),
+    }
+    out
+}
+
+fn retreat_needs(out: &mut String, map: &Map, p: &Position) {
+    wrap(
+        out,
+        &format!(
+            "{}: each dislodged unit retreats or disbands; a unit without an order is \
+             disbanded.",
+            capital(&p.phase.to_string())
+        ),
+    );
+    for d in &p.dislodged {
+        let u = &d.unit;
+        let who = format!(
+            "{}: {} {} (dislodged by the attack from {})",
+            map.power(u.power).name,
+            u.kind.word(),
+            map.loc_name(u.loc),
+            map.province(d.by).name
+        );
+        if d.retreats.is_empty() {
+            wrap(out, &format!("{who} has nowhere to go: it is disbanded."));
+        } else {
+            let places: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();
+            wrap(out, &format!("{who} may retreat to {}.", or_list(&places)));
+        }
+    }
+}
+
+fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
+    wrap(
+        out,
+        &format!(
+            "{}: builds and removals. Builds not ordered are waived; removals not \
+             ordered are made in civil disorder.",
+            capital(&p.phase.to_string())
+        ),
+    );
+    let mut even = Vec::new();
+    for o in owed(map, &p.owners, &p.units) {
+        if o.centres == 0 && o.units == 0 {
+            continue;
+        }
+        let name = &map.power(o.power).name;
+        let head = format!("{name} ({} centres, {} units)", o.centres, o.units);
+        match o.change {
+            0 => even.push(name.clone()),
+            d if d < 0 => wrap(out, &format!("{head} removes {}.", -d)),
+            d if o.build_sites.is_empty() => wrap(
+                out,
+                &format!("{head} may build {d} but has no vacant home centre it owns."),
+            ),
+            d => {
+                let sites: Vec<String> =
+                    o.build_sites.iter().map(|&s| build_site(map, s)).collect();
+                wrap(out, &format!("{head} builds {d}: {}.", sites.join(", ")));
+                if d as usize > o.build_sites.len() {
+                    wrap_indented(
+                        out,
+                        &format!(
+                            "It has only {} build site{}: the rest are waived.",
+                            o.build_sites.len(),
+                            plural(o.build_sites.len())
+                        ),
+                        2,
+                    );
+                }
+            }
+        }
+    }
+    if !even.is_empty() {
+        wrap(
+            out,
+            &format!("Neither build nor remove: {}.", even.join(", ")),
+        );
+    }
+}
+
+/// A build site with the units that may be built there: `Trieste (army or fleet)`.
+fn build_site(map: &Map, p: Prov) -> String {
+    let name = &map.province(p).name;
+    if map.is_split(p) {
+        let coasts: Vec<String> = map
+            .province(p)
+            .coasts
+            .iter()
+            .filter_map(|&l| map.coast(l).map(|c| c.name.to_lowercase()))
+            .collect();
+        format!("{name} (army, or fleet on the {})", or_list(&coasts))
+    } else if map.is_shore(p) {
+        format!("{name} (army or fleet)")
+    } else {
+        format!("{name} (army)")
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// judge
+// ---------------------------------------------------------------------------------
+
+pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
+    let Loaded {
+        mut game,
+        map,
+        bytes,
+    } = store::load(&args.game)?;
+    let shown = args.game.display().to_string();
+    if game.over.is_some() {
+        return Err(Fatal(format!(
+            "{shown}: the game is over; there is nothing to judge (`arbiter undo {shown}` \
+             reopens the last phase)"
+        )));
+    }
+    if args.orders.iter().filter(|o| *o == "-").count() > 1 {
+        return Err(Fatal("standard input (`-`) can be given only once".into()));
+    }
+    let mut files = Vec::new();
+    for o in &args.orders {
+        files.push(OrderFile {
+            file: if o == "-" {
+                "<stdin>".to_string()
+            } else {
+                o.clone()
+            },
+            text: read_input(o)?,
+        });
+    }
+    let j = game.judge(&map, &files);
+    for (f, ds) in files.iter().zip(&j.diagnostics) {
+        if !ds.is_empty() {
+            eprint!("{}", render_diagnostics(ds, &f.text, &f.file));
+        }
+    }
+    let errors = j
+        .diagnostics
+        .iter()
+        .flatten()
+        .filter(|d| d.severity == arbiter::orders::Severity::Error)
+        .count();
+    if errors > 0 && !args.accept {
+        eprintln!(
+            "error: {errors} error{} in the orders (above): nothing was judged and `{shown}` \
+             is unchanged",
+            plural(errors)
+        );
+        eprintln!(
+            "help: fix the orders and judge again, or add --accept to judge them as they \
+             are (orders that cannot be read are left out and those units hold)"
+        );
+        return Ok(EXIT_DIAGNOSTICS);
+    }
+    let out = render_judgement(&map, &game.name, &j, &files, args.format)?;
+    let phase = j.result.phase;
+    game.record(&map, files, j, errors > 0);
+    store::save(&args.game, &game.to_yaml(&map), &bytes)?;
+    print!("{out}");
+    let next = match game.over {
+        None => format!("next: {}", game.position.phase),
+        Some(_) => "the game is over".to_string(),
+    };
+    eprintln!("Judged {phase} and saved `{shown}`; {next}.");
+    Ok(EXIT_OK)
+}
+
+/// A judged phase in the chosen format; in JSON each diagnostic names its file.
+fn render_judgement(
+    map: &Map,
+    game: &str,
+    j: &Judgement,
+    files: &[OrderFile],
+    format: Format,
+) -> Result<String, Fatal> {
+    match format {
+        Format::Json => {
+            let mut v = serde_json::to_value(report::json::phase(map, &j.result))
+                .map_err(|e| Fatal(e.to_string()))?;
+            let diags: Vec<serde_json::Value> = files
+                .iter()
+                .zip(&j.diagnostics)
+                .flat_map(|(f, ds)| ds.iter().map(move |d| file_diagnostic(&f.file, d)))
+                .collect();
+            v["diagnostics"] = serde_json::Value::Array(diags);
+            json(&v)
+        }
+        _ => super::render(map, game, &j.result, format, &j.result.diagnostics),
+    }
+}
+
+fn file_diagnostic(file: &str, d: &Diagnostic) -> serde_json::Value {
+    let mut v = serde_json::to_value(d).unwrap_or_default();
+    if let serde_json::Value::Object(m) = &mut v {
+        let mut with = serde_json::Map::new();
+        with.insert("file".into(), file.into());
+        with.extend(std::mem::take(m));
+        *m = with;
+    }
+    v
+}
+
+// ---------------------------------------------------------------------------------
+// undo
+// ---------------------------------------------------------------------------------
+
+pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
+    let Loaded {
+        mut game,
+        map,
+        bytes,
+    } = store::load(&args.game)?;
+    let shown = args.game.display().to_string();
+    let Some(last) = game.undo() else {
+        return Err(Fatal(format!(
+            "{shown}: nothing to undo: no phase has been judged; the game is at its start \
+             ({})",
+            game.position.phase
+        )));
+    };
+    store::save(&args.game, &game.to_yaml(&map), &bytes)?;
+    let files: Vec<String> = last
+        .orders
+        .iter()
+        .map(|o| {
+            Path::new(&o.file)
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| o.file.clone())
+        })
+        .collect();
+    let mut out = String::new();
+    wrap(
+        &mut out,
+        &format!(
+            "Undid {} (orders from {}). The game is back at {}.",
+            last.phase(),
+            files.join(", "),
+            game.position.phase
+        ),
+    );
+    if game.history.is_empty() {
+        let _ = writeln!(
+            out,
+            "This is the start of the game: there is nothing more to undo."
+        );
+    }
+    print!("{out}");
+    Ok(EXIT_OK)
+}
+
+// ---------------------------------------------------------------------------------
+// history
+// ---------------------------------------------------------------------------------
+
+pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
+    let Loaded { game, map, .. } = store::load(&args.game)?;
+    let shown = args.game.display().to_string();
+    let picked: Vec<usize> = match &args.phase {
+        None => (0..game.history.len()).collect(),
+        Some(s) => {
+            let phase = Phase::parse(s).ok_or_else(|| {
+                Fatal(format!(
+                    "unknown phase `{s}`: write e.g. `Spring 1901`, `Fall 1901 retreat`, \
+                     `Winter 1901` or `F1901R`"
+                ))
+            })?;
+            match game.find(phase) {
+                Some(Found::Judged(k)) => vec![k],
+                Some(Found::Skipped(k)) => {
+                    println!(
+                        "{} was skipped: nothing to do (after {}).",
+                        capital(&phase.to_string()),
+                        game.history[k].phase()
+                    );
+                    return Ok(EXIT_OK);
+                }
+                None => return Err(not_judged(&game, phase, &shown)),
+            }
+        }
+    };
+    if picked.is_empty() && args.format != Format::Json {
+        println!(
+            "No phase has been judged yet; the game is at {}.",
+            game.position.phase
+        );
+        return Ok(EXIT_OK);
+    }
+    let out = match args.format {
+        Format::Text => picked
+            .iter()
+            .map(|&k| game.history[k].sheet.clone())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Format::Markdown => {
+            let mut parts = Vec::new();
+            for &k in &picked {
+                let j = rejudged(&game, &map, k);
+                parts.push(report::markdown::sheet(&map, &game.name, &j.result));
+            }
+            parts.join("\n")
+        }
+        Format::Json => {
+            let mut list = Vec::new();
+            for &k in &picked {
+                let h = &game.history[k];
+                let j = rejudged(&game, &map, k);
+                let text = render_judgement(&map, &game.name, &j, &h.orders, Format::Json)?;
+                let v: serde_json::Value =
+                    serde_json::from_str(&text).map_err(|e| Fatal(e.to_string()))?;
+                list.push(v);
+            }
+            if args.phase.is_some() {
+                json(&list[0])?
+            } else {
+                json(&list)?
+            }
+        }
+    };
+    print!("{out}");
+    Ok(EXIT_OK)
+}
+
+fn not_judged(game: &Game, phase: Phase, shown: &str) -> Fatal {
+    let now = game.position.phase;
+    if phase == now && game.over.is_none() {
+        return Fatal(format!(
+            "{phase} has not been judged yet: it is the current phase of `{shown}`"
+        ));
+    }
+    let range = match (game.history.first(), game.history.last()) {
+        (Some(a), Some(b)) => format!("the phases judged are {} to {}", a.phase(), b.phase()),
+        _ => "no phase has been judged yet".to_string(),
+    };
+    if phase_key(phase) > phase_key(now) {
+        Fatal(format!(
+            "{phase} has not been played yet in `{shown}` ({range})"
+        ))
+    } else {
+        Fatal(format!(
+            "{phase} is not in the history of `{shown}` ({range})"
+        ))
+    }
+}
+
+/// History entry `k` judged again from its stored position and orders, with a warning
+/// if this arbiter now rules differently from the stored results.
+fn rejudged(game: &Game, map: &Map, k: usize) -> Judgement {
+    let j = game.rejudge(map, k).expect("k is in the history");
+    let h = &game.history[k];
+    let now = report::json::orders(map, &j.result);
+    let same = now.len() == h.results.len()
+        && now
+            .iter()
+            .zip(&h.results)
+            .all(|(a, b)| a.outcome == b.outcome && a.canonical.as_deref() == Some(&b.canonical));
+    if !same {
+        eprintln!(
+            "warning: this arbiter judges {} differently from the results stored when it was \
+             judged (the stored sheet: `arbiter history GAME \"{}\"`)",
+            h.phase(),
+            h.phase()
+        );
+    }
+    j
+}
+
+// ---------------------------------------------------------------------------------
+// centres
+// ---------------------------------------------------------------------------------
+
+#[derive(Serialize)]
+struct CentresJson {
+    game: String,
+    map: String,
+    years: Vec<YearJson>,
+}
+
+#[derive(Serialize)]
+struct YearJson {
+    year: i32,
+    /// Centre counts by power id (every power), and `unowned`.
+    counts: BTreeMap<String, usize>,
+    unowned: usize,
+    /// Centres by owner.
+    owners: BTreeMap<String, Vec<String>>,
+}
+
+pub fn centres(args: &CentresArgs) -> Result<i32, Fatal> {
+    let Loaded { game, map, .. } = store::load(&args.game)?;
+    let years = game.centres_by_year();
+    let supply = map.provs().filter(|&p| map.province(p).supply).count();
+    let unowned = |o: &[Option<Power>]| supply - o.iter().filter(|x| x.is_some()).count();
+    let out = match args.format {
+        CentresFormat::Csv => {
+            let mut out = String::from("year");
+            for pw in map.power_ids() {
+                let _ = write!(out, ",{}", map.power(pw).id);
+            }
+            out.push_str(",unowned\n");
+            for (y, o) in &years {
+                let _ = write!(out, "{y}");
+                for pw in map.power_ids() {
+                    let _ = write!(out, ",{}", centre_count(o, pw));
+                }
+                let _ = writeln!(out, ",{}", unowned(o));
+            }
+            out
+        }
+        CentresFormat::Json => json(&CentresJson {
+            game: game.name.clone(),
+            map: map.name.clone(),
+            years: years
+                .iter()
+                .map(|(y, o)| YearJson {
+                    year: *y,
+                    counts: map
+                        .power_ids()
+                        .map(|pw| (map.power(pw).id.clone(), centre_count(o, pw)))
+                        .collect(),
+                    unowned: unowned(o),
+                    owners: report::json::owners_by_power(&map, o),
+                })
+                .collect(),
+        })?,
+        CentresFormat::Text => {
+            let mut out = String::new();
+            wrap(
+                &mut out,
+                &format!(
+                    "Supply centres after each year: game {} ({} map).",
+                    game.name, map.name
+                ),
+            );
+            out.push('\n');
+            if years.is_empty() {
+                let _ = writeln!(out, "No game year has been completed yet.");
+                return finish(out);
+            }
+            // Power names as column heads, or their first three letters if the table
+            // would not fit in 80 columns.
+            let mut heads: Vec<String> =
+                map.power_ids().map(|p| map.power(p).name.clone()).collect();
+            heads.push("Unowned".into());
+            let width = |hs: &[String]| 4 + hs.iter().map(|h| col(h) + 2).sum::<usize>();
+            if width(&heads) > WIDTH {
+                heads = heads.iter().map(|h| h.chars().take(3).collect()).collect();
+            }
+            let mut line = String::from("Year");
+            for h in &heads {
+                let _ = write!(line, "  {h:>w$}", w = col(h));
+            }
+            let _ = writeln!(out, "{line}");
+            for (y, o) in &years {
+                let mut line = format!("{y:<4}");
+                let counts: Vec<usize> = map
+                    .power_ids()
+                    .map(|pw| centre_count(o, pw))
+                    .chain([unowned(o)])
+                    .collect();
+                for (h, c) in heads.iter().zip(counts) {
+                    let _ = write!(line, "  {c:>w$}", w = col(h));
+                }
+                let _ = writeln!(out, "{line}");
+            }
+            let (y, o) = years.last().expect("not empty");
+            out.push('\n');
+            let _ = writeln!(out, "Owners after {y}:");
+            for pw in map.power_ids() {
+                let mut names: Vec<&str> = map
+                    .provs()
+                    .filter(|p| o[p.0 as usize] == Some(pw))
+                    .map(|p| map.province(p).name.as_str())
+                    .collect();
+                names.sort();
+                if !names.is_empty() {
+                    wrap(
+                        &mut out,
+                        &format!("{}: {}.", map.power(pw).name, names.join(", ")),
+                    );
+                }
+            }
+            out
+        }
+    };
+    finish(out)
+}
+
+/// The width of a column of the centres table.
+fn col(head: &str) -> usize {
+    head.chars().count().max(3)
+}
+
+fn finish(out: String) -> Result<i32, Fatal> {
+    print!("{out}");
+    Ok(EXIT_OK)
+}
+
+// ---------------------------------------------------------------------------------
+// explain
+// ---------------------------------------------------------------------------------
+
+pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
+    let Loaded { game, map, .. } = store::load(&args.game)?;
+    let shown = args.game.display().to_string();
+    let k = match &args.phase {
+        None => game.history.len().checked_sub(1).ok_or_else(|| {
+            Fatal(format!(
+                "{shown}: no phase has been judged yet, so there is nothing to explain"
+            ))
+        })?,
+        Some(s) => {
+            let phase = Phase::parse(s)
+                .ok_or_else(|| Fatal(format!("unknown phase `{s}`: write e.g. `Fall 1901`")))?;
+            match game.find(phase) {
+                Some(Found::Judged(k)) => k,
+                Some(Found::Skipped(_)) => {
+                    return Err(Fatal(format!(
+                        "{phase} was skipped (nothing to do): there is nothing to explain"
+                    )))
+                }
+                None => return Err(not_judged(&game, phase, &shown)),
+            }
+        }
+    };
+    let province = match &args.province {
+        Some(s) => Some(province(&map, s)?),
+        None => None,
+    };
+    let j = rejudged(&game, &map, k);
+    print!("{}", explained(&map, &j.result, province));
+    Ok(EXIT_OK)
+}
+
+fn explained(map: &Map, result: &PhaseResult, province: Option<Prov>) -> String {
+    report::explain::explain(map, result, province)
+}
+
+/// A province by id or name.
+fn province(map: &Map, s: &str) -> Result<Prov, Fatal> {
+    if let Some(l) = map.loc_by_id(s) {
+        return Ok(map.prov_of(l));
+    }
+    if let Some(&l) = map.names().place(&normalize(s)).first() {
+        return Ok(map.prov_of(l));
+    }
+    let hint = map
+        .names()
+        .suggest(map, s)
+        .map(|h| format!(" ({h})"))
+        .unwrap_or_default();
+    Err(Fatal(format!("unknown province `{s}`{hint}")))
+}
+
+// ---------------------------------------------------------------------------------
+// Text helpers
+// ---------------------------------------------------------------------------------
+
+fn json<T: Serialize>(v: &T) -> Result<String, Fatal> {
+    let mut s = serde_json::to_string_pretty(v).map_err(|e| Fatal(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+fn capital(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// Write `line` fitted to [`WIDTH`], continuation lines indented by four spaces.
+fn wrap(out: &mut String, line: &str) {
+    wrap_at(out, line, 0, 4);
+}
+
+/// Write `line` indented by `indent`, continuation lines by `indent + 2`.
+fn wrap_indented(out: &mut String, line: &str, indent: usize) {
+    wrap_at(out, line, indent, indent + 2);
+}
+
+/// Write `head` and the items joined by `, ` with a full stop, breaking lines only
+/// between items.
+fn wrap_list(out: &mut String, head: &str, items: &[impl AsRef<str>], indent: usize) {
+    const NBSP: char = '\u{a0}';
+    let joined: Vec<String> = items
+        .iter()
+        .map(|i| i.as_ref().replace(' ', &NBSP.to_string()))
+        .collect();
+    let mut text = String::new();
+    wrap_indented(&mut text, &format!("{head}{}.", joined.join(", ")), indent);
+    out.push_str(&text.replace(NBSP, " "));
+}
+
+fn wrap_at(out: &mut String, line: &str, first: usize, rest_indent: usize) {
+    let mut indent = first;
+    let mut cur = String::new();
+    for word in line.split(' ').filter(|w| !w.is_empty()) {
+        let len = cur.chars().count();
+        if len > 0 && indent + len + 1 + word.chars().count() > WIDTH {
+            let _ = writeln!(out, "{}{cur}", " ".repeat(indent));
+            cur.clear();
+            indent = rest_indent;
+        }
+        if !cur.is_empty() {
+            cur.push(' ');
+        }
+        cur.push_str(word);
+    }
+    let _ = writeln!(out, "{}{cur}", " ".repeat(indent));
+}
