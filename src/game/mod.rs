@@ -165,6 +165,8 @@ pub enum PositionError {
     },
     #[error("unknown supply centre `{0}`")]
     Centre(String),
+    #[error("the supply centre {0} is listed for two powers")]
+    TwoOwners(String),
     #[error("unknown place `{0}`")]
     Place(String),
     #[error("dislodged `{unit}` cannot retreat to `{to}`: not a place it could move to")]
@@ -371,6 +373,9 @@ impl Position {
                     .prov_by_id(c)
                     .filter(|&p| map.province(p).supply)
                     .ok_or_else(|| PositionError::Centre(c.clone()))?;
+                if self.owners[p.0 as usize].is_some_and(|o| o != pw) {
+                    return Err(PositionError::TwoOwners(map.province(p).name.clone()));
+                }
                 self.owners[p.0 as usize] = Some(pw);
             }
         }

@@ -7,8 +7,7 @@
 
 use std::fmt::Write;
 
-use super::tags;
-use super::text::{capital, header, or_list, order_text, the};
+use super::text::{capital, destroyed_why, header, or_list, order_lines, the};
 use crate::game::{PhaseKind, PhaseResult};
 use crate::map::{Map, Power};
 
@@ -24,24 +23,23 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     out.push('\n');
     let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
     out.push('\n');
-    if result.input.is_empty() {
+    let lines = order_lines(map, result);
+    if lines.is_empty() {
         let _ = writeln!(out, "No orders.");
     } else {
         let _ = writeln!(out, "| Power | Order | Outcome | Tags |");
         let _ = writeln!(out, "|---|---|---|---|");
-        let mut idx: Vec<usize> = (0..result.input.len()).collect();
-        idx.sort_by_key(|&k| result.orders[k].power.map_or(usize::MAX, |p| p.0 as usize));
-        for k in idx {
-            let power = result.orders[k]
+        for line in lines {
+            let power = line
                 .power
                 .map_or("Unknown".to_string(), |p| map.power(p).name.clone());
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} |",
                 cell(&power),
-                cell(&order_text(map, result, k)),
-                result.orders[k].outcome.word(),
-                cell(&tags(result, k).join(", "))
+                cell(&line.text),
+                line.outcome,
+                cell(&line.tags.join(", "))
             );
         }
     }
@@ -127,11 +125,7 @@ fn retreat(out: &mut String, map: &Map, result: &PhaseResult) {
     }
     section(out, "Destroyed units");
     for &i in &result.destroyed {
-        let why = match result.orders.iter().find(|o| o.unit == Some(i)) {
-            None => " (no retreat ordered)",
-            Some(o) if o.outcome.succeeded() => " (disbanded)",
-            Some(_) => "",
-        };
+        let why = destroyed_why(result, i);
         let _ = writeln!(out, "- {}{why}.", the_unit(map, result, i));
     }
 }

@@ -12,6 +12,7 @@ use std::fmt::Write;
 
 use super::{tags, unit_words};
 use crate::game::{PhaseKind, PhaseResult, Unit};
+use crate::judge::{Illegal, Outcome};
 use crate::map::{Loc, Map, Power, UnitKind};
 use crate::orders::OrderKind;
 
@@ -106,27 +107,60 @@ pub fn header(result: &PhaseResult, game: &str) -> String {
     )
 }
 
-/// Each order's line (power, order, tags), by power in map order, then as written.
-pub fn order_lines(
-    map: &Map,
-    result: &PhaseResult,
-) -> Vec<(Option<Power>, String, Vec<&'static str>)> {
-    let mut idx: Vec<usize> = (0..result.input.len()).collect();
-    idx.sort_by_key(|&k| {
-        result.orders[k]
-            .power
-            .map(|p| p.0 as usize)
-            .unwrap_or(usize::MAX)
-    });
-    idx.into_iter()
+/// One line of a sheet: an order as written, or a unit that received no order.
+pub struct SheetLine {
+    pub power: Option<Power>,
+    /// The order in the Judge's words, without power and tags.
+    pub text: String,
+    /// `succeeds`, `fails`, `illegal`, `invalid`.
+    pub outcome: &'static str,
+    pub tags: Vec<&'static str>,
+}
+
+/// Each order's line, by power in map order, then as written. In a movement phase a
+/// unit that received no order is listed too (`HOLD`, tag `no order`), so a missing
+/// slip is seen on the sheet.
+pub fn order_lines(map: &Map, result: &PhaseResult) -> Vec<SheetLine> {
+    let mut lines: Vec<(usize, SheetLine)> = (0..result.input.len())
         .map(|k| {
+            let power = result.orders[k].power;
             (
-                result.orders[k].power,
-                order_text(map, result, k),
-                tags(result, k),
+                power.map_or(usize::MAX, |p| p.0 as usize),
+                SheetLine {
+                    power,
+                    text: order_text(map, result, k),
+                    outcome: result.orders[k].outcome.word(),
+                    tags: tags(result, k),
+                },
             )
         })
-        .collect()
+        .collect();
+    if result.phase.kind == PhaseKind::Movement {
+        for (i, u) in result.units.iter().enumerate() {
+            let ordered = result.orders.iter().any(|o| {
+                o.unit == Some(i) && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
+            });
+            if ordered {
+                continue;
+            }
+            let dislodged = result.is_dislodged(i);
+            let mut tags = vec!["no order"];
+            if dislodged {
+                tags.push("dislodged");
+            }
+            lines.push((
+                u.power.0 as usize,
+                SheetLine {
+                    power: Some(u.power),
+                    text: format!("{} {} HOLD", u.kind.word(), map.loc_name(u.loc)),
+                    outcome: if dislodged { "fails" } else { "succeeds" },
+                    tags,
+                },
+            ));
+        }
+    }
+    lines.sort_by_key(|(p, _)| *p);
+    lines.into_iter().map(|(_, l)| l).collect()
 }
 
 /// The whole sheet of a phase.
@@ -135,10 +169,17 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     let _ = writeln!(out, "{}", header(result, game));
     let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
     out.push('\n');
-    if result.input.is_empty() {
+    let lines = order_lines(map, result);
+    if lines.is_empty() {
         let _ = writeln!(out, "No orders.");
     }
-    for (power, text, t) in order_lines(map, result) {
+    for SheetLine {
+        power,
+        text,
+        tags: t,
+        ..
+    } in lines
+    {
         let power = match power {
             Some(p) => map.power(p).name.clone(),
             None => "Unknown".to_string(),
@@ -251,6 +292,19 @@ fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult) {
     }
 }
 
+/// Why dislodged unit `i` was destroyed in a retreat phase: ` (bounced)` and the like.
+pub(crate) fn destroyed_why(result: &PhaseResult, i: usize) -> &'static str {
+    match result.orders.iter().find(|o| o.unit == Some(i)) {
+        None => " (no retreat ordered)",
+        Some(o) => match &o.outcome {
+            Outcome::Succeeds => " (disbanded)",
+            Outcome::Fails(_) => " (bounced: another unit retreated there too)",
+            Outcome::Illegal(Illegal::DuplicateOrder) => " (two different orders)",
+            Outcome::Illegal(_) | Outcome::Invalid(_) => " (its order was illegal)",
+        },
+    }
+}
+
 fn retreat_tail(out: &mut String, map: &Map, result: &PhaseResult) {
     if result.destroyed.is_empty() {
         return;
@@ -259,11 +313,7 @@ fn retreat_tail(out: &mut String, map: &Map, result: &PhaseResult) {
     let _ = writeln!(out, "The following units were destroyed:");
     for &i in &result.destroyed {
         let u = &result.units[i];
-        let why = match result.orders.iter().find(|o| o.unit == Some(i)) {
-            None => " (no retreat ordered)",
-            Some(o) if o.outcome.succeeded() => " (disbanded)",
-            Some(_) => "",
-        };
+        let why = destroyed_why(result, i);
         wrap(
             out,
             &format!(
