@@ -18,8 +18,10 @@ use crate::orders::{parse_orders, Order};
 pub struct Case {
     pub id: String,
     pub title: String,
+    /// The edition or editions the case holds under (default: `2023`): a name or a
+    /// list of names. The case runs under each.
     #[serde(default)]
-    pub rules: Option<String>,
+    pub rules: Option<Editions>,
     #[serde(default)]
     pub phase: Option<String>,
     #[serde(default)]
@@ -105,6 +107,14 @@ fn words(expected: &[(String, String)], r: &PhaseResult, diffs: &mut Vec<String>
     }
 }
 
+/// One edition name or a list of them.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub enum Editions {
+    One(String),
+    Many(Vec<String>),
+}
+
 /// Read a file of cases.
 pub fn parse_cases(yaml: &str) -> Result<Vec<Case>, serde_yaml::Error> {
     serde_yaml::from_str(yaml)
@@ -124,12 +134,37 @@ pub struct Prepared {
 }
 
 impl Case {
-    /// Build the position and parse the orders.
-    pub fn prepare(&self, map: &Map) -> Result<Prepared, String> {
-        let rules = match &self.rules {
-            Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules `{r}`"))?,
-            None => Rules::default(),
+    /// The editions the case runs under, in the order written (default: `2023`).
+    pub fn editions(&self) -> Result<Vec<Rules>, String> {
+        let names: Vec<&str> = match &self.rules {
+            None => return Ok(vec![Rules::default()]),
+            Some(Editions::One(r)) => vec![r.as_str()],
+            Some(Editions::Many(v)) => v.iter().map(String::as_str).collect(),
         };
+        if names.is_empty() {
+            return Err("`rules` names no edition".into());
+        }
+        names
+            .into_iter()
+            .map(|r| {
+                Rules::parse(r).ok_or_else(|| {
+                    format!(
+                        "unknown rules edition `{r}`: the editions are {}",
+                        Rules::names()
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// Build the position and parse the orders, under the case's first edition.
+    pub fn prepare(&self, map: &Map) -> Result<Prepared, String> {
+        let rules = self.editions()?[0];
+        self.prepare_under(map, rules)
+    }
+
+    /// Build the position and parse the orders, under `rules`.
+    pub fn prepare_under(&self, map: &Map, rules: Rules) -> Result<Prepared, String> {
         let phase = match &self.phase {
             Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
             None => Phase::first(map),
@@ -162,9 +197,32 @@ impl Case {
         })
     }
 
-    /// Run the case; return every difference from the expectation (empty: it passes).
+    /// Run the case under every edition it names; return every difference from the
+    /// expectation (empty: it passes), each prefixed with its edition when there are
+    /// several.
     pub fn check(&self, map: &Map) -> Vec<String> {
-        let p = match self.prepare(map) {
+        let editions = match self.editions() {
+            Ok(e) => e,
+            Err(e) => return vec![e],
+        };
+        let several = editions.len() > 1;
+        editions
+            .into_iter()
+            .flat_map(|rules| {
+                self.check_under(map, rules).into_iter().map(move |d| {
+                    if several {
+                        format!("[{} rules] {d}", rules.name())
+                    } else {
+                        d
+                    }
+                })
+            })
+            .collect()
+    }
+
+    /// Run the case under `rules`; return every difference from the expectation.
+    pub fn check_under(&self, map: &Map, rules: Rules) -> Vec<String> {
+        let p = match self.prepare_under(map, rules) {
             Ok(p) => p,
             Err(e) => return vec![e],
         };

@@ -48,15 +48,24 @@ fn main() {
             filtered += 1;
             continue;
         }
-        let diffs = case.check(&map);
-        if diffs.is_empty() {
-            println!("test {} {} ... ok", case.id, case.title.to_lowercase());
-            passed += 1;
-        } else {
-            println!("test {} {} ... FAILED", case.id, case.title.to_lowercase());
+        let editions = match case.editions() {
+            Ok(e) => e,
+            Err(e) => {
+                failures.push(format!("{} ({file}): {e}", case.id));
+                continue;
+            }
+        };
+        for rules in editions {
+            let diffs = case.check_under(&map, rules);
+            let name = format!("{} [{}]", case.id, rules.name());
+            if diffs.is_empty() {
+                println!("test {name} {} ... ok", case.title.to_lowercase());
+                passed += 1;
+                continue;
+            }
+            println!("test {name} {} ... FAILED", case.title.to_lowercase());
             failures.push(format!(
-                "{} ({}, {file}):\n    {}",
-                case.id,
+                "{name} ({}, {file}):\n    {}",
                 case.title,
                 diffs.join("\n    ")
             ));

@@ -170,7 +170,8 @@ pub fn load_map(name: &str) -> Result<Map, Fatal> {
 pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {
     Rules::parse(s).ok_or_else(|| {
         Fatal(format!(
-            "unknown rules edition `{s}`: the editions are 2023"
+            "unknown rules edition `{s}`: the editions are {}",
+            Rules::names()
         ))
     })
 }

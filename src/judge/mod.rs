@@ -13,7 +13,7 @@ pub use adjust::{adjudicate_adjustments, distances, owed, owners_after, Adjustme
 pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
 pub use resolve::Enumeration;
 pub use retreat::{adjudicate_retreats, RetreatResult};
-pub use rules::Rules;
+pub use rules::{CivilDisorder, ConvoyIntent, ParadoxRule, Rules};
 
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov};

@@ -13,7 +13,10 @@ use std::fmt::Write;
 
 use super::text::{or_list, wrap};
 use crate::game::{PhaseKind, PhaseResult};
-use crate::judge::{distances, owed, Failure, Illegal, Opposition, Outcome, Rules, Strength, Void};
+use crate::judge::{
+    distances, owed, CivilDisorder, Failure, Illegal, Opposition, Outcome, ParadoxRule, Rules,
+    Strength, Void,
+};
 use crate::map::{Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
 
@@ -103,30 +106,46 @@ fn and_list(items: &[String]) -> String {
 }
 
 /// The backup rule the edition applies to a convoy paradox (DATC 4.A.2).
-fn paradox_rule(rules: Rules) -> &'static str {
-    match rules {
-        Rules::Edition2023 => {
-            "The 2023 rules decide a convoy paradox by the Szykman rule (DATC 4.A.2): \
+fn paradox_rule(rules: Rules) -> String {
+    let e = rules.edition;
+    match rules.paradox {
+        ParadoxRule::Szykman => format!(
+            "The {e} rules decide a convoy paradox by the Szykman rule (DATC 4.A.2): \
              the convoying fleets in the paradox hold and their convoy fails."
+        ),
+        ParadoxRule::SeaSupportNotCut1982 | ParadoxRule::ConvoyAttackSupportNotCut1971 => {
+            format!(
+                "The {e} paradox rule (DATC 4.A.2) left this paradox open, so the Szykman \
+                 backup decides it: the convoying fleets in the paradox hold and their \
+                 convoy fails."
+            )
         }
     }
 }
 
 /// The rule the edition applies to circular movement (DATC 4.A.2).
-fn circular_rule(rules: Rules) -> &'static str {
-    match rules {
-        Rules::Edition2023 => "units moving in a circle all move (2023 rules, DATC 4.A.2)",
-    }
+fn circular_rule(rules: Rules) -> String {
+    format!(
+        "units moving in a circle all move ({} rules, DATC 4.A.2)",
+        rules.edition
+    )
 }
 
 /// The civil-disorder rule of the edition (DATC 4.D.8).
-fn civil_disorder_rule(rules: Rules) -> &'static str {
-    match rules {
-        Rules::Edition2023 => {
-            "The rule (2023 rules, DATC 4.D.8): the unit farthest from the nearest \
+fn civil_disorder_rule(rules: Rules) -> String {
+    let e = rules.edition;
+    match rules.civil_disorder {
+        CivilDisorder::OwnedCentresAnyPath => format!(
+            "The rule ({e} rules, DATC 4.D.8): the unit farthest from the nearest \
              owned supply centre goes first, counting steps over land and sea; at equal \
              distance fleets go before armies, then alphabetically by province name."
-        }
+        ),
+        CivilDisorder::HomeCentresByUnitType => format!(
+            "The rule ({e} rules, DATC 4.D.8): the unit farthest from the nearest \
+             home supply centre goes first, fleets counting fleet moves and armies \
+             steps over land and sea; at equal distance fleets go before armies, then \
+             alphabetically by province name."
+        ),
     }
 }
 
@@ -1277,7 +1296,7 @@ impl<'a> Board<'a> {
             }
             Some(Outcome::Fails(Failure::Paradox)) => {
                 t.push_str(" The orders form a convoy paradox. ");
-                t.push_str(paradox_rule(self.r.rules));
+                t.push_str(&paradox_rule(self.r.rules));
                 let _ = write!(t, " So {} fails.", self.doing(army));
             }
             Some(Outcome::Invalid(_)) => {
@@ -1291,7 +1310,7 @@ impl<'a> Board<'a> {
         }
         if self.in_paradox(f) {
             t.push_str(" The orders form a convoy paradox. ");
-            t.push_str(paradox_rule(self.r.rules));
+            t.push_str(&paradox_rule(self.r.rules));
         }
     }
 
@@ -1486,7 +1505,7 @@ impl<'a> Board<'a> {
             )
         };
         t.push(' ');
-        t.push_str(civil_disorder_rule(r.rules));
+        t.push_str(&civil_disorder_rule(r.rules));
         let dist = distances(map, &r.owners_before, pw);
         let kept: Vec<usize> = (0..r.units.len())
             .filter(|&u| {
