@@ -320,14 +320,15 @@ fn random_phases_are_consistent_and_order_independent() {
         let n = 2 + rng.below(40);
         let pos = random_position(&map, &mut rng, n);
         let orders = random_orders(&map, &mut rng, &pos);
-        let r = adjudicate(&map, &pos, &orders, Rules::default());
+        let rules = Rules::EDITIONS[round % Rules::EDITIONS.len()];
+        let r = adjudicate(&map, &pos, &orders, rules);
         check_consistent(&map, &pos, &r);
         // Reverse the orders and the units: the same decisions.
         let mut pos2 = pos.clone();
         pos2.units.reverse();
         let mut orders2 = orders.clone();
         orders2.reverse();
-        let r2 = adjudicate(&map, &pos2, &orders2, Rules::default());
+        let r2 = adjudicate(&map, &pos2, &orders2, rules);
         assert_eq!(
             summary(&map, &r),
             summary(&map, &r2),
@@ -368,7 +369,9 @@ fn the_backup_rule_fires_only_without_a_single_resolution() {
         let n = 4 + rng.below(12);
         let pos = crowded_position(&map, &mut rng, n);
         let orders = random_orders(&map, &mut rng, &pos);
-        let Some(e) = enumerate_resolutions(&map, &pos, &orders, Rules::default(), 14) else {
+        // Every edition in turn: their paradox and convoy rules change the decisions.
+        let rules = Rules::EDITIONS[round % Rules::EDITIONS.len()];
+        let Some(e) = enumerate_resolutions(&map, &pos, &orders, rules, 14) else {
             continue;
         };
         checked += 1;
@@ -389,7 +392,7 @@ fn the_backup_rule_fires_only_without_a_single_resolution() {
             );
         }
         // A failure reason always names its cause.
-        let r = adjudicate(&map, &pos, &orders, Rules::default());
+        let r = adjudicate(&map, &pos, &orders, rules);
         for o in &r.orders {
             if let Outcome::Fails(arbiter::judge::Failure::Bounced { against, .. }) = &o.outcome {
                 assert!(!against.is_empty(), "round {round}: a bounce names nobody");

@@ -7,7 +7,7 @@
 use std::collections::VecDeque;
 
 use super::outcome::{Illegal, OrderResult, Outcome};
-use super::Rules;
+use super::{CivilDisorder, Rules};
 use crate::game::{Position, Unit};
 use crate::map::{Map, Power, Prov, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind};
@@ -253,9 +253,8 @@ pub fn adjudicate_adjustments(
 }
 
 /// The `count` units of `power` (from `candidates`) that civil disorder removes: the
-/// farthest from the nearest owned supply centre, counting steps over land and sea for
-/// any unit (DATC 4.D.8, 2023 rules); ties: fleets before armies, then alphabetical
-/// by the province's full name.
+/// farthest first (DATC 4.D.8, measured as the edition says: [`unit_distances`]); ties:
+/// fleets before armies, then alphabetical by the province's full name.
 fn civil_disorder_removals(
     map: &Map,
     owners: &[Option<Power>],
@@ -263,13 +262,10 @@ fn civil_disorder_removals(
     power: Power,
     candidates: &[usize],
     count: usize,
-    _rules: Rules,
+    rules: Rules,
 ) -> Vec<(usize, Option<u32>)> {
-    let dist = distances(map, owners, power);
-    let mut ranked: Vec<(usize, Option<u32>)> = candidates
-        .iter()
-        .map(|&i| (i, dist[map.prov_of(units[i].loc).0 as usize]))
-        .collect();
+    let dist = unit_distances(map, owners, units, power, rules);
+    let mut ranked: Vec<(usize, Option<u32>)> = candidates.iter().map(|&i| (i, dist[i])).collect();
     ranked.sort_by(|&(a, da), &(b, db)| {
         let far = |d: Option<u32>| d.unwrap_or(u32::MAX);
         far(db)
@@ -282,6 +278,66 @@ fn civil_disorder_removals(
     });
     ranked.truncate(count);
     ranked
+}
+
+/// Per unit (of `units`; only those of `power` are meaningful): its civil-disorder
+/// distance under the edition's rule (DATC 4.D.8). 2023: steps to the nearest supply
+/// centre the power owns, over land and sea for any unit. Before 2023: steps to the
+/// nearest home supply centre, a fleet by fleet moves (from its coast, to either coast
+/// of a split centre), an army over land and sea. `None`: no such centre can be reached.
+pub fn unit_distances(
+    map: &Map,
+    owners: &[Option<Power>],
+    units: &[Unit],
+    power: Power,
+    rules: Rules,
+) -> Vec<Option<u32>> {
+    match rules.civil_disorder {
+        CivilDisorder::OwnedCentresAnyPath => {
+            let d = distances(map, owners, power);
+            units
+                .iter()
+                .map(|u| d[map.prov_of(u.loc).0 as usize])
+                .collect()
+        }
+        CivilDisorder::HomeCentresByUnitType => {
+            let home: Vec<Option<Power>> = map.provs().map(|p| map.province(p).home).collect();
+            let army = distances(map, &home, power);
+            let fleet = fleet_distances(map, &map.power(power).home);
+            units
+                .iter()
+                .map(|u| match u.kind {
+                    UnitKind::Army => army[map.prov_of(u.loc).0 as usize],
+                    UnitKind::Fleet => fleet[u.loc.0 as usize],
+                })
+                .collect()
+        }
+    }
+}
+
+/// Per location: fleet moves to the nearest of `targets` (provinces; any coast of a
+/// split province counts).
+fn fleet_distances(map: &Map, targets: &[Prov]) -> Vec<Option<u32>> {
+    let n = map.locs().count();
+    let mut dist = vec![None; n];
+    let mut queue = VecDeque::new();
+    for l in map.locs() {
+        if targets.contains(&map.prov_of(l)) && map.placement_problem(UnitKind::Fleet, l).is_none()
+        {
+            dist[l.0 as usize] = Some(0);
+            queue.push_back(l);
+        }
+    }
+    while let Some(l) = queue.pop_front() {
+        let d = dist[l.0 as usize].unwrap_or(0) + 1;
+        for &m in map.fleet_neighbours(l) {
+            if dist[m.0 as usize].is_none() {
+                dist[m.0 as usize] = Some(d);
+                queue.push_back(m);
+            }
+        }
+    }
+    dist
 }
 
 /// Per province: steps to the nearest supply centre `power` owns, over land and sea

@@ -5,7 +5,7 @@
 
 use super::convoy;
 use super::outcome::{Illegal, OrderResult, Outcome};
-use super::Rules;
+use super::{ConvoyIntent, Rules};
 use crate::game::Position;
 use crate::map::{Loc, Map, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind};
@@ -20,6 +20,9 @@ pub(crate) enum Eff {
     Move {
         to: Loc,
         convoy: bool,
+        /// By convoy only if the convoy route holds, otherwise by land (the 1971
+        /// reading of DATC 4.A.3).
+        fallback: bool,
     },
     SupHold {
         target: u16,
@@ -51,7 +54,7 @@ pub(crate) struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Rules) -> Checked {
+pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
     let units = &position.units;
     let mut unit_at = vec![NONE; map.province_count()];
     let mut fleets_at_sea = ProvSet::EMPTY;
@@ -140,6 +143,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
             u,
             map.prov_of(unit.loc),
             o.kind,
+            rules,
         ) {
             Ok(e) => {
                 if let Eff::Move { to, .. } = e {
@@ -197,23 +201,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
         }
     }
 
-    // 4.A.3 (2023): an army moving to an adjacent province goes by convoy if a fleet of
-    // its own power is legally ordered to convoy it.
-    for a in 0..units.len() {
-        if let Eff::Move { to, convoy: false } = eff[a] {
-            if units[a].kind != UnitKind::Army {
-                continue;
-            }
-            let dest = map.prov_of(to);
-            let own_convoy = eff.iter().enumerate().any(|(f, e)| {
-                matches!(*e, Eff::Convoy { army, to } if army as usize == a && to == dest)
-                    && units[f].power == units[a].power
-            });
-            if own_convoy {
-                eff[a] = Eff::Move { to, convoy: true };
-            }
-        }
-    }
+    convoy_intent(map, units, &mut eff, rules);
     Checked {
         unit_at,
         eff,
@@ -224,6 +212,67 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], _rules: Ru
     }
 }
 
+/// DATC 4.A.3, by the edition's policy: which army moves to an adjacent province go by
+/// convoy, decided once every unit has its one order.
+fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules: Rules) {
+    // The route through the fleets ordered to convoy army `a` to `dest`.
+    let ordered_route = |eff: &[Eff], a: usize, dest: Prov| {
+        let fleets: ProvSet = eff
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| matches!(**e, Eff::Convoy { army, to } if army as usize == a && to == dest))
+            .map(|(f, _)| map.prov_of(units[f].loc))
+            .collect();
+        convoy::route_exists(map, &fleets, map.prov_of(units[a].loc), dest)
+    };
+    for a in 0..units.len() {
+        let Eff::Move { to, convoy, .. } = eff[a] else {
+            continue;
+        };
+        if units[a].kind != UnitKind::Army {
+            continue;
+        }
+        let here = map.prov_of(units[a].loc);
+        let dest = map.prov_of(to);
+        if !map.army_adjacent(here, dest) {
+            continue;
+        }
+        let by_convoy = match rules.convoy_intent {
+            // 2000/2023 and 1982: a fleet of the army's own power legally ordered to
+            // convoy it shows the intent to go by convoy.
+            ConvoyIntent::ViaConvoyOrOwnFleet { .. } | ConvoyIntent::OwnFleet1982 => {
+                convoy
+                    || eff.iter().enumerate().any(|(f, e)| {
+                        matches!(*e, Eff::Convoy { army, to } if army as usize == a && to == dest)
+                            && units[f].power == units[a].power
+                    })
+            }
+            // 1971: only a swap with the unit in the destination goes by convoy.
+            ConvoyIntent::Swap1971 => {
+                let swap = units.iter().enumerate().any(|(o, u)| {
+                    map.prov_of(u.loc) == dest
+                        && matches!(eff[o], Eff::Move { to: back, .. } if map.prov_of(back) == here)
+                });
+                swap && ordered_route(eff, a, dest)
+            }
+        };
+        // 2000 (v2.4 6.G.8): with no convoy route ordered, the army goes by land.
+        let by_convoy = by_convoy
+            && !(matches!(
+                rules.convoy_intent,
+                ConvoyIntent::ViaConvoyOrOwnFleet {
+                    land_fallback: true
+                }
+            ) && !ordered_route(eff, a, dest));
+        eff[a] = Eff::Move {
+            to,
+            convoy: by_convoy,
+            fallback: by_convoy && rules.convoy_intent == ConvoyIntent::Swap1971,
+        };
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
 fn legal(
     map: &Map,
     unit_at: &[u16],
@@ -232,14 +281,39 @@ fn legal(
     u: usize,
     here: Prov,
     kind: OrderKind,
+    rules: Rules,
 ) -> Result<Eff, Illegal> {
     let unit = &units[u];
     match kind {
         OrderKind::Hold => Ok(Eff::Hold),
         OrderKind::Move { to, via_convoy } => {
-            let (to, convoy) =
-                move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via_convoy)?;
-            Ok(Eff::Move { to, convoy })
+            // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
+            let via = via_convoy
+                && (unit.kind == UnitKind::Fleet
+                    || matches!(
+                        rules.convoy_intent,
+                        ConvoyIntent::ViaConvoyOrOwnFleet { .. }
+                    ));
+            let fallback = matches!(
+                rules.convoy_intent,
+                ConvoyIntent::ViaConvoyOrOwnFleet {
+                    land_fallback: true
+                }
+            );
+            let (to, convoy) = match move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via) {
+                // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
+                Err(Illegal::NoPossibleConvoy)
+                    if fallback && map.army_adjacent(here, map.prov_of(to)) =>
+                {
+                    (map.prov_of(to).into(), false)
+                }
+                r => r?,
+            };
+            Ok(Eff::Move {
+                to,
+                convoy,
+                fallback: false,
+            })
         }
         OrderKind::Support { target, to } => {
             let tp = map.prov_of(target.loc);

@@ -9,7 +9,9 @@ mod resolve;
 mod retreat;
 mod rules;
 
-pub use adjust::{adjudicate_adjustments, distances, owed, owners_after, AdjustmentResult, Owed};
+pub use adjust::{
+    adjudicate_adjustments, distances, owed, owners_after, unit_distances, AdjustmentResult, Owed,
+};
 pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
 pub use resolve::Enumeration;
 pub use retreat::{adjudicate_retreats, RetreatResult};
@@ -93,5 +95,5 @@ pub fn enumerate_resolutions(
     max_decisions: usize,
 ) -> Option<Enumeration> {
     let checked = legality::check(map, position, orders, rules);
-    resolve::enumerate(map, position, &checked, max_decisions)
+    resolve::enumerate(map, rules, position, &checked, max_decisions)
 }

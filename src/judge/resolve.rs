@@ -11,7 +11,7 @@
 use super::convoy;
 use super::legality::{Checked, Eff, NONE};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
-use super::{Dislodged, MovementResult, Rules};
+use super::{Dislodged, MovementResult, ParadoxRule, Rules};
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov, ProvSet, UnitKind};
 
@@ -52,6 +52,9 @@ impl Lists {
 
 struct Resolver<'a> {
     map: &'a Map,
+    rules: Rules,
+    /// Per unit: a fleet whose convoy order matches an army's move.
+    convoying: Vec<bool>,
     units: &'a [Unit],
     eff: &'a [Eff],
     unit_at: &'a [u16],
@@ -88,25 +91,40 @@ const NO_GUESS: u32 = u32::MAX;
 impl Resolver<'_> {
     fn dest(&self, u: usize) -> Option<(Prov, bool)> {
         match self.eff[u] {
-            Eff::Move { to, convoy } => Some((self.map.prov_of(to), convoy)),
+            Eff::Move { to, convoy, .. } => Some((self.map.prov_of(to), convoy)),
             _ => None,
         }
     }
 
-    /// The unit opposing `m` head to head, if any (neither move convoyed).
-    fn head_to_head(&self, m: usize) -> Option<usize> {
-        let (d, conv) = self.dest(m)?;
-        if conv {
-            return None;
+    /// Does move `m` go by convoy? A move that may fall back to land (the 1971
+    /// reading of 4.A.3) goes by convoy only if its convoy route holds.
+    fn by_convoy(&mut self, m: usize) -> bool {
+        match self.eff[m] {
+            Eff::Move {
+                convoy: true,
+                fallback: true,
+                ..
+            } => self.convoy_route(m),
+            Eff::Move { convoy, .. } => convoy,
+            _ => false,
         }
+    }
+
+    /// The unit opposing `m` head to head, if any (neither move convoyed).
+    fn head_to_head(&mut self, m: usize) -> Option<usize> {
+        let (d, _) = self.dest(m)?;
         let o = self.unit_at[d.0 as usize];
         if o == NONE {
             return None;
         }
         match self.dest(o as usize) {
-            Some((back, false)) if back == self.prov[m] => Some(o as usize),
-            _ => None,
+            Some((back, _)) if back == self.prov[m] => {}
+            _ => return None,
         }
+        if self.by_convoy(m) || self.by_convoy(o as usize) {
+            return None;
+        }
+        Some(o as usize)
     }
 
     /// Resolve decision `u` (DATC 5.F, the guess algorithm), with cycle membership
@@ -262,11 +280,24 @@ impl Resolver<'_> {
         }
     }
 
-    /// PATH: the move is not convoyed, or a chain of fleets whose convoys succeed
-    /// joins its origin and destination.
+    /// PATH: the move is not convoyed (or may fall back to land), or a chain of
+    /// fleets whose convoys succeed joins its origin and destination.
     fn path(&mut self, m: usize) -> bool {
+        match self.eff[m] {
+            Eff::Move {
+                convoy: true,
+                fallback: false,
+                ..
+            } => self.convoy_route(m),
+            _ => true,
+        }
+    }
+
+    /// A chain of fleets whose convoys succeed joins the origin and destination of
+    /// convoyed move `m`.
+    fn convoy_route(&mut self, m: usize) -> bool {
         let Some((d, true)) = self.dest(m) else {
-            return true;
+            return false;
         };
         let n = self.convoyers.of(m).len();
         let mut fleets = ProvSet::EMPTY;
@@ -377,6 +408,7 @@ impl Resolver<'_> {
             let m = self.movers.of(p.0 as usize)[i] as usize;
             if self.units[m].power != self.units[s].power
                 && aimed != Some(self.prov[m])
+                && !self.kept_by_paradox_rule(s, m)
                 && self.path(m)
             {
                 return Some(m);
@@ -384,11 +416,48 @@ impl Resolver<'_> {
         }
         for i in 0..k {
             let m = self.movers.of(p.0 as usize)[i] as usize;
-            if self.resolve(m) {
+            // The 1971 and 1982 rules take precedence over the dislodge rule (6.F.17).
+            if !self.kept_by_paradox_rule(s, m) && self.resolve(m) {
                 return Some(m);
             }
         }
         None
+    }
+
+    /// The 1971 and 1982 paradox rules (DATC 4.A.2 a and b): a convoyed army does not
+    /// cut this support of fleet `s`. Under the Szykman rule no support is kept.
+    fn kept_by_paradox_rule(&mut self, s: usize, m: usize) -> bool {
+        if self.rules.paradox == ParadoxRule::Szykman
+            || self.units[s].kind != UnitKind::Fleet
+            || self.units[m].kind != UnitKind::Army
+            || !matches!(self.eff[m], Eff::Move { convoy: true, .. })
+        {
+            return false;
+        }
+        match self.rules.paradox {
+            ParadoxRule::Szykman => false,
+            // "supporting an action in a body of water; and that body of water contains
+            // a convoying fleet".
+            ParadoxRule::SeaSupportNotCut1982 => {
+                let at = match self.eff[s] {
+                    Eff::SupMove { to, .. } => to,
+                    Eff::SupHold { target } => self.prov[target as usize],
+                    _ => return false,
+                };
+                let f = self.unit_at[at.0 as usize];
+                self.map.is_sea(at) && f != NONE && self.convoying[f as usize]
+            }
+            // "supporting a fleet which is attacking one of the convoy fleets".
+            ParadoxRule::ConvoyAttackSupportNotCut1971 => {
+                let Eff::SupMove { target, to, .. } = self.eff[s] else {
+                    return false;
+                };
+                let f = self.unit_at[to.0 as usize];
+                self.units[target as usize].kind == UnitKind::Fleet
+                    && f != NONE
+                    && self.convoyers.of(m).contains(&f)
+            }
+        }
     }
 }
 
@@ -396,6 +465,7 @@ impl Resolver<'_> {
 /// do; also, per unit, whether its convoy order matches the army's move.
 fn new_resolver<'a>(
     map: &'a Map,
+    rules: Rules,
     units: &'a [Unit],
     eff: &'a [Eff],
     unit_at: &'a [u16],
@@ -426,7 +496,7 @@ fn new_resolver<'a>(
                 }
             }
             Eff::Convoy { army, to } => {
-                if let Eff::Move { to: mt, convoy } = eff[army as usize] {
+                if let Eff::Move { to: mt, convoy, .. } = eff[army as usize] {
                     if map.prov_of(mt) == to {
                         conv_matched[s] = true;
                         if convoy {
@@ -441,6 +511,8 @@ fn new_resolver<'a>(
     }
     let r = Resolver {
         map,
+        rules,
+        convoying: conv_matched.clone(),
         units,
         eff,
         unit_at,
@@ -479,7 +551,7 @@ pub(crate) fn resolve(
     } = checked;
     let units = &position.units;
     let n = units.len();
-    let (mut r, conv_matched) = new_resolver(map, units, &eff, &unit_at);
+    let (mut r, conv_matched) = new_resolver(map, rules, units, &eff, &unit_at);
     // A convoyed move with no route through matching convoys at all is void.
     let void_move: Vec<bool> = (0..n)
         .map(|m| match r.dest(m) {
@@ -550,7 +622,7 @@ pub(crate) fn resolve(
     for u in 0..n {
         if let Some(m) = dislodger[u] {
             let by = r.prov[m];
-            let by_convoy = matches!(eff[m], Eff::Move { convoy: true, .. });
+            let by_convoy = r.by_convoy(m);
             let unit = &units[u];
             let candidates: Vec<Loc> = match unit.kind {
                 UnitKind::Army => map
@@ -684,12 +756,13 @@ pub struct Enumeration {
 
 pub(crate) fn enumerate(
     map: &Map,
+    rules: Rules,
     position: &Position,
     checked: &Checked,
     max_decisions: usize,
 ) -> Option<Enumeration> {
     let units = &position.units;
-    let (mut r, _) = new_resolver(map, units, &checked.eff, &checked.unit_at);
+    let (mut r, _) = new_resolver(map, rules, units, &checked.eff, &checked.unit_at);
     let decisions: Vec<usize> = (0..units.len())
         .filter(|&u| !matches!(checked.eff[u], Eff::Hold))
         .collect();

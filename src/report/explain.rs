@@ -14,7 +14,7 @@ use std::fmt::Write;
 use super::text::{or_list, wrap};
 use crate::game::{PhaseKind, PhaseResult};
 use crate::judge::{
-    distances, owed, CivilDisorder, Failure, Illegal, Opposition, Outcome, ParadoxRule, Rules,
+    owed, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome, ParadoxRule, Rules,
     Strength, Void,
 };
 use crate::map::{Loc, Map, Power, Prov, UnitKind};
@@ -1506,7 +1506,11 @@ impl<'a> Board<'a> {
         };
         t.push(' ');
         t.push_str(&civil_disorder_rule(r.rules));
-        let dist = distances(map, &r.owners_before, pw);
+        let dist = unit_distances(map, &r.owners_before, &r.units, pw, r.rules);
+        let centre = match r.rules.civil_disorder {
+            CivilDisorder::OwnedCentresAnyPath => "owned",
+            CivilDisorder::HomeCentresByUnitType => "home",
+        };
         let kept: Vec<usize> = (0..r.units.len())
             .filter(|&u| {
                 r.units[u].power == pw
@@ -1515,16 +1519,12 @@ impl<'a> Board<'a> {
             })
             .collect();
         let far = |d: Option<u32>| match d {
-            Some(d) => format!("{} from the nearest owned supply centre", steps(d)),
-            None => "the power owns no supply centre".to_string(),
+            Some(d) => format!("{} from the nearest {centre} supply centre", steps(d)),
+            None => format!("no {centre} supply centre can be reached"),
         };
         for &(u, d) in cd {
             let _ = write!(t, " {} is removed: {}", self.unit(u), far(d));
-            let tied: Vec<usize> = kept
-                .iter()
-                .copied()
-                .filter(|&x| dist[self.prov(x).0 as usize] == d)
-                .collect();
+            let tied: Vec<usize> = kept.iter().copied().filter(|&x| dist[x] == d).collect();
             let is_fleet = r.units[u].kind == UnitKind::Fleet;
             let armies: Vec<String> = tied
                 .iter()
@@ -1557,7 +1557,7 @@ impl<'a> Board<'a> {
         let kept_words: Vec<String> = kept
             .iter()
             .map(|&u| {
-                let d = dist[self.prov(u).0 as usize];
+                let d = dist[u];
                 format!(
                     "{} ({})",
                     self.unit(u),

@@ -7,7 +7,7 @@
 
 use std::fmt::Write;
 
-use super::text::{capital, destroyed_why, header, or_list, order_lines, the};
+use super::text::{capital, destroyed_why, distance_words, header, or_list, order_lines, the};
 use crate::game::{PhaseKind, PhaseResult};
 use crate::map::{Map, Power};
 
@@ -160,10 +160,7 @@ fn adjustment(out: &mut String, map: &Map, result: &PhaseResult) {
         section(out, "Civil disorder");
         for &(i, d) in &result.civil_disorder {
             let u = &result.units[i];
-            let dist = match d {
-                Some(d) => format!("{d} from the nearest owned supply centre"),
-                None => "the power owns no supply centre".to_string(),
-            };
+            let dist = distance_words(result.rules, d);
             let _ = writeln!(
                 out,
                 "- {}: {} {} removed ({dist}).",

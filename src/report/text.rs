@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use super::{tags, unit_words};
 use crate::game::{PhaseKind, PhaseResult, Unit};
-use crate::judge::{Illegal, Outcome};
+use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
 use crate::map::{Loc, Map, Power, UnitKind};
 use crate::orders::OrderKind;
 
@@ -325,6 +325,18 @@ fn retreat_tail(out: &mut String, map: &Map, result: &PhaseResult) {
     }
 }
 
+/// A civil-disorder distance in words, naming the centres the edition measures to.
+pub(crate) fn distance_words(rules: Rules, d: Option<u32>) -> String {
+    let centre = match rules.civil_disorder {
+        CivilDisorder::OwnedCentresAnyPath => "owned",
+        CivilDisorder::HomeCentresByUnitType => "home",
+    };
+    match d {
+        Some(d) => format!("{d} from the nearest {centre} supply centre"),
+        None => format!("no {centre} supply centre can be reached"),
+    }
+}
+
 fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
     if result.civil_disorder.is_empty() && result.waived.is_empty() {
         return;
@@ -332,10 +344,7 @@ fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
     out.push('\n');
     for &(i, d) in &result.civil_disorder {
         let u = &result.units[i];
-        let dist = match d {
-            Some(d) => format!("{d} from the nearest owned supply centre"),
-            None => "the power owns no supply centre".to_string(),
-        };
+        let dist = distance_words(result.rules, d);
         wrap(
             out,
             &format!(
