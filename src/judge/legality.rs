@@ -257,13 +257,13 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             }
         };
         // 2000 (v2.4 6.G.8): with no convoy route ordered, the army goes by land.
-        let by_convoy = by_convoy
-            && !(matches!(
-                rules.convoy_intent,
-                ConvoyIntent::ViaConvoyOrOwnFleet {
-                    land_fallback: true
-                }
-            ) && !ordered_route(eff, a, dest));
+        let land_fallback = matches!(
+            rules.convoy_intent,
+            ConvoyIntent::ViaConvoyOrOwnFleet {
+                land_fallback: true
+            }
+        );
+        let by_convoy = by_convoy && (!land_fallback || ordered_route(eff, a, dest));
         eff[a] = Eff::Move {
             to,
             convoy: by_convoy,
