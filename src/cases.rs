@@ -315,3 +315,15 @@ impl Case {
         diffs
     }
 }
+
+impl Case {
+    /// The editions the case runs under, in the order written; a case that names none
+    /// runs under `default` (`arbiter test --rules`). [`Case::editions`] is this with
+    /// the default edition, `2023`.
+    pub fn editions_or(&self, default: Rules) -> Result<Vec<Rules>, String> {
+        match self.rules {
+            None => Ok(vec![default]),
+            Some(_) => self.editions(),
+        }
+    }
+}

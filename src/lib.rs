@@ -26,3 +26,4 @@ pub mod judge;
 pub mod map;
 pub mod orders;
 pub mod report;
+pub mod suite;

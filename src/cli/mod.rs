@@ -4,6 +4,7 @@ mod adjudicate;
 mod batch;
 mod game;
 mod store;
+mod test;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -46,6 +47,8 @@ enum Command {
     Centres(game::CentresArgs),
     /// Why each order of the last judged phase succeeded or failed.
     Explain(game::ExplainArgs),
+    /// Run conformance suites (our YAML cases, jDip DATC files): one line per case.
+    Test(test::TestArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -128,6 +131,7 @@ pub fn run() -> i32 {
         Command::History(args) => game::history(&args),
         Command::Centres(args) => game::centres(&args),
         Command::Explain(args) => game::explain(&args),
+        Command::Test(args) => test::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -31,6 +31,8 @@ pub struct PhaseResult {
     pub dislodged: Vec<Dislodged>,
     /// Movement: provinces left vacant by a standoff.
     pub contested: Vec<Prov>,
+    /// Movement: per unit, its move went by convoy (DATC 4.A.3 as the edition decides).
+    pub convoyed: Vec<bool>,
     /// Retreat: the dislodged units destroyed (bounced, no order, illegal order).
     pub destroyed: Vec<usize>,
     /// Adjustment: units built, units removed by order, units removed in civil
@@ -94,6 +96,7 @@ pub fn advance(
         orders: Vec::new(),
         dislodged: Vec::new(),
         contested: Vec::new(),
+        convoyed: Vec::new(),
         destroyed: Vec::new(),
         built: Vec::new(),
         removed: Vec::new(),
@@ -131,6 +134,7 @@ pub fn advance(
             r.orders = m.orders;
             r.dislodged = m.dislodged;
             r.contested = m.contested;
+            r.convoyed = m.convoyed;
             r.diagnostics = m.diagnostics;
         }
         PhaseKind::Retreat => {

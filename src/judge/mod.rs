@@ -47,6 +47,8 @@ pub struct MovementResult {
     pub dislodged: Vec<Dislodged>,
     /// Provinces left empty by a standoff (no retreat there).
     pub contested: Vec<Prov>,
+    /// Per unit: its move went by convoy (DATC 4.A.3 as the edition decides it).
+    pub convoyed: Vec<bool>,
     /// Problems with the orders found while binding them to units (foreign unit,
     /// no unit, a coast that must be named).
     pub diagnostics: Vec<Diagnostic>,

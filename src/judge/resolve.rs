@@ -700,8 +700,10 @@ pub(crate) fn resolve(
     for (k, first) in same_as {
         results[k].outcome = results[first].outcome.clone();
     }
+    let convoyed = (0..n).map(|m| r.by_convoy(m)).collect();
     MovementResult {
         rules,
+        convoyed,
         units: units.clone(),
         orders: results,
         destination,

@@ -186,18 +186,10 @@ impl<'a> Board<'a> {
         for u in 0..n {
             b.act[u] = b.order[u].map_or(Act::Hold, |k| b.rebuild(u, k));
         }
-        // 4.A.3 (2023): an army moving to an adjacent province goes by convoy if a
-        // fleet of its own power is legally ordered to convoy it there.
+        // Which moves went by convoy is the judge's decision (DATC 4.A.3, by edition).
         for a in 0..n {
-            if let Act::Move { to, convoy: false } = b.act[a] {
-                let dest = map.prov_of(to);
-                let own = (0..n).any(|f| {
-                    b.act[f] == Act::Convoy { army: a, to: dest }
-                        && r.units[f].power == r.units[a].power
-                });
-                if r.units[a].kind == UnitKind::Army && own {
-                    b.act[a] = Act::Move { to, convoy: true };
-                }
+            if let (Act::Move { to, .. }, Some(&convoy)) = (b.act[a], r.convoyed.get(a)) {
+                b.act[a] = Act::Move { to, convoy };
             }
         }
         b

@@ -1,0 +1,309 @@
+//! `arbiter test PATH…`: run conformance suites (our YAML cases and jDip DATC text
+//! files; the readers are in `arbiter::suite`), a file or a folder searched recursively
+//! for `*.yaml`, `*.yml` and `*.txt`. One line per case and edition (`ok` or `FAILED`,
+//! with the differences under a failure), then `N passed, M failed`; or one JSON object
+//! per line with `--format json`. Exit status: 0 all passed, 1 a case failed or a file
+//! could not be read, 2 usage or I/O error (bad option, a PATH that does not exist,
+//! output that cannot be written).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use clap::ValueEnum;
+
+use arbiter::judge::Rules;
+use arbiter::map::Map;
+use arbiter::suite::{self, Entry, Format as SuiteFormat};
+
+use super::{load_map, parse_rules, Fatal, EXIT_OK};
+
+/// Exit code: a case failed (or a file or case could not be read).
+pub const EXIT_FAILED: i32 = 1;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TestFormat {
+    /// One line per case: `6.A.1 ... ok`, the differences under a failure.
+    Text,
+    /// One JSON object per line: id, title, edition, file, line, format, passed,
+    /// differences, judged.
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct TestArgs {
+    /// Case files or folders (searched recursively for *.yaml, *.yml and *.txt).
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Rule edition for the cases that do not name one: 2023 (default; alias datc-3.0),
+    /// 2000 (alias datc-2.4), 1982, 1971.
+    #[arg(long, value_name = "EDITION")]
+    pub rules: Option<String>,
+    /// Run only the cases whose id contains TEXT.
+    #[arg(long, value_name = "TEXT")]
+    pub filter: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = TestFormat::Text)]
+    pub format: TestFormat,
+    /// Map: the name of an embedded map (`standard`) or a YAML map file.
+    #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
+    pub map: String,
+}
+
+/// One line of the report: a case under one edition, or a problem reading a file.
+struct Report<'a> {
+    id: Option<&'a str>,
+    title: &'a str,
+    edition: Option<&'static str>,
+    /// Print the edition beside the id (several editions, or not the one asked for).
+    show_edition: bool,
+    file: &'a str,
+    line: Option<usize>,
+    format: SuiteFormat,
+    differences: &'a [String],
+    judged: &'a [String],
+}
+
+struct Printer<W: Write> {
+    out: W,
+    json: bool,
+    passed: usize,
+    failed: usize,
+}
+
+impl<W: Write> Printer<W> {
+    fn report(&mut self, r: &Report) -> Result<(), Fatal> {
+        let passed = r.differences.is_empty();
+        if passed {
+            self.passed += 1;
+        } else {
+            self.failed += 1;
+        }
+        let text = if self.json {
+            let j = serde_json::json!({
+                "id": r.id,
+                "title": r.title,
+                "edition": r.edition,
+                "file": r.file,
+                "line": r.line,
+                "format": r.format.name(),
+                "passed": passed,
+                "differences": r.differences,
+                "judged": if passed { &[][..] } else { r.judged },
+            });
+            format!("{j}\n")
+        } else {
+            let at = match r.line {
+                Some(n) => format!("{}:{n}", r.file),
+                None => r.file.to_string(),
+            };
+            let mut s = match (r.id, r.show_edition, r.edition) {
+                (Some(id), true, Some(e)) => format!("{id} [{e}]"),
+                (Some(id), _, _) => id.to_string(),
+                (None, _, _) => at.clone(),
+            };
+            s.push_str(if passed { " ... ok\n" } else { " ... FAILED\n" });
+            if !passed {
+                if r.title.is_empty() {
+                    s.push_str(&format!("    at {at}\n"));
+                } else {
+                    s.push_str(&format!("    {} (at {at})\n", r.title));
+                }
+                for d in r.differences {
+                    s.push_str(&format!("    - {d}\n"));
+                }
+                if !r.judged.is_empty() {
+                    s.push_str("    as judged:\n");
+                    for j in r.judged {
+                        s.push_str(&format!("      {j}\n"));
+                    }
+                }
+            }
+            s
+        };
+        self.write(&text)
+    }
+
+    fn write(&mut self, s: &str) -> Result<(), Fatal> {
+        self.out
+            .write_all(s.as_bytes())
+            .and_then(|_| self.out.flush())
+            .map_err(|e| Fatal(format!("cannot write output: {e}")))
+    }
+}
+
+/// The suite files under `path`, sorted; hidden files and folders are passed over. A
+/// file named on the command line is taken whatever its name.
+fn collect(
+    path: &Path,
+    named: bool,
+    files: &mut Vec<PathBuf>,
+    unreadable: &mut Vec<(String, String)>,
+) {
+    if path.is_dir() {
+        let entries = match std::fs::read_dir(path) {
+            Ok(e) => e,
+            Err(e) => {
+                unreadable.push((
+                    path.display().to_string(),
+                    format!("cannot read the folder: {e}"),
+                ));
+                return;
+            }
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for p in paths {
+            let hidden = p
+                .file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+            if !hidden {
+                collect(&p, false, files, unreadable);
+            }
+        }
+    } else if named || SuiteFormat::of_name(&path.to_string_lossy()).is_some() {
+        files.push(path.to_path_buf());
+    }
+}
+
+pub fn run(args: &TestArgs) -> Result<i32, Fatal> {
+    let map = load_map(&args.map)?;
+    let default = match &args.rules {
+        Some(r) => parse_rules(r)?,
+        None => Rules::default(),
+    };
+    let mut files = Vec::new();
+    let mut unreadable = Vec::new();
+    for p in &args.paths {
+        if !p.exists() {
+            return Err(Fatal(format!(
+                "cannot read `{}`: no such file or folder",
+                p.display()
+            )));
+        }
+        collect(p, true, &mut files, &mut unreadable);
+    }
+    let mut printer = Printer {
+        out: std::io::stdout().lock(),
+        json: args.format == TestFormat::Json,
+        passed: 0,
+        failed: 0,
+    };
+    for (folder, why) in unreadable {
+        printer.report(&Report {
+            id: None,
+            title: "",
+            edition: None,
+            show_edition: false,
+            file: &folder,
+            line: None,
+            format: SuiteFormat::Yaml,
+            differences: &[why],
+            judged: &[],
+        })?;
+    }
+    for f in &files {
+        run_file(&map, default, args.filter.as_deref(), f, &mut printer)?;
+    }
+    let summary = format!("{} passed, {} failed\n", printer.passed, printer.failed);
+    if printer.json {
+        eprint!("{summary}");
+    } else {
+        printer.write(&format!("\n{summary}"))?;
+    }
+    Ok(if printer.failed > 0 {
+        EXIT_FAILED
+    } else {
+        EXIT_OK
+    })
+}
+
+fn run_file<W: Write>(
+    map: &Map,
+    default: Rules,
+    filter: Option<&str>,
+    path: &Path,
+    printer: &mut Printer<W>,
+) -> Result<(), Fatal> {
+    let file = path.display().to_string();
+    let format = SuiteFormat::of_name(&file);
+    let text = match std::fs::read(path).map(String::from_utf8) {
+        Ok(Ok(t)) => t,
+        problem => {
+            let why = match problem {
+                Err(e) => format!("cannot read the file: {e}"),
+                _ => "cannot read the file: it is not UTF-8 text".to_string(),
+            };
+            return printer.report(&Report {
+                id: None,
+                title: "",
+                edition: None,
+                show_edition: false,
+                file: &file,
+                line: None,
+                format: format.unwrap_or(SuiteFormat::Yaml),
+                differences: &[why],
+                judged: &[],
+            });
+        }
+    };
+    let format = format.unwrap_or_else(|| SuiteFormat::sniff(&text));
+    let picked = |id: &str| filter.is_none_or(|f| id.contains(f));
+    for entry in suite::read(map, format, &text) {
+        match entry {
+            Entry::Problem(p) => {
+                if p.id.as_deref().is_some_and(|id| !picked(id)) {
+                    continue;
+                }
+                printer.report(&Report {
+                    id: p.id.as_deref(),
+                    title: "",
+                    edition: None,
+                    show_edition: false,
+                    file: &file,
+                    line: p.line,
+                    format,
+                    differences: &[p.message],
+                    judged: &[],
+                })?;
+            }
+            Entry::Case { line, case } => {
+                if !picked(case.id()) {
+                    continue;
+                }
+                let editions = match case.editions(default) {
+                    Ok(e) => e,
+                    Err(e) => {
+                        printer.report(&Report {
+                            id: Some(case.id()),
+                            title: case.title(),
+                            edition: None,
+                            show_edition: false,
+                            file: &file,
+                            line,
+                            format,
+                            differences: &[e],
+                            judged: &[],
+                        })?;
+                        continue;
+                    }
+                };
+                let several = editions.len() > 1;
+                for rules in editions {
+                    let checked = case.check(map, rules);
+                    printer.report(&Report {
+                        id: Some(case.id()),
+                        title: case.title(),
+                        edition: Some(rules.name()),
+                        show_edition: several || rules != default,
+                        file: &file,
+                        line,
+                        format,
+                        differences: &checked.differences,
+                        judged: &checked.judged,
+                    })?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
