@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, Position};
 use crate::judge::Rules;
 use crate::map::Map;
-use crate::orders::{parse_order, Order};
+use crate::orders::{nationality_warnings, parse_order_with, Diagnostic, Order, ParseOptions};
 use crate::report::json::{self, JsonResult};
 
 /// One input line. Keys other than these are ignored (a line may carry the caller's
@@ -66,6 +66,7 @@ fn strings(v: &serde_json::Value, what: &str) -> Result<Vec<String>, String> {
 pub fn answer_line<'m>(
     line: &str,
     default_rules: Rules,
+    options: ParseOptions,
     map_for: &mut dyn FnMut(Option<&str>) -> Result<&'m Map, String>,
 ) -> Result<String, String> {
     let id = serde_json::from_str::<serde_json::Value>(line)
@@ -75,7 +76,7 @@ pub fn answer_line<'m>(
     let fail = |id: serde_json::Value, e: &str| {
         serde_json::to_string(&ErrorAnswer { id, error: e }).unwrap_or_default()
     };
-    match answer(line, default_rules, map_for) {
+    match answer(line, default_rules, options, map_for) {
         Ok(a) => serde_json::to_string(&a).map_err(|e| fail(id, &e.to_string())),
         Err(e) => Err(fail(id, &e)),
     }
@@ -85,6 +86,7 @@ pub fn answer_line<'m>(
 fn answer<'m>(
     line: &str,
     default_rules: Rules,
+    options: ParseOptions,
     map_for: &mut dyn FnMut(Option<&str>) -> Result<&'m Map, String>,
 ) -> Result<Answer, String> {
     let c: Case = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
@@ -137,16 +139,18 @@ fn answer<'m>(
     // Parse each order on its own; an unreadable one is reported in place.
     let mut parsed: Vec<Order> = Vec::new();
     let mut slots: Vec<(String, String, Result<usize, String>)> = Vec::new();
+    let mut warnings: Vec<Vec<Diagnostic>> = Vec::new();
     for (power, list) in &c.orders {
         let pw = map
             .power_by_name(power)
             .ok_or_else(|| format!("unknown power `{power}`"))?;
         let id = map.power(pw).id.clone();
         for text in strings(list, &format!("orders of {power}"))? {
-            match parse_order(map, &text, Some(pw)) {
-                Ok(o) => {
+            match parse_order_with(map, &text, Some(pw), options) {
+                Ok((o, w)) => {
                     slots.push((id.clone(), text, Ok(parsed.len())));
                     parsed.push(o);
+                    warnings.push(w);
                 }
                 Err(d) => slots.push((
                     id.clone(),
@@ -159,14 +163,22 @@ fn answer<'m>(
             }
         }
     }
+    for (k, o) in parsed.iter().enumerate() {
+        warnings[k].extend(nationality_warnings(
+            map,
+            &position.units,
+            std::slice::from_ref(o),
+        ));
+    }
     let (mut result, _) = advance(map, rules, &position, &parsed, None);
     let mut entries = json::orders(map, &result).into_iter();
     let mut orders = Vec::with_capacity(slots.len());
     for (power, text, slot) in slots {
         match slot {
-            Ok(_) => {
+            Ok(k) => {
                 let mut e = entries.next().expect("one entry per parsed order");
                 e.order = text;
+                e.warnings = warnings[k].iter().map(|d| d.message.clone()).collect();
                 orders.push(e);
             }
             Err(reason) => orders.push(json::JsonOrder {
@@ -176,6 +188,7 @@ fn answer<'m>(
                 outcome: "illegal",
                 reason: Some(reason),
                 caused_by: vec![],
+                warnings: vec![],
             }),
         }
     }

@@ -173,15 +173,25 @@ fn batch_keeps_input_order_and_survives_bad_lines() {
 
 #[test]
 fn exit_codes() {
-    // 1: the orders had an error, and the rest was still adjudicated.
+    // 1: the orders had an error, and the rest was still adjudicated. With --strict a
+    // misspelling with one close reading is an error.
     let o = arbiter(
-        &["adjudicate", "-"],
+        &["adjudicate", "--strict", "-"],
         Some("France: A Par - Burgandi\nA Mar - Bur\n"),
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("France: Army Marseilles -> Burgundy."));
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("did you mean `Burgundy` (bur)?"), "{err}");
+    // 0: without --strict the one close reading is taken, with a warning showing it.
+    let o = arbiter(
+        &["adjudicate", "-"],
+        Some("France: A Par - Burgandi\nA Mar - Bur\n"),
+    );
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("France: Army Paris -> Burgundy.  (*bounce*)"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("warning") && err.contains("Burgundy"), "{err}");
     // 2: a file that is not there; an unknown map.
     assert_eq!(
         arbiter(&["adjudicate", "no/such/file.txt"], None)

@@ -479,13 +479,13 @@ fn errors_in_the_orders_change_nothing_unless_accepted() {
     let before = std::fs::read(&game).unwrap();
     let france = dir.join("france.txt");
     let germany = dir.join("germany.txt");
-    std::fs::write(&france, "France:\nA Par - Burgandi\nA Mar - Pie\n").unwrap();
+    std::fs::write(&france, "France:\nA Par - Atlantis\nA Mar - Pie\n").unwrap();
     std::fs::write(&germany, "Germany: A Par H\nA Mun - Bur\n").unwrap();
     let o = arbiter(&["judge", s(&game), s(&france), s(&germany)]);
     code(&o, 1);
     let err = stderr(&o);
     // Every diagnostic of every file at once, each with its file and line.
-    has(&err, "unknown province `Burgandi`");
+    has(&err, "unknown province `Atlantis`");
     has(&err, &format!("--> {}:2:9", s(&france)));
     has(&err, "the army in Paris belongs to France, not Germany");
     has(&err, &format!("--> {}:1:10", s(&germany)));
@@ -525,7 +525,7 @@ fn errors_in_the_orders_change_nothing_unless_accepted() {
     let text = std::fs::read_to_string(&game).unwrap();
     has(&text, "accepted: true");
     // The orders are kept exactly as typed.
-    has(&text, "A Par - Burgandi");
+    has(&text, "A Par - Atlantis");
     assert_eq!(status_json(&game)["phase"], "Fall 1901 movement");
     assert!(dir.join("g.yaml.bak").exists());
     assert_eq!(std::fs::read(dir.join("g.yaml.bak")).unwrap(), before);

@@ -92,6 +92,7 @@ fn place_units(map: &Map, rng: &mut Rng, n: usize, provs: &[arbiter::map::Prov])
         units,
         owners: Position::home_owners(map),
         dislodged: Vec::new(),
+        saved: Vec::new(),
     }
 }
 

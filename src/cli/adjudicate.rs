@@ -6,7 +6,9 @@ use super::{
     EXIT_OK,
 };
 use arbiter::game::{advance, Position};
-use arbiter::orders::{parse_orders, render_diagnostics, Severity};
+use arbiter::orders::{
+    nationality_warnings, parse_orders_with, render_diagnostics, ParseOptions, Severity,
+};
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let map = load_map(&args.map)?;
@@ -20,9 +22,17 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         None => Position::initial(&map),
     };
     let text = read_input(&args.orders)?;
-    let parsed = parse_orders(&map, &text);
+    let parsed = parse_orders_with(
+        &map,
+        &text,
+        ParseOptions {
+            strict: args.strict,
+        },
+    );
     let (result, _) = advance(&map, rules, &position, &parsed.orders, None);
     let mut diagnostics = parsed.diagnostics;
+    // DATC 4.C.5, 4.C.6: a stated nationality that does not match is ignored, with a warning.
+    diagnostics.extend(nationality_warnings(&map, &position.units, &parsed.orders));
     diagnostics.extend(result.diagnostics.iter().cloned());
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     let file = if args.orders == "-" {

@@ -44,7 +44,10 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         if line.trim().is_empty() {
             continue;
         }
-        let text = match answer_line(line, default_rules, &mut map_for) {
+        let options = arbiter::orders::ParseOptions {
+            strict: args.strict,
+        };
+        let text = match answer_line(line, default_rules, options, &mut map_for) {
             Ok(t) => t,
             Err(t) => {
                 errors += 1;

@@ -14,7 +14,7 @@ use super::{load_map, parse_rules, read_input, Fatal, Format, EXIT_DIAGNOSTICS, 
 use arbiter::game::file::{phase_key, Found, Game, Judgement, OrderFile, Over};
 use arbiter::game::{Phase, PhaseKind, PhaseResult, Position};
 use arbiter::judge::owed;
-use arbiter::map::{Map, Power, Prov};
+use arbiter::map::{BuildRule, Map, Power, Prov};
 use arbiter::orders::{normalize, render_diagnostics, Diagnostic};
 use arbiter::report;
 
@@ -25,7 +25,8 @@ const WIDTH: usize = 80;
 pub struct NewArgs {
     /// The game file to create (YAML); an existing file is never overwritten.
     pub game: PathBuf,
-    /// Map: the name of an embedded map (`standard`) or a YAML map file.
+    /// Map: the name of an embedded map (`standard`, `classic1913`, `world1914`) or a YAML
+    /// map file.
     #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
     pub map: String,
     /// Rule edition.
@@ -66,6 +67,12 @@ pub struct JudgeArgs {
     /// their units hold.
     #[arg(long)]
     pub accept: bool,
+    /// Every correction of a misspelling is an error (without it, a misspelt name
+    /// with exactly one close reading is read, with a warning that shows the
+    /// correction). A game records only orders read without it, so it cannot be
+    /// combined with --accept.
+    #[arg(long, conflicts_with = "accept")]
+    pub strict: bool,
     /// Output format of the sheet.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -188,6 +195,9 @@ struct StatusJson {
     centres: BTreeMap<String, usize>,
     /// In an adjustment phase: what each power builds or removes, and where it may build.
     owed: Vec<report::json::JsonOwed>,
+    /// Builds saved for a colonial build in the coming adjustment phase, by power.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    saved: BTreeMap<String, u32>,
 }
 
 #[derive(Serialize)]
@@ -203,7 +213,7 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
         StatusFormat::Json => {
             let p = &game.position;
             let owed_now = if p.phase.kind == PhaseKind::Adjustment && game.over.is_none() {
-                report::json::owed(&map, &owed(&map, &p.owners, &p.units))
+                report::json::owed(&map, &owed(&map, &p.owners, &p.units, &p.saved))
             } else {
                 Vec::new()
             };
@@ -245,6 +255,11 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
                     .map(|pw| (map.power(pw).id.clone(), centre_count(&p.owners, pw)))
                     .collect(),
                 owed: owed_now,
+                saved: map
+                    .power_ids()
+                    .filter(|&pw| p.saved_by(pw) > 0)
+                    .map(|pw| (map.power(pw).id.clone(), p.saved_by(pw)))
+                    .collect(),
             };
             json(&j)?
         }
@@ -320,6 +335,17 @@ fn status_text(map: &Map, game: &Game) -> String {
         }
         if !centres.is_empty() {
             wrap_list(&mut out, "Centres: ", &centres, 2);
+        }
+        let saved = p.saved_by(pw);
+        if saved > 0 {
+            wrap_indented(
+                &mut out,
+                &format!(
+                    "Saved for a colonial build this winter: {saved} build{}.",
+                    plural(saved as usize)
+                ),
+                2,
+            );
         }
     }
     let mut unowned: Vec<&str> = map
@@ -405,7 +431,11 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
         ),
     );
     let mut even = Vec::new();
-    for o in owed(map, &p.owners, &p.units) {
+    let centres = match map.build_rule {
+        BuildRule::Owned => "vacant centre it owns",
+        _ => "vacant home centre it owns",
+    };
+    for o in owed(map, &p.owners, &p.units, &p.saved) {
         if o.centres == 0 && o.units == 0 {
             continue;
         }
@@ -414,26 +444,53 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
         match o.change {
             0 => even.push(name.clone()),
             d if d < 0 => wrap(out, &format!("{head} removes {}.", -d)),
-            d if o.build_sites.is_empty() => wrap(
-                out,
-                &format!("{head} may build {d} but has no vacant home centre it owns."),
-            ),
+            d if o.build_sites.is_empty() && o.colonial_sites.is_empty() => {
+                wrap(out, &format!("{head} may build {d} but has no {centres}."))
+            }
             d => {
                 let sites: Vec<String> =
                     o.build_sites.iter().map(|&s| build_site(map, s)).collect();
-                wrap(out, &format!("{head} builds {d}: {}.", sites.join(", ")));
-                if d as usize > o.build_sites.len() {
+                if sites.is_empty() {
+                    wrap(out, &format!("{head} may build {d}."));
+                } else {
+                    wrap(out, &format!("{head} builds {d}: {}.", sites.join(", ")));
+                }
+                let sites_all = o.build_sites.len() + o.colonial_sites.len().min(o.saved);
+                if !o.colonial_sites.is_empty() {
+                    let colonies: Vec<String> = o
+                        .colonial_sites
+                        .iter()
+                        .map(|&s| build_site(map, s))
+                        .collect();
                     wrap_indented(
                         out,
                         &format!(
-                            "It has only {} build site{}: the rest are waived.",
-                            o.build_sites.len(),
-                            plural(o.build_sites.len())
+                            "With the {} build{} saved last winter, colonial builds: {}.",
+                            o.saved,
+                            plural(o.saved),
+                            colonies.join(", ")
+                        ),
+                        2,
+                    );
+                }
+                if d as usize > sites_all {
+                    wrap_indented(
+                        out,
+                        &format!(
+                            "It has only {sites_all} build site{}: the rest are waived.",
+                            plural(sites_all)
                         ),
                         2,
                     );
                 }
             }
+        }
+        if o.may_save {
+            wrap_indented(
+                out,
+                "It may instead save builds for colonial builds next winter.",
+                2,
+            );
         }
     }
     if !even.is_empty() {
@@ -493,7 +550,7 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
             text: read_input(o)?,
         });
     }
-    let j = game.judge(&map, &files);
+    let j = game.judge(&map, &files, args.strict);
     for (f, ds) in files.iter().zip(&j.diagnostics) {
         if !ds.is_empty() {
             eprint!("{}", render_diagnostics(ds, &f.text, &f.file));

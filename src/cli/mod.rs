@@ -3,6 +3,7 @@
 mod adjudicate;
 mod batch;
 mod game;
+mod map;
 mod store;
 mod test;
 
@@ -49,6 +50,8 @@ enum Command {
     Explain(game::ExplainArgs),
     /// Run conformance suites (our YAML cases, jDip DATC files): one line per case.
     Test(test::TestArgs),
+    /// Map files: check, list, show, import from DPjudge.
+    Map(map::MapArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -103,6 +106,10 @@ pub struct AdjudicateArgs {
     /// Game name for the results header.
     #[arg(long)]
     pub game: Option<String>,
+    /// Every correction of a misspelling is an error (without it, a misspelt name with
+    /// exactly one close reading is read, with a warning that shows the correction).
+    #[arg(long)]
+    pub strict: bool,
     /// Write the output to FILE (atomically) instead of standard output.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -132,6 +139,7 @@ pub fn run() -> i32 {
         Command::Centres(args) => game::centres(&args),
         Command::Explain(args) => game::explain(&args),
         Command::Test(args) => test::run(&args),
+        Command::Map(args) => map::run(&args),
     };
     match result {
         Ok(code) => code,

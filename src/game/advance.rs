@@ -3,8 +3,9 @@
 //! dislodged units become the retreat phase's units; a retreat phase with nobody to
 //! retreat is skipped; after the Fall (and its retreats) supply centres change hands
 //! and victory is checked; an adjustment phase in which no power has anything to do
-//! is skipped. Every phase's outcome is one [`PhaseResult`], whatever its kind, and
-//! every report renders that.
+//! is skipped. Builds saved for a colonial build are carried from one winter to the
+//! next and lost after it. Every phase's outcome is one [`PhaseResult`], whatever its
+//! kind, and every report renders that.
 
 use crate::game::{Phase, PhaseKind, Position, Retreating, Unit};
 use crate::judge::{
@@ -41,6 +42,11 @@ pub struct PhaseResult {
     pub removed: Vec<usize>,
     pub civil_disorder: Vec<(usize, Option<u32>)>,
     pub waived: Vec<(Power, usize)>,
+    /// Adjustment: builds saved for a colonial build next winter, per power.
+    pub saved: Vec<(Power, usize)>,
+    /// Builds saved the winter before, per power (map order; empty: none), as the
+    /// phase's position had them.
+    pub saved_before: Vec<u32>,
     /// The units on the board after the phase (dislodged units not among them).
     pub units_after: Vec<Unit>,
     /// Supply-centre owners before the phase.
@@ -102,6 +108,8 @@ pub fn advance(
         removed: Vec::new(),
         civil_disorder: Vec::new(),
         waived: Vec::new(),
+        saved: Vec::new(),
+        saved_before: position.saved.clone(),
         units_after: Vec::new(),
         owners_before: position.owners.clone(),
         owners_after: None,
@@ -116,6 +124,8 @@ pub fn advance(
         units: Vec::new(),
         owners: position.owners.clone(),
         dislodged: Vec::new(),
+        // Kept through the year to the next adjustment phase.
+        saved: position.saved.clone(),
     };
     match position.phase.kind {
         PhaseKind::Movement => {
@@ -160,6 +170,13 @@ pub fn advance(
             r.removed = a.removed;
             r.civil_disorder = a.civil_disorder;
             r.waived = a.waived;
+            // A saving not used this winter is lost; this winter's are kept for the next.
+            let mut saved = vec![0u32; map.powers.len()];
+            for &(pw, n) in &a.saved {
+                saved[pw.0 as usize] = n as u32;
+            }
+            next.set_saved(saved);
+            r.saved = a.saved;
             r.units = a.units;
             r.orders = a.orders;
             r.diagnostics = a.diagnostics;
@@ -177,7 +194,7 @@ pub fn advance(
                 // The Fall turn is over: centres change hands, victory is checked.
                 next.owners = owners_after(map, &next.owners, &next.units);
                 r.owners_after = Some(next.owners.clone());
-                r.owed = owed(map, &next.owners, &next.units);
+                r.owed = owed(map, &next.owners, &next.units, &next.saved);
                 r.winner = winner(map, &next.owners);
                 if r.winner.is_some() || last_year.is_some_and(|y| next.phase.year >= y) {
                     return (r, next);
@@ -185,6 +202,8 @@ pub fn advance(
                 if !r.owed.iter().any(Owed::has_work) {
                     r.skipped.push(next.phase);
                     next.phase = next_phase(next.phase);
+                    // Nobody could build: builds saved for this winter are lost.
+                    next.set_saved(Vec::new());
                 }
             }
             _ => break,

@@ -18,7 +18,7 @@ use super::advance::{advance, PhaseResult};
 use super::{DislodgedEntry, Phase, PhaseKind, Position};
 use crate::judge::{Illegal, Outcome, Rules};
 use crate::map::{Map, Power, Season};
-use crate::orders::{parse_orders, Diagnostic, Order};
+use crate::orders::{nationality_warnings, parse_orders_with, Diagnostic, Order, ParseOptions};
 use crate::report::json::{orders as json_orders, owners_by_power, units_by_power};
 
 /// The game-file format this arbiter writes, and the newest it reads.
@@ -73,7 +73,8 @@ pub struct OverRecord {
 }
 
 /// A position without its phase: units by power (not the dislodged ones), supply-centre
-/// owners by power, and the dislodged units with their attacker and retreats.
+/// owners by power, the dislodged units with their attacker and retreats, and the
+/// builds saved for a colonial build by power (only powers with one).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct PositionRecord {
@@ -81,6 +82,8 @@ pub struct PositionRecord {
     pub owners: BTreeMap<String, Vec<String>>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dislodged: Vec<DislodgedEntry>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub saved: BTreeMap<String, u32>,
 }
 
 /// One order file as the referee gave it: its name and its whole text.
@@ -422,6 +425,11 @@ impl PositionRecord {
                         .collect(),
                 })
                 .collect(),
+            saved: map
+                .power_ids()
+                .filter(|&pw| p.saved_by(pw) > 0)
+                .map(|pw| (map.power(pw).id.clone(), p.saved_by(pw)))
+                .collect(),
         }
     }
 
@@ -462,6 +470,8 @@ impl PositionRecord {
         p.set_dislodged(map, &self.dislodged)
             .map_err(|e| invalid(at, e))?;
         p.check_dislodged(map).map_err(|e| invalid(at, e))?;
+        p.set_saved_by_name(map, self.saved.iter().map(|(k, v)| (k.as_str(), *v)))
+            .map_err(|e| invalid(at, e))?;
         if phase.kind == PhaseKind::Retreat && p.dislodged.is_empty() {
             return Err(invalid(
                 at,
@@ -711,8 +721,16 @@ impl Game {
     }
 
     /// Judge the current phase with these order files (nothing is recorded).
-    pub fn judge(&self, map: &Map, files: &[OrderFile]) -> Judgement {
-        judge_from(map, self.rules, &self.position, files, self.last_year)
+    /// `strict`: every correction of a misspelling is an error.
+    pub fn judge(&self, map: &Map, files: &[OrderFile], strict: bool) -> Judgement {
+        judge_from(
+            map,
+            self.rules,
+            &self.position,
+            files,
+            self.last_year,
+            ParseOptions { strict },
+        )
     }
 
     /// Record a judgement: the phase joins the history (with its sheet) and the game
@@ -761,12 +779,14 @@ impl Game {
     /// Judge history entry `k` again from its stored position and orders.
     pub fn rejudge(&self, map: &Map, k: usize) -> Option<Judgement> {
         let h = self.history.get(k)?;
+        // A recorded phase was read without --strict.
         Some(judge_from(
             map,
             self.rules,
             &h.before,
             &h.orders,
             self.last_year,
+            ParseOptions::default(),
         ))
     }
 
@@ -821,7 +841,7 @@ fn show_year(y: Option<i32>) -> String {
 /// Read several order files as one set of orders. Each file is parsed on its own (a
 /// header in one file does not carry into the next); the orders' spans are moved past
 /// the lines of the files before, so diagnostics found later can be traced back.
-pub fn read_orders(map: &Map, files: &[OrderFile]) -> ReadOrders {
+pub fn read_orders(map: &Map, files: &[OrderFile], options: ParseOptions) -> ReadOrders {
     let mut out = ReadOrders {
         orders: Vec::new(),
         file_of: Vec::new(),
@@ -830,7 +850,7 @@ pub fn read_orders(map: &Map, files: &[OrderFile]) -> ReadOrders {
     };
     let mut offset = 0u32;
     for (i, f) in files.iter().enumerate() {
-        let parsed = parse_orders(map, &f.text);
+        let parsed = parse_orders_with(map, &f.text, options);
         for mut o in parsed.orders {
             o.span.line += offset;
             out.orders.push(o);
@@ -862,10 +882,14 @@ fn judge_from(
     position: &Position,
     files: &[OrderFile],
     last_year: Option<i32>,
+    options: ParseOptions,
 ) -> Judgement {
-    let mut read = read_orders(map, files);
+    let mut read = read_orders(map, files, options);
     let (mut result, next) = advance(map, rules, position, &read.orders, last_year);
     let mut bound = std::mem::take(&mut result.diagnostics);
+    // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,
+    // with a warning.
+    bound.extend(nationality_warnings(map, &position.units, &read.orders));
     bound.extend(outcome_diagnostics(map, &result, &bound));
     for d in &bound {
         read.attribute(d);
@@ -958,7 +982,7 @@ mod tests {
             ("germany.txt", "Germany:\nA Mun - Bur\n  A Ber - Kie\r\n"),
         ]);
         let before = g.clone();
-        let j = g.judge(&map, &f);
+        let j = g.judge(&map, &f, false);
         assert!(!j.has_errors());
         g.record(&map, f.clone(), j, false);
         assert_eq!(g.history.len(), 1);
@@ -983,7 +1007,7 @@ mod tests {
             ("a.txt", "France:\nA Par - Bur\nA Pic - Bel\n"),
             ("b.txt", "Germany:\nA Mun - Burgandi\nA Par H\n"),
         ]);
-        let j = g.judge(&map, &f);
+        let j = g.judge(&map, &f, false);
         assert!(j.has_errors());
         // a.txt line 3: no unit in Picardy; b.txt line 2: unknown name; line 3: foreign unit.
         assert_eq!(j.diagnostics[0].len(), 1);
@@ -1018,7 +1042,7 @@ mod tests {
                 text: t.to_string(),
             })
             .collect();
-        let j = g.judge(&map, &f);
+        let j = g.judge(&map, &f, false);
         g.record(&map, f.clone(), j, true);
         let text = g.to_yaml(&map);
         assert!(

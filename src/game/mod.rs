@@ -142,6 +142,10 @@ pub struct Position {
     pub owners: Vec<Option<Power>>,
     /// The units dislodged in the last movement phase, with their retreats.
     pub dislodged: Vec<Retreating>,
+    /// Per power (map order): builds saved last winter for a colonial build in the
+    /// coming adjustment phase (maps with the colonial build rule). Empty when no
+    /// power has one; read it with [`Position::saved_by`].
+    pub saved: Vec<u32>,
 }
 
 /// A problem reading a position.
@@ -173,6 +177,8 @@ pub enum PositionError {
     Retreat { unit: String, to: String },
     #[error("dislodged units are given for {0}: they belong to a retreat phase (write e.g. `phase: Fall 1901 retreat`)")]
     DislodgedOutsideRetreat(String),
+    #[error("power {power}: {why}")]
+    Saved { power: String, why: String },
 }
 
 #[derive(Deserialize)]
@@ -186,6 +192,8 @@ struct PositionFile {
     owners: Option<BTreeMap<String, Vec<String>>>,
     #[serde(default)]
     dislodged: Vec<DislodgedEntry>,
+    #[serde(default)]
+    saved: BTreeMap<String, u32>,
 }
 
 /// A dislodged unit as position files, game files and batch lines write it:
@@ -218,12 +226,59 @@ impl Position {
             units,
             owners: Self::home_owners(map),
             dislodged: Vec::new(),
+            saved: Vec::new(),
         }
     }
 
-    /// Every home centre owned by its power, the rest unowned.
+    /// The map's starting owners: every home centre owned by its power, and the
+    /// centres a power `owns` at the start (colonies); the rest unowned
+    /// ([`Map::starting_owners`]). A position file without `owners` gets these.
     pub fn home_owners(map: &Map) -> Vec<Option<Power>> {
-        map.provs().map(|p| map.province(p).home).collect()
+        map.starting_owners()
+    }
+
+    /// The builds `power` saved last winter for a colonial build.
+    pub fn saved_by(&self, power: Power) -> u32 {
+        self.saved.get(power.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Set the saved builds per power (map order); all zero is stored as empty, so
+    /// equal positions compare equal however they were made.
+    pub fn set_saved(&mut self, saved: Vec<u32>) {
+        self.saved = if saved.iter().all(|&n| n == 0) {
+            Vec::new()
+        } else {
+            saved
+        };
+    }
+
+    /// Set the saved builds from counts by power name (position and game files). A
+    /// saved build needs a map with the colonial build rule.
+    pub fn set_saved_by_name<'a>(
+        &mut self,
+        map: &Map,
+        saved: impl IntoIterator<Item = (&'a str, u32)>,
+    ) -> Result<(), PositionError> {
+        let mut out = vec![0u32; map.powers.len()];
+        for (power, n) in saved {
+            let pw = map
+                .power_by_name(power)
+                .ok_or_else(|| PositionError::Power(power.to_string()))?;
+            if n > 0 && map.build_rule != crate::map::BuildRule::Colonial {
+                return Err(PositionError::Saved {
+                    power: power.to_string(),
+                    why: format!(
+                        "saved builds are for colonial builds, and the map `{}` has none \
+                         (its build rule is `{}`)",
+                        map.name,
+                        map.build_rule.name()
+                    ),
+                });
+            }
+            out[pw.0 as usize] = n;
+        }
+        self.set_saved(out);
+        Ok(())
     }
 
     /// The unit in a province, if any.
@@ -294,6 +349,7 @@ impl Position {
             units: out,
             owners: Self::home_owners(map),
             dislodged: Vec::new(),
+            saved: Vec::new(),
         })
     }
 
@@ -383,7 +439,8 @@ impl Position {
     }
 
     /// Read a position file (YAML): `phase`, `units` by power, optional `owners` by
-    /// power, optional `dislodged` units with their retreats.
+    /// power, optional `dislodged` units with their retreats, optional `saved` builds
+    /// by power (colonial build rule).
     pub fn from_yaml(map: &Map, src: &str) -> Result<Position, PositionError> {
         let f: PositionFile = serde_yaml::from_str(src)?;
         let phase = match &f.phase {
@@ -400,6 +457,7 @@ impl Position {
         }
         pos.set_dislodged(map, &f.dislodged)?;
         pos.check_dislodged(map)?;
+        pos.set_saved_by_name(map, f.saved.iter().map(|(k, v)| (k.as_str(), *v)))?;
         Ok(pos)
     }
 

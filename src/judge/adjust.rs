@@ -1,16 +1,63 @@
-//! The adjustment phase: builds, removals and waives judged against the supply-centre
-//! count (first legal ones in written order, DATC 4.D.4-4.D.6), then the automatic
-//! steps: missing builds are waived, missing removals are chosen by the civil-disorder
-//! rule (DATC 4.D.8, as `docs/RULES.md` states it). Also centre ownership after a Fall
-//! turn and the adjustments each power owes.
+//! The adjustment phase: builds, removals, waives and saves judged against the
+//! supply-centre count (first legal ones in written order, DATC 4.D.4-4.D.6), then the
+//! automatic steps: missing builds are waived, missing removals are chosen by the
+//! civil-disorder rule (DATC 4.D.8, as `docs/RULES.md` states it). Where a power may
+//! build is the map's [`BuildRule`]: home centres, any owned centre, or colonial (home
+//! centres at once, other owned centres with a build saved the winter before). Also
+//! centre ownership after a Fall turn and the adjustments each power owes.
 
 use std::collections::VecDeque;
 
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{CivilDisorder, Rules};
 use crate::game::{Position, Unit};
-use crate::map::{Map, Power, Prov, UnitKind};
-use crate::orders::{Diagnostic, Order, OrderKind};
+use crate::map::{BuildRule, Map, Power, Prov, UnitKind};
+use crate::orders::{Diagnostic, Order, OrderKind, Span};
+
+/// An order that saves one build for a colonial build next winter ("save for a
+/// colonial build"), for `power`. Legal only on a map with the colonial build rule,
+/// while the power has a build left; it uses the build as a waive does, and gives the
+/// power one saved build in the next adjustment phase.
+///
+/// The order parser has no form for it yet. Until `OrderKind` has its own variant,
+/// a save is a `Build` order that names no unit (a build kept for later), which the
+/// parser never produces; [`is_save`] is the one place that reads it.
+pub fn save_order(power: Power) -> Order {
+    Order {
+        power: Some(power),
+        unit: None,
+        kind: OrderKind::Build,
+        text: "Save for a colonial build".to_string(),
+        span: Span::default(),
+    }
+}
+
+/// Is this order a save for a colonial build ([`save_order`])?
+pub fn is_save(o: &Order) -> bool {
+    o.kind == OrderKind::Build && o.unit.is_none()
+}
+
+/// Where a power may build in a province, under the map's rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Site {
+    /// A build site now (if owned and vacant).
+    Now,
+    /// A colonial site: a build here needs a build saved the winter before.
+    Colonial,
+}
+
+/// Can `power` build in `p` under the map's build rule (ownership and vacancy aside)?
+fn site(map: &Map, power: Power, p: Prov) -> Result<Site, &'static str> {
+    let pr = map.province(p);
+    let home = pr.home == Some(power);
+    match map.build_rule {
+        BuildRule::Home if !home => Err("not a home centre of the power"),
+        _ if !pr.supply => Err("not a supply centre"),
+        _ if !pr.buildable => Err("the map allows no builds in this centre"),
+        BuildRule::Colonial if !home => Ok(Site::Colonial),
+        _ => Ok(Site::Now),
+    }
+}
 
 /// What an adjustment phase decided.
 #[derive(Clone, Debug)]
@@ -26,8 +73,11 @@ pub struct AdjustmentResult {
     /// The units removed in civil disorder, each with its distance to the nearest
     /// owned supply centre (`None`: the power owns no centre).
     pub civil_disorder: Vec<(usize, Option<u32>)>,
-    /// Per power (map order), the builds it did not use (waived or not ordered).
+    /// Per power (map order), the builds it did not use (waived or not ordered; not
+    /// the builds saved).
     pub waived: Vec<(Power, usize)>,
+    /// Per power (map order), the builds saved for a colonial build next winter.
+    pub saved: Vec<(Power, usize)>,
     /// Orders that belong to another phase, name no unit or another power's unit, or
     /// say no power.
     pub diagnostics: Vec<Diagnostic>,
@@ -56,42 +106,85 @@ pub struct Owed {
     pub units: usize,
     /// Builds (positive) or removals (negative): centres minus units.
     pub change: i32,
-    /// Where it may build: its vacant, owned home centres.
+    /// Where it may build at once: its vacant, owned centres that the map's build rule
+    /// allows (home centres; under `owned`, any centre it owns).
     pub build_sites: Vec<Prov>,
+    /// Builds saved last winter for a colonial build (colonial rule only).
+    pub saved: usize,
+    /// Where it may build with a saved build: its vacant, owned centres that are not
+    /// home centres (colonial rule, and only when it has a saved build).
+    pub colonial_sites: Vec<Prov>,
+    /// May it save builds for a colonial build next winter (colonial rule, builds
+    /// owed)?
+    pub may_save: bool,
 }
 
 impl Owed {
     /// Does the power have anything to order?
     pub fn has_work(&self) -> bool {
-        self.change < 0 || (self.change > 0 && !self.build_sites.is_empty())
+        self.change < 0
+            || (self.change > 0
+                && (!self.build_sites.is_empty()
+                    || !self.colonial_sites.is_empty()
+                    || self.may_save))
     }
 }
 
 /// Per power (map order): what it owes in an adjustment phase on this board.
-pub fn owed(map: &Map, owners: &[Option<Power>], units: &[Unit]) -> Vec<Owed> {
-    map.power_ids()
-        .map(|pw| {
-            let centres = owners.iter().filter(|o| **o == Some(pw)).count();
-            let n = units.iter().filter(|x| x.power == pw).count();
-            let build_sites = map
-                .power(pw)
-                .home
-                .iter()
-                .copied()
-                .filter(|&p| {
-                    owners[p.0 as usize] == Some(pw)
-                        && !units.iter().any(|u| map.prov_of(u.loc) == p)
-                })
-                .collect();
-            Owed {
-                power: pw,
-                centres,
-                units: n,
-                change: centres as i32 - n as i32,
-                build_sites,
-            }
+/// `saved`: per power, the builds saved last winter for a colonial build (empty:
+/// none; see [`Position::saved`]).
+pub fn owed(map: &Map, owners: &[Option<Power>], units: &[Unit], saved: &[u32]) -> Vec<Owed> {
+    let npowers = map.powers.len();
+    let mut centres = vec![0usize; npowers];
+    let mut count = vec![0usize; npowers];
+    let mut occupied = crate::map::ProvSet::EMPTY;
+    for u in units {
+        count[u.power.0 as usize] += 1;
+        occupied.insert(map.prov_of(u.loc));
+    }
+    let mut out: Vec<Owed> = map
+        .power_ids()
+        .map(|pw| Owed {
+            power: pw,
+            centres: 0,
+            units: count[pw.0 as usize],
+            change: 0,
+            build_sites: Vec::new(),
+            saved: match map.build_rule {
+                BuildRule::Colonial => saved.get(pw.0 as usize).copied().unwrap_or(0) as usize,
+                _ => 0,
+            },
+            colonial_sites: Vec::new(),
+            may_save: false,
         })
-        .collect()
+        .collect();
+    // One pass over the centres: count them, and sort the vacant ones into sites.
+    for (i, owner) in owners.iter().enumerate() {
+        let Some(pw) = *owner else { continue };
+        centres[pw.0 as usize] += 1;
+        let p = Prov(i as u16);
+        if occupied.contains(p) {
+            continue;
+        }
+        let o = &mut out[pw.0 as usize];
+        match site(map, pw, p) {
+            Ok(Site::Now) => o.build_sites.push(p),
+            Ok(Site::Colonial) if o.saved > 0 => o.colonial_sites.push(p),
+            _ => {}
+        }
+    }
+    for o in &mut out {
+        o.centres = centres[o.power.0 as usize];
+        o.change = o.centres as i32 - o.units as i32;
+        o.may_save = map.build_rule == BuildRule::Colonial && o.change > 0;
+        // Home centres in the order of the power's home list.
+        if map.build_rule != BuildRule::Owned && o.build_sites.len() > 1 {
+            let home = &map.power(o.power).home;
+            o.build_sites
+                .sort_by_key(|p| home.iter().position(|h| h == p));
+        }
+    }
+    out
 }
 
 /// Judge builds, removals and waives, then apply the automatic steps.
@@ -102,10 +195,13 @@ pub fn adjudicate_adjustments(
     rules: Rules,
 ) -> AdjustmentResult {
     let units = &position.units;
-    let owed = owed(map, &position.owners, units);
+    let owed = owed(map, &position.owners, units, &position.saved);
     let builds = |p: Power| owed[p.0 as usize].change.max(0) as usize;
     let removals = |p: Power| (-owed[p.0 as usize].change).max(0) as usize;
     let mut used = vec![0usize; map.powers.len()];
+    // Saved builds used for colonial builds, and builds saved now, per power.
+    let mut colonial_used = vec![0usize; map.powers.len()];
+    let mut saving = vec![0usize; map.powers.len()];
     let mut built: Vec<Unit> = Vec::new();
     let mut removed: Vec<usize> = Vec::new();
     let mut out = Vec::new();
@@ -133,6 +229,19 @@ pub fn adjudicate_adjustments(
                     Outcome::Illegal(Illegal::Build("no build left to waive"))
                 }
             }
+            (OrderKind::Build, None, Some(pw)) if is_save(o) => {
+                if map.build_rule != BuildRule::Colonial {
+                    Outcome::Illegal(Illegal::Build(
+                        "this map has no colonial builds: there is nothing to save for",
+                    ))
+                } else if used[pw.0 as usize] < builds(pw) {
+                    used[pw.0 as usize] += 1;
+                    saving[pw.0 as usize] += 1;
+                    Outcome::Succeeds
+                } else {
+                    Outcome::Illegal(Illegal::Build("no build left to save"))
+                }
+            }
             (OrderKind::Build, Some(u), Some(pw)) => {
                 let p = map.prov_of(u.loc);
                 let kind = u.kind.unwrap_or(if map.is_coast(u.loc) {
@@ -145,14 +254,22 @@ pub fn adjudicate_adjustments(
                 } else {
                     u.loc
                 };
-                let why = if map.province(p).home != Some(pw) {
-                    Some("not a home centre of the power")
+                let site = site(map, pw, p);
+                let colonial = site == Ok(Site::Colonial);
+                let why = if let Err(why) = site {
+                    Some(why)
                 } else if position.owners[p.0 as usize] != Some(pw) {
                     Some("the power does not own the centre")
                 } else if unit_here.is_some() || built.iter().any(|b| map.prov_of(b.loc) == p) {
                     Some("the centre is occupied")
                 } else if used[pw.0 as usize] >= builds(pw) {
                     Some("no build left")
+                } else if colonial && colonial_used[pw.0 as usize] >= owed[pw.0 as usize].saved {
+                    Some(if owed[pw.0 as usize].saved == 0 {
+                        "not a home centre: a colonial build needs a build saved last winter"
+                    } else {
+                        "not a home centre, and every build saved last winter is used"
+                    })
                 } else if kind == UnitKind::Fleet && map.is_split(p) && !map.is_coast(u.loc) {
                     Some("a fleet built in a province with two coasts needs its coast (4.B.7)")
                 } else if kind == UnitKind::Fleet && !map.is_shore(p) {
@@ -164,6 +281,9 @@ pub fn adjudicate_adjustments(
                     Some(w) => Outcome::Illegal(Illegal::Build(w)),
                     None => {
                         used[pw.0 as usize] += 1;
+                        if colonial {
+                            colonial_used[pw.0 as usize] += 1;
+                        }
                         built.push(Unit {
                             power: pw,
                             kind,
@@ -220,6 +340,11 @@ pub fn adjudicate_adjustments(
     // Missing removals: civil disorder. Missing builds: waived.
     let mut civil_disorder = Vec::new();
     let mut waived = Vec::new();
+    let saved = map
+        .power_ids()
+        .filter(|pw| saving[pw.0 as usize] > 0)
+        .map(|pw| (pw, saving[pw.0 as usize]))
+        .collect();
     for pw in map.power_ids() {
         let left = removals(pw).saturating_sub(used[pw.0 as usize]);
         if left > 0 {
@@ -236,6 +361,7 @@ pub fn adjudicate_adjustments(
                 rules,
             ));
         }
+        // Saves used builds (they are not waived).
         let unused = builds(pw).saturating_sub(used[pw.0 as usize]);
         if builds(pw) > 0 {
             waived.push((pw, unused));
@@ -248,6 +374,7 @@ pub fn adjudicate_adjustments(
         removed,
         civil_disorder,
         waived: waived.into_iter().filter(|&(_, n)| n > 0).collect(),
+        saved,
         diagnostics,
     }
 }

@@ -10,7 +10,8 @@ mod retreat;
 mod rules;
 
 pub use adjust::{
-    adjudicate_adjustments, distances, owed, owners_after, unit_distances, AdjustmentResult, Owed,
+    adjudicate_adjustments, distances, is_save, owed, owners_after, save_order, unit_distances,
+    AdjustmentResult, Owed,
 };
 pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
 pub use resolve::Enumeration;

@@ -505,7 +505,7 @@ fn new_resolver<'a>(
                     }
                 }
             }
-            Eff::Move { to, .. } => mover_pairs.push((map.prov_of(to).0 as u16, s as u16)),
+            Eff::Move { to, .. } => mover_pairs.push((map.prov_of(to).0, s as u16)),
             Eff::Hold => {}
         }
     }

@@ -1,17 +1,147 @@
 //! Compile a [`MapFile`] into a [`Map`]: assign dense ids, build the adjacency tables,
-//! and reject every inconsistency with file, line and key.
+//! and reject every inconsistency with file, line, column, key and a stable code.
 
 use std::collections::HashMap;
 
 use super::file::MapFile;
-use super::{Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind};
+use super::{
+    Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_POWERS,
+    MAX_PROVINCES,
+};
+
+/// How bad a problem is. The loader reports errors only (a map with one does not
+/// load); a map checker may add warnings of its own in the same shape.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// The rule a problem breaks: a stable code that tools and documentation can name
+/// (`ONE_SIDED_EDGE`). The list is in `docs/MAPS.md`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ProblemCode {
+    /// The file is not YAML of the schema's shape (syntax, type, missing or unknown key).
+    Yaml,
+    /// More provinces, powers or locations than the engine's ids hold.
+    TooMany,
+    /// An id that is empty, contains `/` or white space.
+    BadId,
+    /// Two provinces, powers or coasts of one province with the same id.
+    DuplicateId,
+    /// A name or alias that is already another province's name, alias or id.
+    DuplicateName,
+    /// A name that is not a province id of this map.
+    UnknownProvince,
+    /// A location (`spa/nc`) that is not on this map.
+    UnknownLocation,
+    /// A power id that is not on this map.
+    UnknownPower,
+    /// `home:` on a province that is not a supply centre.
+    HomeNotCentre,
+    /// A home centre named on one side only (the province or the power's `home` list).
+    HomeMismatch,
+    /// Named coasts on a province whose kind is not `coast`.
+    CoastsNotCoastal,
+    /// A `fleet` list on a province with named coasts.
+    FleetOnSplit,
+    /// An army neighbour written as a coast (`spa/nc`).
+    ArmyToCoast,
+    /// An army edge at a sea or impassable province.
+    ArmyEdgeTerrain,
+    /// A fleet edge at an inland or impassable province.
+    FleetEdgeTerrain,
+    /// A province listed as its own neighbour.
+    SelfEdge,
+    /// A fleet edge to a split province that names no coast.
+    CoastNotNamed,
+    /// An edge listed at one end only.
+    OneSidedEdge,
+    /// A starting unit that cannot be read.
+    BadUnit,
+    /// A starting unit where it cannot stand, or two in one province.
+    UnitPlacement,
+    /// A centre in `owns` that is not a supply centre.
+    OwnedNotCentre,
+    /// A centre in `owns` that is a home centre, or that two powers own.
+    OwnedTwice,
+    /// `build:` on a province that is not a supply centre.
+    BuildNotCentre,
+}
+
+impl ProblemCode {
+    /// The stable code: `ONE_SIDED_EDGE`.
+    pub fn as_str(self) -> &'static str {
+        use ProblemCode::*;
+        match self {
+            Yaml => "YAML",
+            TooMany => "TOO_MANY",
+            BadId => "BAD_ID",
+            DuplicateId => "DUPLICATE_ID",
+            DuplicateName => "DUPLICATE_NAME",
+            UnknownProvince => "UNKNOWN_PROVINCE",
+            UnknownLocation => "UNKNOWN_LOCATION",
+            UnknownPower => "UNKNOWN_POWER",
+            HomeNotCentre => "HOME_NOT_CENTRE",
+            HomeMismatch => "HOME_MISMATCH",
+            CoastsNotCoastal => "COASTS_NOT_COASTAL",
+            FleetOnSplit => "FLEET_ON_SPLIT",
+            ArmyToCoast => "ARMY_TO_COAST",
+            ArmyEdgeTerrain => "ARMY_EDGE_TERRAIN",
+            FleetEdgeTerrain => "FLEET_EDGE_TERRAIN",
+            SelfEdge => "SELF_EDGE",
+            CoastNotNamed => "COAST_NOT_NAMED",
+            OneSidedEdge => "ONE_SIDED_EDGE",
+            BadUnit => "BAD_UNIT",
+            UnitPlacement => "UNIT_PLACEMENT",
+            OwnedNotCentre => "OWNED_NOT_CENTRE",
+            OwnedTwice => "OWNED_TWICE",
+            BuildNotCentre => "BUILD_NOT_CENTRE",
+        }
+    }
+}
+
+impl std::fmt::Display for ProblemCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// One problem in a map file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MapProblem {
+    /// 1-based line (0: unknown).
     pub line: usize,
+    /// 1-based column of the offending value, or of its key (0: unknown).
+    pub column: usize,
+    /// The key path: `provinces.aaa.army`.
     pub key: String,
+    pub code: ProblemCode,
+    pub severity: Severity,
+    /// What is wrong.
     pub message: String,
+    /// How to fix it, where there is one thing to say.
+    pub hint: Option<String>,
+}
+
+impl std::fmt::Display for MapProblem {
+    /// `key: message; hint` (the file and line go in front: see [`MapError`]).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.key, self.message)?;
+        if let Some(h) = &self.hint {
+            write!(f, "; {h}")?;
+        }
+        Ok(())
+    }
 }
 
 /// A map that could not be loaded: every problem found, each with its line.
@@ -25,38 +155,56 @@ pub struct MapError {
 fn render(file: &str, problems: &[MapProblem]) -> String {
     problems
         .iter()
-        .map(|p| format!("{file}:{}: {}: {}", p.line, p.key, p.message))
+        .map(|p| format!("{file}:{}: {p}", p.line))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A place in the source: 1-based line and column.
+#[derive(Clone, Copy, Debug)]
+struct Pos {
+    line: usize,
+    column: usize,
 }
 
 /// Finds the line of a key in the source text, for messages about values serde has
 /// already read (serde_yaml keeps no positions past parsing).
 struct Lines<'a> {
     lines: Vec<&'a str>,
+    /// Per id written `id: <id>` (or `- id: <id>`): the lines (0-based) it is on.
+    ids: HashMap<&'a str, Vec<usize>>,
+    /// Top-level keys written alone on their line (`provinces:`): their line (0-based).
+    sections: HashMap<&'a str, usize>,
 }
 
 impl<'a> Lines<'a> {
     fn new(src: &'a str) -> Self {
+        let lines: Vec<&str> = src.lines().collect();
+        let mut ids: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut sections = HashMap::new();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start().trim_start_matches("- ").trim();
+            if let Some(id) = t.strip_prefix("id: ") {
+                ids.entry(id).or_default().push(i);
+            }
+            if let Some(key) = l.trim_end().strip_suffix(':') {
+                sections.entry(key).or_insert(i);
+            }
+        }
         Lines {
-            lines: src.lines().collect(),
+            lines,
+            ids,
+            sections,
         }
     }
 
     /// Line (1-based) of the block `- id: <id>` in `section`, or of the section.
     fn block(&self, section: &str, id: &str) -> usize {
-        let start = self
-            .lines
-            .iter()
-            .position(|l| l.trim_end() == format!("{section}:"))
-            .unwrap_or(0);
-        for (i, l) in self.lines.iter().enumerate().skip(start) {
-            let t = l.trim_start().trim_start_matches("- ").trim();
-            if t == format!("id: {id}") {
-                return i + 1;
-            }
-        }
-        start + 1
+        let start = self.sections.get(section).copied().unwrap_or(0);
+        self.ids
+            .get(id)
+            .and_then(|v| v.iter().find(|&&i| i >= start))
+            .map_or(start + 1, |&i| i + 1)
     }
 
     /// Line of `key:` (containing `word`, if given) in the list item that starts at
@@ -78,6 +226,49 @@ impl<'a> Lines<'a> {
         }
         from
     }
+
+    /// Line and column of `word` (else of `key:`) in the item starting at `from`.
+    fn at(&self, from: usize, key: &str, word: Option<&str>) -> Pos {
+        let line = self.key(from, key, word);
+        Pos {
+            line,
+            column: self.column(line, word.unwrap_or(key)),
+        }
+    }
+
+    /// Line and column of the `- id: <id>` of a block.
+    fn at_block(&self, section: &str, id: &str) -> Pos {
+        let line = self.block(section, id);
+        Pos {
+            line,
+            column: self.column(line, id),
+        }
+    }
+
+    /// 1-based column of `word` as a whole word on `line` (else of the first
+    /// character that is not white space or a list dash).
+    fn column(&self, line: usize, word: &str) -> usize {
+        let Some(l) = line.checked_sub(1).and_then(|i| self.lines.get(i)) else {
+            return 0;
+        };
+        let is_word = |c: char| c.is_alphanumeric() || c == '/' || c == '_' || c == '-';
+        let indent = l.chars().take_while(|&c| c == ' ' || c == '-').count() + 1;
+        if word.is_empty() {
+            return indent;
+        }
+        let mut from = 0;
+        while let Some(k) = l[from..].find(word) {
+            let s = from + k;
+            let e = s + word.len();
+            let before = l[..s].chars().next_back().is_none_or(|c| !is_word(c));
+            let after = l[e..].chars().next().is_none_or(|c| !is_word(c));
+            if before && after {
+                return l[..s].chars().count() + 1;
+            }
+            from = e;
+        }
+        indent
+    }
 }
 
 fn contains_word(line: &str, w: &str) -> bool {
@@ -92,42 +283,95 @@ impl Map {
             file: file.to_string(),
             problems: vec![MapProblem {
                 line: e.location().map(|l| l.line()).unwrap_or(0),
+                column: e.location().map(|l| l.column()).unwrap_or(0),
                 key: "yaml".into(),
+                code: ProblemCode::Yaml,
+                severity: Severity::Error,
                 message: e.to_string(),
+                hint: None,
             }],
         })?;
         build(parsed, src, file)
     }
 }
 
-fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
-    let lines = Lines::new(src);
-    let mut problems = Vec::new();
-    let mut problem = |line: usize, key: String, message: String| {
-        problems.push(MapProblem { line, key, message });
-    };
+/// Collects problems.
+#[derive(Default)]
+struct Problems(Vec<MapProblem>);
 
-    if f.provinces.len() > super::MAX_PROVINCES {
-        problem(
-            lines.key(1, "provinces", None),
+impl Problems {
+    fn add(&mut self, at: Pos, code: ProblemCode, key: String, message: String) {
+        self.hint(at, code, key, message, None);
+    }
+
+    fn hint(
+        &mut self,
+        at: Pos,
+        code: ProblemCode,
+        key: String,
+        message: String,
+        hint: Option<&str>,
+    ) {
+        self.0.push(MapProblem {
+            line: at.line,
+            column: at.column,
+            key,
+            code,
+            severity: Severity::Error,
+            message,
+            hint: hint.map(str::to_string),
+        });
+    }
+}
+
+fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
+    use ProblemCode as C;
+    let lines = Lines::new(src);
+    let mut problems = Problems::default();
+
+    if f.provinces.len() > MAX_PROVINCES {
+        // Nothing past this can be checked: the ids do not fit.
+        problems.add(
+            lines.at(1, "provinces", None),
+            C::TooMany,
             "provinces".into(),
             format!(
-                "{} provinces; a map may have at most {}",
+                "{} provinces; a map may have at most {MAX_PROVINCES}",
                 f.provinces.len(),
-                super::MAX_PROVINCES
             ),
         );
+        return Err(MapError {
+            file: file.to_string(),
+            problems: problems.0,
+        });
     }
-    if f.powers.len() > 64 {
-        problem(
-            lines.key(1, "powers", None),
+    if f.powers.len() > MAX_POWERS {
+        problems.add(
+            lines.at(1, "powers", None),
+            C::TooMany,
             "powers".into(),
-            "at most 64 powers".into(),
+            format!("at most {MAX_POWERS} powers"),
         );
+    }
+    let ncoasts: usize = f.provinces.iter().map(|p| p.coasts.len()).sum();
+    if f.provinces.len() + ncoasts > usize::from(u16::MAX) {
+        problems.add(
+            lines.at(1, "provinces", None),
+            C::TooMany,
+            "provinces".into(),
+            format!(
+                "{ncoasts} named coasts; a map may have at most {} locations (provinces and coasts)",
+                u16::MAX
+            ),
+        );
+        return Err(MapError {
+            file: file.to_string(),
+            problems: problems.0,
+        });
     }
 
     // Province ids and names.
-    let n = f.provinces.len().min(super::MAX_PROVINCES);
+    let n = f.provinces.len();
     let mut prov_ids: HashMap<String, Prov> = HashMap::new();
     // Every id is a name too: a name or alias may not be another province's id.
     let mut names: HashMap<String, String> = f
@@ -136,18 +380,21 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         .map(|p| (super::names::normalize(&p.id), p.id.to_ascii_lowercase()))
         .collect();
     for (i, p) in f.provinces.iter().take(n).enumerate() {
-        let line = lines.block("provinces", &p.id);
+        let at = lines.at_block("provinces", &p.id);
+        let line = at.line;
         let id = p.id.to_ascii_lowercase();
         if id.is_empty() || id.contains('/') || id.contains(char::is_whitespace) {
-            problem(
-                line,
+            problems.add(
+                at,
+                C::BadId,
                 format!("provinces.{}.id", p.id),
                 "an id is one word without `/`".into(),
             );
         }
-        if prov_ids.insert(id.clone(), Prov(i as u8)).is_some() {
-            problem(
-                line,
+        if prov_ids.insert(id.clone(), Prov(i as u16)).is_some() {
+            problems.add(
+                at,
+                C::DuplicateId,
                 format!("provinces.{}.id", p.id),
                 format!("duplicate province id `{}`", p.id),
             );
@@ -158,8 +405,13 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             let norm = super::names::normalize(name);
             if let Some(other) = names.get(&norm) {
                 if other != &id {
-                    problem(
-                        lines.key(line, k, None),
+                    let l = lines.key(line, k, None);
+                    problems.add(
+                        Pos {
+                            line: l,
+                            column: lines.column(l, name),
+                        },
+                        C::DuplicateName,
                         format!("provinces.{}.{k}", p.id),
                         format!("duplicate name `{name}`: already a name or id of `{other}`"),
                     );
@@ -171,14 +423,14 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     }
     // Powers.
     let mut power_ids: HashMap<String, Power> = HashMap::new();
-    for (i, p) in f.powers.iter().enumerate() {
-        let line = lines.block("powers", &p.id);
+    for (i, p) in f.powers.iter().take(MAX_POWERS).enumerate() {
         if power_ids
             .insert(p.id.to_ascii_lowercase(), Power(i as u8))
             .is_some()
         {
-            problem(
-                line,
+            problems.add(
+                lines.at_block("powers", &p.id),
+                C::DuplicateId,
                 format!("powers.{}.id", p.id),
                 format!("duplicate power id `{}`", p.id),
             );
@@ -193,8 +445,9 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         let home = p.home.as_ref().and_then(|h| {
             let r = power_ids.get(&h.to_ascii_lowercase()).copied();
             if r.is_none() {
-                problem(
-                    lines.key(line, "home", None),
+                problems.add(
+                    lines.at(line, "home", Some(h)),
+                    C::UnknownPower,
                     format!("provinces.{}.home", p.id),
                     format!("unknown power `{h}`"),
                 );
@@ -202,33 +455,64 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             r
         });
         if home.is_some() && !p.supply {
-            problem(
-                lines.key(line, "home", None),
+            problems.add(
+                lines.at(line, "home", None),
+                C::HomeNotCentre,
                 format!("provinces.{}.home", p.id),
                 "a home province must be a supply centre (`supply: true`)".into(),
             );
         }
+        if p.build.is_some() && !p.supply {
+            problems.add(
+                lines.at(line, "build", None),
+                C::BuildNotCentre,
+                format!("provinces.{}.build", p.id),
+                "`build` is for supply centres only (`supply: true`)".into(),
+            );
+        }
         let mut locs = Vec::new();
         for c in &p.coasts {
+            let cid = c.id.to_ascii_lowercase();
+            if cid.is_empty() || cid.contains('/') || cid.contains(char::is_whitespace) {
+                problems.add(
+                    lines.at(line, "id", Some(&c.id)),
+                    C::BadId,
+                    format!("provinces.{}.coasts.{}.id", p.id, c.id),
+                    "an id is one word without `/`".into(),
+                );
+            }
+            if locs
+                .iter()
+                .any(|l: &Loc| coasts[l.0 as usize - n].id == cid)
+            {
+                problems.add(
+                    lines.at(line, "id", Some(&c.id)),
+                    C::DuplicateId,
+                    format!("provinces.{}.coasts.{}.id", p.id, c.id),
+                    format!("duplicate coast id `{}`", c.id),
+                );
+            }
             locs.push(Loc((n + coasts.len()) as u16));
             coasts.push(Coast {
-                province: Prov(i as u8),
-                id: c.id.to_ascii_lowercase(),
+                province: Prov(i as u16),
+                id: cid,
                 name: c.name.clone(),
                 aliases: c.aliases.clone(),
                 at: c.at,
             });
         }
         if !p.coasts.is_empty() && p.kind != Terrain::Coast {
-            problem(
-                lines.key(line, "coasts", None),
+            problems.add(
+                lines.at(line, "coasts", None),
+                C::CoastsNotCoastal,
                 format!("provinces.{}.coasts", p.id),
                 "only a `coast` province may have named coasts".into(),
             );
         }
         if !p.coasts.is_empty() && !p.fleet.is_empty() {
-            problem(
-                lines.key(line, "fleet", None),
+            problems.add(
+                lines.at(line, "fleet", None),
+                C::FleetOnSplit,
                 format!("provinces.{}.fleet", p.id),
                 "a split province lists fleet neighbours under each coast, not `fleet`".into(),
             );
@@ -240,6 +524,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             terrain: p.kind,
             supply: p.supply,
             home,
+            buildable: p.supply && p.build != Some(false),
             at: p.at,
             coasts: locs,
         });
@@ -265,28 +550,40 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     let mut fleet_adj: Vec<Vec<Loc>> = vec![Vec::new(); nlocs];
     for (i, p) in f.provinces.iter().take(n).enumerate() {
         let line = lines.block("provinces", &p.id);
-        let me = Prov(i as u8);
+        let me = Prov(i as u16);
         for a in &p.army {
             let key = format!("provinces.{}.army", p.id);
-            let l = lines.key(line, "army", Some(a));
+            let at = lines.at(line, "army", Some(a));
             match resolve_loc(a) {
-                None => problem(l, key, format!("unknown province `{a}`")),
-                Some(loc) if loc.0 as usize >= n => problem(
-                    l,
+                None => problems.add(
+                    at,
+                    C::UnknownProvince,
+                    key,
+                    format!("unknown province `{a}`"),
+                ),
+                Some(loc) if loc.0 as usize >= n => problems.add(
+                    at,
+                    C::ArmyToCoast,
                     key,
                     format!("an army neighbour names a province, not a coast: `{a}`"),
                 ),
                 Some(loc) => {
-                    let q = Prov(loc.0 as u8);
+                    let q = Prov(loc.0);
                     if matches!(p.kind, Terrain::Sea | Terrain::Impassable) {
-                        problem(
-                            l,
+                        problems.add(
+                            at,
+                            C::ArmyEdgeTerrain,
                             key,
                             format!("a {:?} province has no army neighbours", p.kind)
                                 .to_lowercase(),
                         );
                     } else if q == me {
-                        problem(l, key, "a province is not its own neighbour".into());
+                        problems.add(
+                            at,
+                            C::SelfEdge,
+                            key,
+                            "a province is not its own neighbour".into(),
+                        );
                     } else {
                         army_adj[i].insert(q);
                     }
@@ -314,18 +611,24 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         }
         for (from, list, key, bl) in fleet_lists {
             for t in list {
-                let l = lines.key(bl, "fleet", Some(t));
+                let at = lines.at(bl, "fleet", Some(t));
                 match resolve_loc(t) {
-                    None => problem(l, key.clone(), format!("unknown location `{t}`")),
+                    None => problems.add(
+                        at,
+                        C::UnknownLocation,
+                        key.clone(),
+                        format!("unknown location `{t}`"),
+                    ),
                     Some(to) => {
                         let tp = if (to.0 as usize) < n {
-                            Prov(to.0 as u8)
+                            Prov(to.0)
                         } else {
                             coasts[to.0 as usize - n].province
                         };
                         if !provinces[tp.0 as usize].coasts.is_empty() && (to.0 as usize) < n {
-                            problem(
-                                l,
+                            problems.add(
+                                at,
+                                C::CoastNotNamed,
                                 key.clone(),
                                 format!(
                                     "`{t}` has named coasts: write which one (`{t}/{}`)",
@@ -333,13 +636,19 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                                 ),
                             );
                         } else if matches!(p.kind, Terrain::Land | Terrain::Impassable) {
-                            problem(
-                                l,
+                            problems.add(
+                                at,
+                                C::FleetEdgeTerrain,
                                 key.clone(),
                                 "an inland province has no fleet neighbours".into(),
                             );
                         } else if tp == me {
-                            problem(l, key.clone(), "a province is not its own neighbour".into());
+                            problems.add(
+                                at,
+                                C::SelfEdge,
+                                key.clone(),
+                                "a province is not its own neighbour".into(),
+                            );
                         } else {
                             fleet_adj[from.0 as usize].push(to);
                         }
@@ -359,21 +668,27 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     };
     let prov_of = |l: Loc| -> Prov {
         if (l.0 as usize) < n {
-            Prov(l.0 as u8)
+            Prov(l.0)
         } else {
             coasts[l.0 as usize - n].province
         }
     };
+    let one_sided = "add it there or remove it here";
     for a in 0..n {
         for b in army_adj[a].iter() {
-            if !army_adj[b.0 as usize].contains(Prov(a as u8)) {
+            if !army_adj[b.0 as usize].contains(Prov(a as u16)) {
                 let pa = &f.provinces[a];
-                let line = lines.key(
-                    lines.block("provinces", &pa.id),
-                    "army",
-                    Some(&provinces[b.0 as usize].id),
+                let other = &provinces[b.0 as usize].id;
+                problems.hint(
+                    lines.at(lines.block("provinces", &pa.id), "army", Some(other)),
+                    C::OneSidedEdge,
+                    format!("provinces.{}.army", pa.id),
+                    format!(
+                        "one-sided edge: `{}` lists `{other}` but `{other}` does not list `{}`",
+                        pa.id, pa.id
+                    ),
+                    Some(one_sided),
                 );
-                problem(line, format!("provinces.{}.army", pa.id), format!("one-sided edge: `{}` lists `{}` but `{}` does not list `{}`; add it there or remove it here", pa.id, provinces[b.0 as usize].id, provinces[b.0 as usize].id, pa.id));
             }
         }
     }
@@ -389,12 +704,15 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                     from = lines.key(from, "id", Some(c));
                     key = format!("provinces.{}.coasts.{c}.fleet", pf.id);
                 }
-                let line = lines.key(from, "fleet", Some(&loc_name(b)));
                 let (here, there) = (loc_name(Loc(a as u16)), loc_name(b));
-                problem(
-                    line,
+                problems.hint(
+                    lines.at(from, "fleet", Some(&there)),
+                    C::OneSidedEdge,
                     key,
-                    format!("one-sided edge: `{here}` lists `{there}` but `{there}` does not list `{here}`; add it there or remove it here"),
+                    format!(
+                        "one-sided edge: `{here}` lists `{there}` but `{there}` does not list `{here}`"
+                    ),
+                    Some(one_sided),
                 );
             }
         }
@@ -402,38 +720,99 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
 
     // Powers.
     let mut powers = Vec::new();
-    for p in &f.powers {
+    let mut owned_by: HashMap<Prov, &str> = HashMap::new();
+    for p in f.powers.iter().take(MAX_POWERS) {
         let line = lines.block("powers", &p.id);
+        let me = power_ids.get(&p.id.to_ascii_lowercase()).copied();
         let mut home = Vec::new();
         for h in &p.home {
             match prov_ids.get(&h.to_ascii_lowercase()) {
                 Some(&q) => {
                     home.push(q);
                     let ph = provinces[q.0 as usize].home;
-                    if ph != power_ids.get(&p.id.to_ascii_lowercase()).copied() {
-                        problem(lines.key(line, "home", Some(h)), format!("powers.{}.home", p.id), format!("`{h}` is listed as a home centre but the province does not say `home: {}`", p.id));
+                    if ph != me {
+                        problems.add(
+                            lines.at(line, "home", Some(h)),
+                            C::HomeMismatch,
+                            format!("powers.{}.home", p.id),
+                            format!(
+                                "`{h}` is listed as a home centre but the province does not say `home: {}`",
+                                p.id
+                            ),
+                        );
                     }
                 }
-                None => problem(
-                    lines.key(line, "home", Some(h)),
+                None => problems.add(
+                    lines.at(line, "home", Some(h)),
+                    C::UnknownProvince,
                     format!("powers.{}.home", p.id),
                     format!("unknown province `{h}`"),
                 ),
             }
         }
+        let mut owns = Vec::new();
+        for o in &p.owns {
+            let at = lines.at(line, "owns", Some(o));
+            let key = format!("powers.{}.owns", p.id);
+            let Some(&q) = prov_ids.get(&o.to_ascii_lowercase()) else {
+                problems.add(
+                    at,
+                    C::UnknownProvince,
+                    key,
+                    format!("unknown province `{o}`"),
+                );
+                continue;
+            };
+            let pr = &provinces[q.0 as usize];
+            if !pr.supply {
+                problems.add(
+                    at,
+                    C::OwnedNotCentre,
+                    key,
+                    format!("`{o}` is not a supply centre (`supply: true`)"),
+                );
+            } else if let Some(h) = pr.home {
+                let by = &f.powers[h.0 as usize].id;
+                problems.hint(
+                    at,
+                    C::OwnedTwice,
+                    key,
+                    format!("`{o}` is a home centre of `{by}`"),
+                    Some(if Some(h) == me {
+                        "a power owns its home centres already: list it under `home` only"
+                    } else {
+                        "a home centre starts owned by its own power"
+                    }),
+                );
+            } else if let Some(other) = owned_by.insert(q, &p.id) {
+                problems.add(
+                    at,
+                    C::OwnedTwice,
+                    key,
+                    if other == p.id {
+                        format!("`{o}` is listed twice")
+                    } else {
+                        format!("`{o}` is already owned by `{other}`")
+                    },
+                );
+            } else {
+                owns.push(q);
+            }
+        }
         let mut units = Vec::new();
         for u in &p.units {
-            let l = lines.key(line, "units", None);
+            let at = lines.at(line, "units", None);
             let mut it = u.split_whitespace();
             let kind = match it.next().map(|s| s.to_ascii_uppercase()) {
                 Some(k) if k == "A" => Some(UnitKind::Army),
                 Some(k) if k == "F" => Some(UnitKind::Fleet),
                 _ => None,
             };
-            match (kind, it.next().and_then(&resolve_loc)) {
-                (Some(k), Some(loc)) => units.push((k, loc)),
-                _ => problem(
-                    l,
+            match (kind, it.next().and_then(&resolve_loc), it.next()) {
+                (Some(k), Some(loc), None) => units.push((k, loc)),
+                _ => problems.add(
+                    at,
+                    C::BadUnit,
                     format!("powers.{}.units", p.id),
                     format!("cannot read unit `{u}`: write `A par` or `F stp/sc`"),
                 ),
@@ -444,15 +823,16 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             name: p.name.clone(),
             adjective: p.adjective.clone(),
             home,
+            owns,
             units,
         });
     }
     for (i, p) in provinces.iter().enumerate() {
         if let Some(h) = p.home {
-            if !powers[h.0 as usize].home.contains(&Prov(i as u8)) {
-                let line = lines.key(lines.block("provinces", &p.id), "home", None);
-                problem(
-                    line,
+            if !powers[h.0 as usize].home.contains(&Prov(i as u16)) {
+                problems.add(
+                    lines.at(lines.block("provinces", &p.id), "home", None),
+                    C::HomeMismatch,
                     format!("provinces.{}.home", p.id),
                     format!(
                         "`{}` is not in the home list of power `{}`",
@@ -463,10 +843,10 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         }
     }
 
-    if !problems.is_empty() {
+    if !problems.0.is_empty() {
         return Err(MapError {
             file: file.to_string(),
-            problems,
+            problems: problems.0,
         });
     }
 
@@ -474,8 +854,8 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     let mut shores = ProvSet::EMPTY;
     for (i, p) in provinces.iter().enumerate() {
         match p.terrain {
-            Terrain::Sea => seas.insert(Prov(i as u8)),
-            Terrain::Coast => shores.insert(Prov(i as u8)),
+            Terrain::Sea => seas.insert(Prov(i as u16)),
+            Terrain::Coast => shores.insert(Prov(i as u16)),
             _ => {}
         }
     }
@@ -483,7 +863,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         .iter()
         .map(|v| v.iter().map(|&l| prov_of(l)).collect())
         .collect();
-    let fleet_reach_any = (0..n)
+    let fleet_reach_any: Vec<ProvSet> = (0..n)
         .map(|i| {
             let mut s = fleet_reach[i];
             for c in &provinces[i].coasts {
@@ -492,9 +872,14 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
             s
         })
         .collect();
+    let sea_table = super::SeaTable::new(&seas, &fleet_reach_any);
     let map = Map {
         name: f.name,
         title: f.title.unwrap_or_default(),
+        designer: f.designer.unwrap_or_default(),
+        source: f.source.unwrap_or_default(),
+        description: f.description.unwrap_or_default(),
+        build_rule: f.builds,
         provinces,
         coasts,
         powers,
@@ -508,24 +893,31 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         seas,
         shores,
         names: std::sync::OnceLock::new(),
+        sea_table,
     };
-    // Starting units must stand where such a unit can.
+    // Starting units must stand where such a unit can, one to a province.
+    let mut taken: HashMap<Prov, String> = HashMap::new();
     for (pw, pf) in map.powers.iter().zip(&f.powers) {
         for &(kind, loc) in &pw.units {
+            let at = lines.at(lines.block("powers", &pf.id), "units", None);
+            let key = format!("powers.{}.units", pf.id);
+            let unit = format!("{} {}", kind.letter(), map.loc_id(loc));
             if let Some(why) = map.placement_problem(kind, loc) {
-                let line = lines.key(lines.block("powers", &pf.id), "units", None);
-                problems.push(MapProblem {
-                    line,
-                    key: format!("powers.{}.units", pf.id),
-                    message: format!("{} {}: {why}", kind.letter(), map.loc_id(loc)),
-                });
+                problems.add(at, C::UnitPlacement, key, format!("{unit}: {why}"));
+            } else if let Some(other) = taken.insert(map.prov_of(loc), unit.clone()) {
+                problems.add(
+                    at,
+                    C::UnitPlacement,
+                    key,
+                    format!("{unit}: `{other}` starts in the same province"),
+                );
             }
         }
     }
-    if !problems.is_empty() {
+    if !problems.0.is_empty() {
         return Err(MapError {
             file: file.to_string(),
-            problems,
+            problems: problems.0,
         });
     }
     Ok(map)

@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::{Season, Terrain};
+use super::{BuildRule, Season, Terrain};
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
@@ -11,8 +11,20 @@ pub struct MapFile {
     pub name: String,
     #[serde(default)]
     pub title: Option<String>,
+    /// Who designed the board.
+    #[serde(default)]
+    pub designer: Option<String>,
+    /// Where the board was published or transcribed from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// A few sentences on the board for players.
+    #[serde(default)]
+    pub description: Option<String>,
     pub start: Start,
     pub victory: u16,
+    /// Where a power may build (default: its home centres).
+    #[serde(default)]
+    pub builds: BuildRule,
     pub powers: Vec<PowerFile>,
     pub provinces: Vec<ProvinceFile>,
 }
@@ -31,6 +43,9 @@ pub struct PowerFile {
     pub name: String,
     pub adjective: String,
     pub home: Vec<String>,
+    /// Supply centres owned at the start that are not home centres (colonies).
+    #[serde(default)]
+    pub owns: Vec<String>,
     /// Starting units, `A par`, `F stp/sc`.
     #[serde(default)]
     pub units: Vec<String>,
@@ -48,6 +63,9 @@ pub struct ProvinceFile {
     pub supply: bool,
     #[serde(default)]
     pub home: Option<String>,
+    /// `false`: no unit may be built in this supply centre, whatever the build rule.
+    #[serde(default)]
+    pub build: Option<bool>,
     #[serde(default)]
     pub at: Option<(i32, i32)>,
     /// Provinces an army may move to.

@@ -5,21 +5,26 @@
 //! adjacency tables are bit sets, so adjudication never compares a string.
 
 mod build;
+pub mod check;
+pub mod dpjudge;
 pub mod file;
 pub mod names;
 mod set;
 
-pub use build::MapError;
-pub use set::ProvSet;
+pub use build::{MapError, MapProblem, ProblemCode, Severity};
+pub use set::{Iter as ProvSetIter, ProvSet};
 
 use std::fmt;
 
 /// Maximum number of provinces a map may have (the width of [`ProvSet`]).
-pub const MAX_PROVINCES: usize = 256;
+pub const MAX_PROVINCES: usize = 512;
+
+/// Maximum number of powers a map may have.
+pub const MAX_POWERS: usize = 64;
 
 /// A province (a space on the board), as a dense index into [`Map::provinces`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub struct Prov(pub u8);
+pub struct Prov(pub u16);
 
 /// A place a unit can stand: a province, or one named coast of a split province.
 /// Ids `0..provinces` are the provinces themselves; named coasts follow.
@@ -28,7 +33,7 @@ pub struct Loc(pub u16);
 
 impl From<Prov> for Loc {
     fn from(p: Prov) -> Loc {
-        Loc(p.0 as u16)
+        Loc(p.0)
     }
 }
 
@@ -83,6 +88,9 @@ pub struct Province {
     pub terrain: Terrain,
     pub supply: bool,
     pub home: Option<Power>,
+    /// May a unit be built here (a supply centre without `build: false`)? Whether a
+    /// given power may build here also depends on the map's [`BuildRule`].
+    pub buildable: bool,
     /// Drawing position on the map's picture.
     pub at: Option<(i32, i32)>,
     /// Named coasts (empty unless the province is split), as [`Loc`]s.
@@ -109,7 +117,38 @@ pub struct PowerInfo {
     pub name: String,
     pub adjective: String,
     pub home: Vec<Prov>,
+    /// Supply centres owned at the start that are not home centres (colonies).
+    pub owns: Vec<Prov>,
     pub units: Vec<(UnitKind, Loc)>,
+}
+
+/// Where a power may build in an adjustment phase (the map's `builds` key). In every
+/// rule a build site must be a supply centre the power owns, that is vacant and that
+/// the map does not mark `build: false`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BuildRule {
+    /// Only in its home centres (the classic rule).
+    #[default]
+    Home,
+    /// In any centre it owns (`any` is accepted too).
+    #[serde(alias = "any")]
+    Owned,
+    /// At once in its home centres; in any other centre it owns only with a build
+    /// saved the winter before ("save for a colonial build"), one saved build per
+    /// colonial unit. A saving not used the next winter is lost.
+    Colonial,
+}
+
+impl BuildRule {
+    /// The word the map file uses: `home`, `owned`, `colonial`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BuildRule::Home => "home",
+            BuildRule::Owned => "owned",
+            BuildRule::Colonial => "colonial",
+        }
+    }
 }
 
 /// Spring or Fall (movement and retreats) or Winter (adjustments).
@@ -136,6 +175,14 @@ impl fmt::Display for Season {
 pub struct Map {
     pub name: String,
     pub title: String,
+    /// Who designed the board (empty if not given).
+    pub designer: String,
+    /// Where the board comes from (empty if not given).
+    pub source: String,
+    /// A description for players (empty if not given).
+    pub description: String,
+    /// Where powers may build.
+    pub build_rule: BuildRule,
     pub provinces: Vec<Province>,
     pub coasts: Vec<Coast>,
     pub powers: Vec<PowerInfo>,
@@ -156,6 +203,62 @@ pub struct Map {
     names: std::sync::OnceLock<names::NameIndex>,
     /// Coastal provinces (where an army may be convoyed from or to).
     shores: ProvSet,
+    /// The seas numbered `0..`, for convoy searches on small bit sets; `None` when the
+    /// map has more than 128 seas.
+    sea_table: Option<SeaTable>,
+}
+
+/// The seas of a map with at most 128 of them as bits of a `u128`, so a set of seas is
+/// one `u128`. Convoy routes are searched in this space (`judge::convoy`). On a map of at
+/// most 128 provinces (the classic board) a sea's number is its province id, so a
+/// [`ProvSet`] of fleets turns into a `u128` at no cost; on a larger map the seas are
+/// numbered `0..` in province order.
+#[derive(Clone, Debug)]
+pub struct SeaTable {
+    /// Sea numbers are province ids (the map has at most 128 provinces).
+    pub identity: bool,
+    /// Per province: its sea number, or `u8::MAX` for a province that is not a sea.
+    pub number: Vec<u8>,
+    /// Every sea, as numbers.
+    pub seas: u128,
+    /// Per sea number (per province, when `identity`): the seas a fleet there may move
+    /// to.
+    pub adj: Vec<u128>,
+    /// Per province: the seas a fleet in it (on any coast) may move to.
+    pub touch: Vec<u128>,
+}
+
+impl SeaTable {
+    /// The table of a map's seas, if it has at most 128.
+    fn new(seas: &ProvSet, fleet_reach_any: &[ProvSet]) -> Option<SeaTable> {
+        let provs: Vec<Prov> = seas.iter().collect();
+        if provs.len() > 128 {
+            return None;
+        }
+        let identity = fleet_reach_any.len() <= 128;
+        let mut number = vec![u8::MAX; fleet_reach_any.len()];
+        for (i, p) in provs.iter().enumerate() {
+            number[p.0 as usize] = if identity { p.0 as u8 } else { i as u8 };
+        }
+        let bits = |s: &ProvSet| {
+            s.iter()
+                .filter(|p| number[p.0 as usize] != u8::MAX)
+                .fold(0u128, |b, p| b | 1 << number[p.0 as usize])
+        };
+        let touch: Vec<u128> = fleet_reach_any.iter().map(bits).collect();
+        let adj = if identity {
+            touch.clone()
+        } else {
+            provs.iter().map(|p| touch[p.0 as usize]).collect()
+        };
+        Some(SeaTable {
+            identity,
+            seas: bits(seas),
+            number,
+            adj,
+            touch,
+        })
+    }
 }
 
 impl Map {
@@ -165,12 +268,13 @@ impl Map {
             .expect("the embedded classic map is valid")
     }
 
-    /// An embedded map by name (`standard`).
+    /// An embedded map by name: `standard` (or `classic`), `classic1913`, `world1914`
+    /// ([`EMBEDDED`]). Names are matched case-insensitively.
     pub fn embedded(name: &str) -> Option<Map> {
-        match name {
-            "standard" | "classic" => Some(Map::standard()),
-            _ => None,
-        }
+        let name = name.trim().to_ascii_lowercase();
+        let name = if name == "classic" { "standard" } else { &name };
+        let (_, file, src) = EMBEDDED.iter().find(|(n, _, _)| *n == name)?;
+        Some(Map::from_yaml(src, file).expect("the embedded maps are valid"))
     }
 
     /// The name index the order parser reads names with.
@@ -185,7 +289,7 @@ impl Map {
 
     /// Every province id in order.
     pub fn provs(&self) -> impl Iterator<Item = Prov> + '_ {
-        (0..self.provinces.len()).map(|i| Prov(i as u8))
+        (0..self.provinces.len()).map(|i| Prov(i as u16))
     }
 
     pub fn province(&self, p: Prov) -> &Province {
@@ -205,7 +309,7 @@ impl Map {
     pub fn prov_of(&self, l: Loc) -> Prov {
         let i = l.0 as usize;
         if i < self.provinces.len() {
-            Prov(i as u8)
+            Prov(i as u16)
         } else {
             self.coasts[i - self.provinces.len()].province
         }
@@ -244,6 +348,11 @@ impl Map {
     /// All sea provinces.
     pub fn seas(&self) -> &ProvSet {
         &self.seas
+    }
+
+    /// The seas numbered for small bit sets, if the map has at most 128 seas.
+    pub fn sea_table(&self) -> Option<&SeaTable> {
+        self.sea_table.as_ref()
     }
 
     /// May an army move from `a` to `b` over land?
@@ -328,7 +437,7 @@ impl Map {
         self.provinces
             .iter()
             .position(|p| p.id.eq_ignore_ascii_case(id))
-            .map(|i| Prov(i as u8))
+            .map(|i| Prov(i as u16))
     }
 
     /// Find a power by id, name or adjective (case-insensitive).
@@ -341,6 +450,18 @@ impl Map {
                     || p.adjective.eq_ignore_ascii_case(name)
             })
             .map(|i| Power(i as u8))
+    }
+
+    /// The supply-centre owners at the start: every home centre owned by its power,
+    /// and the centres each power `owns` at the start; the rest unowned.
+    pub fn starting_owners(&self) -> Vec<Option<Power>> {
+        let mut owners: Vec<Option<Power>> = self.provinces.iter().map(|p| p.home).collect();
+        for pw in self.power_ids() {
+            for &p in &self.power(pw).owns {
+                owners[p.0 as usize] = Some(pw);
+            }
+        }
+        owners
     }
 
     /// Every location (provinces, then named coasts).
@@ -382,3 +503,18 @@ impl Map {
 
 /// The embedded classic map's YAML source.
 pub const STANDARD_YAML: &str = include_str!("../../maps/standard.yaml");
+
+/// The maps compiled into the binary: name, file, YAML source.
+pub const EMBEDDED: &[(&str, &str, &str)] = &[
+    ("standard", "maps/standard.yaml", STANDARD_YAML),
+    (
+        "classic1913",
+        "maps/classic1913.yaml",
+        include_str!("../../maps/classic1913.yaml"),
+    ),
+    (
+        "world1914",
+        "maps/world1914.yaml",
+        include_str!("../../maps/world1914.yaml"),
+    ),
+];

@@ -1,5 +1,16 @@
 //! Name lookup: ids, full names and aliases of provinces, coasts and powers, all
-//! normalized once when the index is built; "did you mean" by edit distance.
+//! normalized once when the index is built; corrections and "did you mean" by edit
+//! distance.
+//!
+//! Besides the map's own names, the index derives:
+//! - coast words: for a coast `nc` named `North Coast`, `nc`, `north coast`, `north`,
+//!   `n`, `n c`, `n coast`, `ncs` (DAIDE) and, inside a slash or parentheses only,
+//!   `northern`;
+//! - power words: each power's id, name and adjective; its three-letter code (`eng`,
+//!   DAIDE's power tokens) where that is unique among the powers; the historical names
+//!   of the classic powers (`Austria-Hungary`, `Britain`, `Ottoman`); and its initial
+//!   (`E`), kept apart because one letter is read only where punctuation or position
+//!   tells it from a unit type (see `docs/ORDERS.md`).
 
 use std::collections::HashMap;
 
@@ -78,15 +89,49 @@ impl std::hash::Hasher for Fnv {
 
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
+/// Other names of the classic powers, by the power's id: names from history and
+/// the short forms players write. Used only for a map that has a power of that id.
+const OTHER_POWER_NAMES: &[(&str, &[&str])] = &[
+    (
+        "austria",
+        &[
+            "austria hungary",
+            "austro hungarian",
+            "austrohungarian",
+            "austria hungarian",
+        ],
+    ),
+    ("england", &["britain", "great britain", "british", "uk"]),
+    (
+        "turkey",
+        &["ottoman", "ottomans", "ottoman empire", "turk", "turks"],
+    ),
+];
+
+/// A coast word and whether it may stand bare after a place (`Spa nc`), not only
+/// after a slash or in parentheses (`Spa/northern`).
+#[derive(Debug, Clone)]
+struct CoastWord {
+    id: String,
+    bare: bool,
+}
+
 /// Every name a player may write, normalized, with what it means.
 #[derive(Debug, Clone)]
 pub struct NameIndex {
     places: FastMap<String, Vec<Loc>>,
     /// Coast words (`nc`, `north coast`, `north`) to coast ids of the map.
-    coasts: FastMap<String, String>,
+    coasts: FastMap<String, CoastWord>,
     powers: FastMap<String, Power>,
+    /// The first word of every power word (`great` of `great britain`), to reject a
+    /// word that begins no power's name with one lookup.
+    power_heads: FastMap<String, ()>,
+    /// One-letter initials (`e`: England), where the letter is unique among powers.
+    initials: Vec<(char, Power)>,
     /// Longest name, in words.
     pub max_words: usize,
+    /// Longest power name, in words (`Austria-Hungary`: 2).
+    pub power_words: usize,
 }
 
 impl NameIndex {
@@ -111,19 +156,27 @@ impl NameIndex {
             .map(|k| k.split(' ').count())
             .max()
             .unwrap_or(1);
-        let mut coasts = FastMap::default();
+        let mut coasts: FastMap<String, CoastWord> = FastMap::default();
         for c in &map.coasts {
-            let id = c.id.clone();
-            coasts.insert(normalize(&c.id), id.clone());
-            coasts.insert(normalize(&c.name), id.clone());
+            let mut put = |w: String, bare: bool| {
+                coasts.entry(w).or_insert(CoastWord {
+                    id: c.id.clone(),
+                    bare,
+                });
+            };
+            put(normalize(&c.id), true);
+            put(normalize(&c.name), true);
             for a in &c.aliases {
-                coasts.insert(normalize(a), id.clone());
+                put(normalize(a), true);
             }
             if let Some(first) = normalize(&c.name).split(' ').next() {
-                coasts.insert(first.to_string(), id.clone());
+                put(first.to_string(), true);
+                put(format!("{first}ern"), false);
                 if let Some(ch) = first.chars().next() {
-                    coasts.insert(ch.to_string(), id.clone());
-                    coasts.insert(format!("{ch} c"), id.clone());
+                    put(ch.to_string(), true);
+                    put(format!("{ch} c"), true);
+                    put(format!("{ch} coast"), true);
+                    put(format!("{ch}cs"), true);
                 }
             }
         }
@@ -133,12 +186,61 @@ impl NameIndex {
             for n in [&info.id, &info.name, &info.adjective] {
                 powers.insert(normalize(n), pw);
             }
+            for (id, others) in OTHER_POWER_NAMES {
+                if normalize(&info.id) == *id {
+                    for o in *others {
+                        powers.entry(normalize(o)).or_insert(pw);
+                    }
+                }
+            }
         }
+        // Three-letter codes (`eng`, `aus`: DAIDE's power tokens), where unique.
+        let code = |pw: Power| -> Option<String> {
+            let n = normalize(&map.power(pw).name);
+            (n.chars().take(3).filter(|c| c.is_alphabetic()).count() == 3)
+                .then(|| n.chars().take(3).collect())
+        };
+        for pw in map.power_ids() {
+            if let Some(c) = code(pw) {
+                let unique = map
+                    .power_ids()
+                    .filter(|&q| q != pw)
+                    .all(|q| code(q).as_deref() != Some(c.as_str()));
+                if unique {
+                    powers.entry(c).or_insert(pw);
+                }
+            }
+        }
+        let initial = |pw: Power| normalize(&map.power(pw).name).chars().next();
+        let initials = map
+            .power_ids()
+            .filter_map(|pw| {
+                let c = initial(pw)?;
+                let unique = map
+                    .power_ids()
+                    .filter(|&q| q != pw)
+                    .all(|q| initial(q) != Some(c));
+                unique.then_some((c, pw))
+            })
+            .collect();
+        let power_words = powers
+            .keys()
+            .map(|k| k.split(' ').count())
+            .max()
+            .unwrap_or(1);
+        let power_heads = powers
+            .keys()
+            .filter_map(|k| k.split(' ').next())
+            .map(|h| (h.to_string(), ()))
+            .collect();
         NameIndex {
             places,
             coasts,
             powers,
+            power_heads,
+            initials,
             max_words: max_words.max(1),
+            power_words: power_words.max(1),
         }
     }
 
@@ -170,12 +272,105 @@ impl NameIndex {
 
     /// The coast id a normalized coast word means.
     pub fn coast(&self, norm: &str) -> Option<&str> {
-        self.coasts.get(norm).map(|s| s.as_str())
+        self.coasts.get(norm).map(|c| c.id.as_str())
     }
 
-    /// The power a normalized name or adjective means.
+    /// The coast id a normalized coast word means when written bare after a place
+    /// (`Spa nc`, `Spain north coast`): not a single letter, not `northern`.
+    pub fn coast_bare(&self, norm: &str) -> Option<&str> {
+        self.coasts
+            .get(norm)
+            .filter(|c| c.bare && norm.len() > 1)
+            .map(|c| c.id.as_str())
+    }
+
+    /// The power a normalized name, adjective, three-letter code or historical name
+    /// means.
     pub fn power(&self, norm: &str) -> Option<Power> {
         self.powers.get(norm).copied()
+    }
+
+    /// May a power's name begin with this normalized word?
+    pub fn power_head(&self, norm: &str) -> bool {
+        self.power_heads.contains_key(norm)
+    }
+
+    /// The power whose initial is the letter `c` (any case), if the letter is unique.
+    pub fn initial(&self, c: char) -> Option<Power> {
+        let c = c.to_ascii_lowercase();
+        self.initials.iter().find(|(i, _)| *i == c).map(|&(_, p)| p)
+    }
+
+    /// Provinces with a name or alias close enough to `norm` to be a misspelling of it
+    /// (see [`correction_limit`]), one entry per province with its smallest distance,
+    /// nearest first. Empty for words too short to correct.
+    pub fn close_places(&self, map: &Map, norm: &str) -> Vec<(Loc, usize)> {
+        let limit = correction_limit(norm);
+        let mut out: Vec<(Loc, usize)> = Vec::new();
+        if limit == 0 {
+            return out;
+        }
+        for (name, locs) in &self.places {
+            if name.len().abs_diff(norm.len()) > limit {
+                continue;
+            }
+            let d = edit_distance(norm, name);
+            if d > limit {
+                continue;
+            }
+            for &l in locs {
+                let p: Loc = map.prov_of(l).into();
+                match out.iter_mut().find(|(q, _)| *q == p) {
+                    Some(e) => e.1 = e.1.min(d),
+                    None => out.push((p, d)),
+                }
+            }
+        }
+        out.sort_by_key(|&(l, d)| (d, map.loc_id(l)));
+        out
+    }
+
+    /// Provinces with a name or alias of four letters or more one edit from `norm`
+    /// (`spain` for `sain`): the misspellings a name written short may also be.
+    pub fn one_edit_from(&self, map: &Map, norm: &str) -> Vec<Loc> {
+        let mut out: Vec<Loc> = Vec::new();
+        for (name, locs) in &self.places {
+            if name.len() < 4 || name.len().abs_diff(norm.len()) > 1 {
+                continue;
+            }
+            if edit_distance(norm, name) == 1 {
+                for &l in locs {
+                    let p: Loc = map.prov_of(l).into();
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+        out.sort_by_key(|&l| map.loc_id(l));
+        out
+    }
+
+    /// Powers with a name, adjective or other name close enough to `norm` to be a
+    /// misspelling of it, nearest first.
+    pub fn close_powers(&self, norm: &str) -> Vec<Power> {
+        let limit = correction_limit(norm);
+        let mut out: Vec<(Power, usize)> = Vec::new();
+        if limit == 0 {
+            return vec![];
+        }
+        for (name, &p) in &self.powers {
+            let d = edit_distance(norm, name);
+            if d > limit {
+                continue;
+            }
+            match out.iter_mut().find(|(q, _)| *q == p) {
+                Some(e) => e.1 = e.1.min(d),
+                None => out.push((p, d)),
+            }
+        }
+        out.sort_by_key(|&(p, d)| (d, p));
+        out.into_iter().map(|(p, _)| p).collect()
     }
 
     /// The closest known place name to `word`, if close enough to be a likely typo.
@@ -187,6 +382,9 @@ impl NameIndex {
         let limit = (w.chars().count() / 3).clamp(1, 3);
         let mut best: Option<(usize, &str, Loc)> = None;
         for (name, locs) in &self.places {
+            if name.len().abs_diff(w.len()) > limit {
+                continue;
+            }
             let d = levenshtein(&w, name);
             if d <= limit
                 && best.is_none_or(|(bd, bn, _)| d < bd || (d == bd && name.as_str() < bn))
@@ -198,6 +396,18 @@ impl NameIndex {
             let p = map.province(map.prov_of(loc));
             format!("did you mean `{}` ({})?", p.name, p.id)
         })
+    }
+}
+
+/// How many edits a misspelling of a word of this (normalized) length may have to be
+/// corrected: none up to 3 letters (`Ber` and `Bre` are both names), 1 for 4-5, 2 for
+/// 6-9, 3 beyond.
+pub fn correction_limit(norm: &str) -> usize {
+    match norm.chars().filter(|c| c.is_alphanumeric()).count() {
+        0..=3 => 0,
+        4..=5 => 1,
+        6..=9 => 2,
+        _ => 3,
     }
 }
 
@@ -217,6 +427,56 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
+/// Edit distance where swapping two neighbouring letters counts as one edit (optimal
+/// string alignment): `Marsielles` is one edit from `Marseilles`.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    const MAX: usize = 32;
+    if a.is_ascii() && b.is_ascii() && a.len() < MAX && b.len() < MAX {
+        // Three rows on the stack: the one before the previous, the previous, this one.
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        let mut rows = [[0usize; MAX]; 3];
+        for (j, x) in rows[0].iter_mut().take(b.len() + 1).enumerate() {
+            *x = j;
+        }
+        for i in 1..=a.len() {
+            let (cur, prev, pp) = (i % 3, (i + 2) % 3, (i + 1) % 3);
+            rows[cur][0] = i;
+            for j in 1..=b.len() {
+                let cost = usize::from(a[i - 1] != b[j - 1]);
+                let mut v = (rows[prev][j] + 1)
+                    .min(rows[cur][j - 1] + 1)
+                    .min(rows[prev][j - 1] + cost);
+                if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                    v = v.min(rows[pp][j - 2] + 1);
+                }
+                rows[cur][j] = v;
+            }
+        }
+        return rows[a.len() % 3][b.len()];
+    }
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (j, x) in d.iter_mut().take(w).enumerate() {
+        *x = j;
+    }
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,9 +489,51 @@ mod tests {
     }
 
     #[test]
-    fn edit_distance() {
+    fn edit_distances() {
         assert_eq!(levenshtein("burgandi", "burgundy"), 2);
         assert_eq!(levenshtein("", "abc"), 3);
         assert_eq!(levenshtein("kiel", "kiel"), 0);
+        assert_eq!(edit_distance("marsielles", "marseilles"), 1);
+        assert_eq!(edit_distance("burgandi", "burgundy"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("ca", "abc"), 3);
+        assert_eq!(edit_distance("hodl", "hold"), 1);
+        assert_eq!(edit_distance("kiel", "kiel"), 0);
+        assert_eq!(edit_distance("münchen", "munchen"), 1);
+    }
+
+    #[test]
+    fn power_words_and_initials() {
+        let map = Map::standard();
+        let n = map.names();
+        let id = |w: &str| n.power(w).map(|p| map.power(p).id.clone());
+        assert_eq!(id("eng").as_deref(), Some("england"));
+        assert_eq!(id("austria hungary").as_deref(), Some("austria"));
+        assert_eq!(id("great britain").as_deref(), Some("england"));
+        assert_eq!(id("ottoman").as_deref(), Some("turkey"));
+        assert_eq!(
+            n.initial('R').map(|p| map.power(p).id.clone()).as_deref(),
+            Some("russia")
+        );
+        assert_eq!(n.coast("northern"), Some("nc"));
+        assert_eq!(n.coast_bare("northern"), None);
+        assert_eq!(n.coast_bare("ncs"), Some("nc"));
+    }
+
+    #[test]
+    fn corrections_need_one_close_province() {
+        let map = Map::standard();
+        let n = map.names();
+        let ids = |w: &str| -> Vec<String> {
+            n.close_places(&map, w)
+                .into_iter()
+                .map(|(l, _)| map.loc_id(l))
+                .collect()
+        };
+        assert_eq!(ids("burgandi"), ["bur"]);
+        assert_eq!(ids("marsielles"), ["mar"]);
+        assert!(ids("bre").is_empty(), "three letters are never corrected");
+        assert_eq!(ids("pars").len(), 2, "Paris or Marseilles (`mars`)");
     }
 }

@@ -1,202 +1,125 @@
-//! The order grammar (nom, on characters), with names resolved as they are read.
+//! The grammar of one order's body (nom, on characters), with names resolved as they
+//! are read: places and coasts, units, the supported or convoyed unit and its stated
+//! nationality, verbs and their arguments, command-first forms. Lines, headers,
+//! prefixes and list markers are in [`super::text`]. See `docs/ORDERS.md`.
 //!
-//! A line holds zero or more orders separated by `,` or `;`; `#` starts a comment;
-//! result tags such as `(*bounce*)` are ignored so that a results listing pasted back
-//! still parses. A segment is a power header (`England:`, `[England]`), or an order
-//! with an optional power prefix (`England: F Lon - NTH`). See `docs/ORDERS.md`.
+//! Never a misreading: where a text has two readings the grammar fails with an error
+//! naming both; a misspelling is corrected only when exactly one name is close, and
+//! then with a warning that shows the correction (an error in strict mode).
 
 use std::borrow::Cow;
+use std::cell::RefCell;
 
 use nom::branch::alt;
-use nom::bytes::complete::{tag, take_while1};
+use nom::bytes::complete::tag;
 use nom::character::complete::{char, space0, space1};
 use nom::combinator::opt;
-use nom::error::{ErrorKind, ParseError};
-use nom::{Err, IResult};
+use nom::sequence::preceded;
+use nom::Err;
 
-use super::{Diagnostic, Order, OrderKind, Span, UnitRef};
-use crate::map::names::{normalize, with_normalized, NameIndex};
+use super::words::*;
+use super::{Diagnostic, OrderKind, Span, UnitRef};
+use crate::map::names::{correction_limit, edit_distance, normalize, with_normalized, NameIndex};
 use crate::map::{Loc, Map, Power, UnitKind};
 
-/// Orders read from a text, and a diagnostic for every problem.
-#[derive(Debug, Clone, Default)]
-pub struct Parsed {
-    pub orders: Vec<Order>,
-    pub diagnostics: Vec<Diagnostic>,
-}
+/// The nationality written for a supported or convoyed unit, and where.
+pub(super) type Stated = Option<(Power, Span)>;
 
-/// A grammar error: where, and (for a committed error) what to tell the user.
+/// What an order's body says.
 #[derive(Debug)]
-struct PErr<'a> {
-    at: &'a str,
-    len: usize,
-    msg: Option<(String, Option<String>)>,
+pub(super) struct Body {
+    pub unit: Option<UnitRef>,
+    pub kind: OrderKind,
+    /// A power named inside the order (`waive France`).
+    pub named: Option<Power>,
+    /// The nationality written for the supported or convoyed unit (DATC 4.C.5, 4.C.6).
+    pub stated: Stated,
 }
 
-impl<'a> ParseError<&'a str> for PErr<'a> {
-    fn from_error_kind(input: &'a str, _: ErrorKind) -> Self {
-        PErr {
-            at: input,
-            len: 0,
-            msg: None,
-        }
-    }
-    fn append(_: &'a str, _: ErrorKind, other: Self) -> Self {
-        other
-    }
+/// What follows a unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verb {
+    Hold,
+    Support,
+    Convoy,
+    Disband,
+    Build,
+    Via,
+    /// A move verb; `true` if it ended in an arrow (`A Bud–Holds`).
+    Move(bool),
 }
 
-type Res<'a, T> = IResult<&'a str, T, PErr<'a>>;
-
-fn fail<'a, T>(at: &'a str, len: usize, msg: String, help: Option<String>) -> Res<'a, T> {
-    Err(Err::Failure(PErr {
-        at,
-        len,
-        msg: Some((msg, help)),
-    }))
+/// An order word written before the unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Command {
+    Waive,
+    Build,
+    /// `Disband`, `Remove`, `D`: a unit and nothing after it.
+    Remove,
+    /// `*`, `-`: a removal when only a unit follows, else a bullet before an order.
+    RemoveOrBullet,
+    /// `•`: a bullet before an order.
+    Bullet,
+    Move,
+    Hold,
 }
 
-fn is_word_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '.' || c == '\'' || c == '’'
+/// Where each of the first few words of a name ends (no allocation).
+struct Ends<'a> {
+    e: [&'a str; Ends::MAX],
+    n: usize,
 }
 
-/// A word: letters, digits, `.` and `'`.
-fn word(i: &str) -> Res<'_, &str> {
-    take_while1(is_word_char)(i)
+impl Ends<'_> {
+    /// The most words a name may have.
+    const MAX: usize = 8;
 }
 
-/// Length of the first word of `i` (for error spans).
-fn first_word_len(i: &str) -> usize {
-    let n = i.find(|c: char| !is_word_char(c)).unwrap_or(i.len());
-    if n == 0 {
-        i.chars().next().map(|c| c.len_utf8()).unwrap_or(0)
-    } else {
-        n
-    }
-}
-
-/// Does the word `w` (any case, `.` and `'` ignored) equal the lowercase keyword `k`?
-fn word_eq(w: &str, k: &str) -> bool {
-    let mut kb = k.bytes();
-    for b in w.bytes() {
-        if b == b'.' || b == b'\'' {
-            continue;
-        }
-        match kb.next() {
-            Some(c) if c == b.to_ascii_lowercase() => {}
-            _ => return false,
-        }
-    }
-    kb.next().is_none()
-}
-
-/// A keyword: one word whose normalized form is in `words`.
-fn kw<'a>(words: &'static [&'static str]) -> impl FnMut(&'a str) -> Res<'a, &'a str> {
-    move |i: &'a str| {
-        let (rest, w) = word(i)?;
-        if words.iter().any(|k| word_eq(w, k)) {
-            Ok((rest, w))
-        } else {
-            Err(Err::Error(PErr::from_error_kind(i, ErrorKind::Tag)))
-        }
+impl<'a> std::ops::Deref for Ends<'a> {
+    type Target = [&'a str];
+    fn deref(&self) -> &[&'a str] {
+        &self.e[..self.n]
     }
 }
-
-const HOLD: &[&str] = &["h", "hold", "holds", "stand", "stands"];
-const SUPPORT: &[&str] = &["s", "support", "supports", "sup", "supp"];
-const CONVOY: &[&str] = &["c", "convoy", "convoys"];
-const MOVE_WORDS: &[&str] = &[
-    "to", "m", "move", "moves", "attack", "attacks", "r", "retreat", "retreats", "mv",
-];
-const DISBAND: &[&str] = &["d", "disband", "disbands", "destroy", "remove", "removes"];
-const BUILD: &[&str] = &["b", "build", "builds"];
-const WAIVE: &[&str] = &["waive", "waives", "waived"];
-const ARMY: &[&str] = &["a", "army"];
-const FLEET: &[&str] = &["f", "fleet"];
-
-/// Every keyword, for "did you mean" on a misspelt order word.
-const KEYWORDS: &[&[&str]] = &[HOLD, SUPPORT, CONVOY, MOVE_WORDS, DISBAND, BUILD, WAIVE];
-
-fn unit_kind(i: &str) -> Res<'_, UnitKind> {
-    alt((
-        |i| kw(ARMY)(i).map(|(r, _)| (r, UnitKind::Army)),
-        |i| kw(FLEET)(i).map(|(r, _)| (r, UnitKind::Fleet)),
-    ))(i)
-}
-
-/// A move arrow or move word(s): `-`, `->`, `=>`, `→`, `to`, `moves to`, `R`, ...
-fn move_verb(i: &str) -> Res<'_, ()> {
-    let one = |i| -> Res<'_, ()> {
-        let (i, _) = space0(i)?;
-        let (i, _) = alt((
-            tag("-->"),
-            tag("->"),
-            tag("=>"),
-            tag("→"),
-            tag("–"),
-            tag("—"),
-            tag("-"),
-            tag(">"),
-            kw(MOVE_WORDS),
-        ))(i)?;
-        Ok((i, ()))
-    };
-    let (mut i, _) = one(i)?;
-    while let Ok((r, _)) = one(i) {
-        i = r;
-    }
-    Ok((i, ()))
-}
-
-/// `via convoy`, `via`, `by convoy`, `(via convoy)`.
-fn via(i: &str) -> Res<'_, ()> {
-    let (i, _) = space0(i)?;
-    let (i, open) = opt(char('('))(i)?;
-    let (i, _) = space0(i)?;
-    let (i, _) = alt((
-        |i| {
-            let (i, _) = kw(&["via"])(i)?;
-            let (i, _) = opt(|i| {
-                let (i, _) = space1(i)?;
-                kw(&["convoy", "c"])(i)
-            })(i)?;
-            Ok((i, ()))
-        },
-        |i| {
-            let (i, _) = kw(&["by"])(i)?;
-            let (i, _) = space1(i)?;
-            let (i, _) = kw(&["convoy", "c"])(i)?;
-            Ok((i, ()))
-        },
-    ))(i)?;
-    let (i, _) = space0(i)?;
-    let (i, _) = if open.is_some() {
-        opt(char(')'))(i)?
-    } else {
-        (i, None)
-    };
-    Ok((i, ()))
-}
-
-/// What an order's body says: its unit, what it does, a power named inside it.
-type Body = (Option<UnitRef>, OrderKind, Option<Power>);
 
 /// What the grammar knows while parsing one line.
-struct Ctx<'m> {
-    map: &'m Map,
-    names: &'m NameIndex,
-    line: &'m str,
-    line_no: u32,
-    /// Problems that do not stop an order from being read (an ignored coast).
-    warnings: std::cell::RefCell<Vec<Diagnostic>>,
+pub(super) struct Ctx<'m> {
+    pub map: &'m Map,
+    pub names: &'m NameIndex,
+    pub line: &'m str,
+    pub line_no: u32,
+    /// Every correction is an error.
+    pub strict: bool,
+    /// Problems that do not stop an order from being read (an ignored coast, a
+    /// corrected name).
+    pub warnings: RefCell<Vec<Diagnostic>>,
+    /// Looking ahead only ([`Ctx::probe`]): errors need no "did you mean".
+    quiet: std::cell::Cell<bool>,
+}
+
+pub(super) fn at_end(i: &str) -> bool {
+    let t = i.trim();
+    t.is_empty() || t == "."
 }
 
 impl<'m> Ctx<'m> {
-    fn offset(&self, s: &str) -> u32 {
+    pub fn new(map: &'m Map, line: &'m str, line_no: u32, strict: bool) -> Self {
+        Ctx {
+            map,
+            names: map.names(),
+            line,
+            line_no,
+            strict,
+            warnings: Default::default(),
+            quiet: Default::default(),
+        }
+    }
+
+    pub fn offset(&self, s: &str) -> u32 {
         (s.as_ptr() as usize).saturating_sub(self.line.as_ptr() as usize) as u32
     }
 
-    fn span(&self, s: &str, len: usize) -> Span {
+    pub fn span(&self, s: &str, len: usize) -> Span {
         let start = self.offset(s);
         Span {
             line: self.line_no,
@@ -205,31 +128,63 @@ impl<'m> Ctx<'m> {
         }
     }
 
-    /// A place name of one or more words (longest match), with an optional coast.
-    /// With `short`, a unique prefix of a name is accepted too (`Gasc`). Fails softly
-    /// (nom `Error`) if no name matches.
-    fn place<'a>(&self, i: &'a str, short: bool) -> Res<'a, Loc> {
-        let (start, _) = space0(i)?;
-        // Collect up to `max_words` words, joined by spaces or a tight hyphen.
-        let mut ends: Vec<&'a str> = Vec::new();
+    fn warn(&self, d: Diagnostic) {
+        self.warnings.borrow_mut().push(d);
+    }
+
+    /// Run `f` and keep the warnings it gave only if it succeeded.
+    pub fn attempt<T, E>(&self, f: impl FnOnce() -> Result<T, E>) -> Result<T, E> {
+        let n = self.warnings.borrow().len();
+        let r = f();
+        if r.is_err() {
+            self.warnings.borrow_mut().truncate(n);
+        }
+        r
+    }
+
+    /// Run `f` to look ahead only: its warnings are dropped either way.
+    pub fn probe<T, E>(&self, f: impl FnOnce() -> Result<T, E>) -> Option<T> {
+        let n = self.warnings.borrow().len();
+        let quiet = self.quiet.replace(true);
+        let r = f();
+        self.quiet.set(quiet);
+        self.warnings.borrow_mut().truncate(n);
+        r.ok()
+    }
+
+    /// The ends of up to `max` words from `start` (at most [`Ends::MAX`]), joined by
+    /// spaces or a tight hyphen (`Mid-Atlantic`), for names of several words.
+    fn word_ends(start: &str, max: usize) -> Ends<'_> {
+        let mut ends = Ends {
+            e: [""; Ends::MAX],
+            n: 0,
+        };
         let mut cur = start;
-        while ends.len() < self.names.max_words {
+        while ends.n < max.min(Ends::MAX) {
             let Ok((r, _)) = word(cur) else { break };
-            ends.push(r);
-            // separator
-            let sep = r.trim_start_matches([' ', '\t']);
+            ends.e[ends.n] = r;
+            ends.n += 1;
             if let Some(s) = r.strip_prefix('-') {
                 if s.starts_with(|c: char| c.is_alphanumeric()) {
                     cur = s;
                     continue;
                 }
             }
+            let sep = r.trim_start_matches([' ', '\t']);
             if sep.len() == r.len() || sep.is_empty() {
                 break;
             }
             cur = sep;
         }
-        // The longest exact name; failing that, a name written short (`Gasc`, `North Atl`).
+        ends
+    }
+
+    /// A place name of one or more words (longest match), with an optional coast.
+    /// With `short`, a unique prefix of a name is accepted too (`Gasc`). Fails softly
+    /// (nom `Error`) if no name matches.
+    pub fn place<'a>(&self, i: &'a str, short: bool) -> Res<'a, Loc> {
+        let (start, _) = space0(i)?;
+        let ends = Self::word_ends(start, self.names.max_words);
         type Lookup<'x> = &'x dyn Fn(&str) -> Cow<'x, [Loc]>;
         let exact = |text: &str| Cow::Borrowed(with_normalized(text, |n| self.names.place(n)));
         let prefix = |text: &str| Cow::Owned(self.names.by_prefix(self.map, &normalize(text)));
@@ -237,50 +192,84 @@ impl<'m> Ctx<'m> {
             (&exact, "write the province's id instead"),
             (&prefix, "write more of the name, or the province's id"),
         ];
-        for (lookup, help) in lookups.into_iter().take(if short { 2 } else { 1 }) {
+        for (n, (lookup, help)) in lookups
+            .into_iter()
+            .take(if short { 2 } else { 1 })
+            .enumerate()
+        {
             for k in (1..=ends.len()).rev() {
                 let text = &start[..start.len() - ends[k - 1].len()];
                 let locs = lookup(text);
                 match locs.len() {
                     0 => continue,
+                    1 if n == 1 => {
+                        // Written short, and perhaps a misspelling of another name:
+                        // `Sain` begins `Saint Petersburg` and is one letter from `Spain`.
+                        let close = self.names.one_edit_from(self.map, &normalize(text));
+                        let p = self.map.prov_of(locs[0]);
+                        if let Some(&other) = close.iter().find(|&&l| self.map.prov_of(l) != p) {
+                            let msg = format!(
+                                "ambiguous name `{text}`: it could be {}, written short, or {}, misspelt",
+                                self.list_places(&locs[..1]),
+                                self.list_places(&[other])
+                            );
+                            return fail(
+                                start,
+                                text.len(),
+                                msg,
+                                Some("write the name in full, or the province's id".into()),
+                            );
+                        }
+                        return self.coast(ends[k - 1], locs[0], text);
+                    }
                     1 => return self.coast(ends[k - 1], locs[0], text),
                     _ => {
-                        let names: Vec<String> = locs
-                            .iter()
-                            .map(|&l| {
-                                format!("`{}` ({})", self.map.loc_name(l), self.map.loc_id(l))
-                            })
-                            .collect();
                         let msg = format!(
                             "ambiguous name `{text}`: it could be {}",
-                            names.join(" or ")
+                            self.list_places(&locs)
                         );
                         return fail(start, text.len(), msg, Some(help.into()));
                     }
                 }
             }
         }
-        Err(Err::Error(PErr::from_error_kind(start, ErrorKind::Tag)))
+        no(start)
     }
 
-    /// An optional coast after a place: `/nc`, `(nc)`, `(north coast)`, ` nc`, ` north coast`.
+    fn list_places(&self, locs: &[Loc]) -> String {
+        let names: Vec<String> = locs
+            .iter()
+            .map(|&l| format!("`{}` ({})", self.map.loc_name(l), self.map.loc_id(l)))
+            .collect();
+        names.join(" or ")
+    }
+
+    /// An optional coast after a place: `/nc`, `/north coast`, `(nc)`, `(northern)`,
+    /// `-nc`, ` nc`, ` north coast`.
     fn coast<'a>(&self, i: &'a str, loc: Loc, name: &'a str) -> Res<'a, Loc> {
+        let p = self.map.province(self.map.prov_of(loc));
+        // `/nc`, `/ north coast`: the longest coast word of up to two words, else one word.
         let slash = |i: &'a str| -> Res<'a, &'a str> {
             let (i, _) = space0(i)?;
             let (i, _) = char('/')(i)?;
-            let (i, _) = space0(i)?;
-            word(i)
+            let (s, _) = space0(i)?;
+            let ends = Self::word_ends(s, 2);
+            for k in (1..=ends.len()).rev() {
+                let text = &s[..s.len() - ends[k - 1].len()];
+                if with_normalized(text, |n| self.names.coast(n).is_some()) {
+                    return Ok((ends[k - 1], text));
+                }
+            }
+            word(s)
         };
         let paren = |i: &'a str| -> Res<'a, &'a str> {
             let (i, _) = space0(i)?;
             let (i, _) = char('(')(i)?;
-            let (i, _) = space0(i)?;
-            let s = i;
-            let end = i
-                .find(')')
-                .ok_or_else(|| Err::Error(PErr::from_error_kind(i, ErrorKind::Char)))?;
-            let inner = &s[..end];
-            Ok((&s[end + 1..], inner))
+            let (s, _) = space0(i)?;
+            let Some(end) = s.find(')') else {
+                return no(s);
+            };
+            Ok((&s[end + 1..], s[..end].trim_end()))
         };
         let looks_like_coast = |w: &str| {
             let n = normalize(w);
@@ -288,36 +277,49 @@ impl<'m> Ctx<'m> {
                 || n.ends_with("coast")
                 || (n.len() == 2 && n.ends_with('c'))
         };
+        let own = |w: &str| -> Option<Loc> {
+            let id = with_normalized(w, |n| self.names.coast_bare(n).map(str::to_string))?;
+            p.coasts
+                .iter()
+                .copied()
+                .find(|&c| self.map.coast(c).is_some_and(|k| k.id == id))
+        };
         let (rest, written) = if let Ok((r, w)) = slash(i) {
             (r, w)
         } else if let Some((r, w)) = paren(i).ok().filter(|(_, w)| looks_like_coast(w)) {
             (r, w)
-        } else if self.map.province(self.map.prov_of(loc)).coasts.is_empty() {
+        } else if p.coasts.is_empty() {
             // No named coasts: a bare word after the place is not a coast (`Nwy North Sea`).
             return Ok((i, loc));
+        } else if let Some((r, c)) = i
+            .strip_prefix('-')
+            .and_then(|s| word(s).ok())
+            .and_then(|(r, w)| own(w).map(|c| (r, c)))
+        {
+            // `Spa-nc`
+            return Ok((r, c));
         } else {
-            // bare: `stp nc`, `spain north coast` (no single letters: `S` is support)
+            // bare: `stp nc`, `spain north coast`; only this province's coasts, and
+            // never a single letter (`S` after a place is support)
             let mut best = None;
             let mut cur = i;
-            let mut words = 0;
-            while words < 2 {
+            for _ in 0..2 {
                 let Ok((r, _)) = space1::<_, PErr>(cur) else {
                     break;
                 };
                 let Ok((r2, _)) = word(r) else { break };
-                words += 1;
                 let text = &i[..i.len() - r2.len()];
-                let n = normalize(text);
-                if n.len() > 1 && self.names.coast(&n).is_some() {
-                    best = Some((r2, text));
+                if let Some(c) = own(text) {
+                    best = Some((r2, c));
                 }
                 cur = r2;
             }
-            match best {
-                Some((r, t)) => (r, t),
-                None => return Ok((i, loc)),
-            }
+            return Ok(best.unwrap_or((i, loc)));
         };
+        if p.coasts.is_empty() {
+            // A coast on a province without named coasts is irrelevant (DATC 4.B.6).
+            return Ok((rest, loc));
+        }
         let norm = normalize(written);
         let norm = norm
             .strip_suffix(" coast")
@@ -327,11 +329,6 @@ impl<'m> Ctx<'m> {
             .names
             .coast(&norm)
             .or_else(|| self.names.coast(&format!("{norm} coast")));
-        let p = self.map.province(self.map.prov_of(loc));
-        if p.coasts.is_empty() {
-            // A coast on a province without named coasts is irrelevant (DATC 4.B.6).
-            return Ok((rest, loc));
-        }
         let found = coast_id.and_then(|cid| {
             p.coasts
                 .iter()
@@ -344,7 +341,7 @@ impl<'m> Ctx<'m> {
                 // An unknown coast is garbage to ignore (DATC 4.B.6); say so.
                 let options: Vec<String> = p.coasts.iter().map(|&c| self.map.loc_id(c)).collect();
                 let len = name.len() + (i.len() - rest.len());
-                self.warnings.borrow_mut().push(Diagnostic::warning(
+                self.warn(Diagnostic::warning(
                     self.span(name, len),
                     format!(
                         "{} has no coast `{}`: the coast is ignored (DATC 4.B.6)",
@@ -358,186 +355,593 @@ impl<'m> Ctx<'m> {
         }
     }
 
-    /// A place that must be there: a soft failure becomes "unknown province".
-    fn place_req<'a>(&self, i: &'a str, what: &str) -> Res<'a, Loc> {
-        match self.place(i, true) {
-            Err(Err::Error(_)) => {
-                let s = i.trim_start();
-                if s.is_empty() || s.starts_with('.') {
-                    return fail(
-                        s,
-                        0,
-                        format!("expected {what}, found the end of the order"),
-                        None,
-                    );
-                }
-                let len = first_word_len(s);
-                let w = &s[..len];
-                fail(
-                    s,
-                    len,
-                    format!("unknown province `{w}`"),
-                    self.names.suggest(self.map, w),
-                )
+    /// Is this (normalized) word one the grammar knows as something other than a
+    /// place: a keyword, a power, a coast or a label word? Such words are never
+    /// corrected into a place.
+    fn is_other_word(&self, w: &str) -> bool {
+        is_any_keyword(w)
+            || with_normalized(w, |n| {
+                self.names.power(n).is_some() || self.names.coast(n).is_some()
+            })
+            || label_word(w).is_some()
+    }
+
+    /// A misspelt place (`Burgandi`) with exactly one close name: read as that name with
+    /// a warning (an error in strict mode). Two or more close names are an error naming
+    /// them. `None` if no name is close.
+    fn corrected_place<'a>(&self, s: &'a str) -> Result<Option<(&'a str, Loc)>, Err<PErr<'a>>> {
+        let ends = Self::word_ends(s, self.names.max_words);
+        for k in (1..=ends.len()).rev() {
+            let text = &s[..s.len() - ends[k - 1].len()];
+            let words: Vec<&str> = text
+                .split([' ', '-', '\t'])
+                .filter(|w| !w.is_empty())
+                .collect();
+            if words.iter().any(|w| self.is_other_word(w)) {
+                continue;
             }
-            other => other,
+            let close = self.names.close_places(self.map, &normalize(text));
+            match close.len() {
+                0 => continue,
+                1 => {
+                    let loc = close[0].0;
+                    let (name, id) = (self.map.loc_name(loc), self.map.loc_id(loc));
+                    if self.strict {
+                        return Err(failure(
+                            s,
+                            text.len(),
+                            format!("unknown province `{text}`"),
+                            Some(format!("did you mean `{name}` ({id})?")),
+                        ));
+                    }
+                    self.warn(Diagnostic::warning(
+                        self.span(s, text.len()),
+                        format!("read `{text}` as `{name}` ({id})"),
+                        Some(format!("no other name is close; write `{id}` to be sure")),
+                    ));
+                    return self.coast(ends[k - 1], loc, text).map(Some);
+                }
+                _ => {
+                    let locs: Vec<Loc> = close.iter().map(|&(l, _)| l).collect();
+                    return Err(failure(
+                        s,
+                        text.len(),
+                        format!(
+                            "unknown province `{text}`: it is close to {}",
+                            self.list_places(&locs)
+                        ),
+                        Some("write the name in full, or the province's id".into()),
+                    ));
+                }
+            }
         }
+        Ok(None)
     }
 
-    /// `[A|F] place`, the unit an order is for or refers to.
-    fn unit<'a>(&self, i: &'a str, what: &str) -> Res<'a, UnitRef> {
-        let (i, _) = space0(i)?;
-        let (i, kind) = opt(|i| {
-            let (r, k) = unit_kind(i)?;
-            // `A` must be a word of its own, followed by space.
-            let (r, _) = space1(r)?;
-            Ok((r, k))
-        })(i)?;
-        let (i, loc) = self.place_req(i, what)?;
-        Ok((i, UnitRef { kind, loc }))
+    /// A place that must be there: a misspelling with one close name is corrected; a
+    /// soft failure becomes "unknown province".
+    pub fn place_req<'a>(&self, i: &'a str, what: &str) -> Res<'a, Loc> {
+        match self.place(i, true) {
+            Err(Err::Error(_)) => {}
+            other => return other,
+        }
+        let s = i.trim_start();
+        if at_end(s) {
+            return fail(
+                s,
+                0,
+                format!("expected {what}, found the end of the order"),
+                None,
+            );
+        }
+        let len = first_word_len(s);
+        let w = &s[..len];
+        if !s.starts_with(is_word_char) {
+            return fail(s, len, format!("expected {what}, found `{w}`"), None);
+        }
+        if let Some(r) = self.corrected_place(s)? {
+            return Ok(r);
+        }
+        let help = if self.quiet.get() {
+            None
+        } else {
+            self.names.suggest(self.map, w)
+        };
+        fail(s, len, format!("unknown province `{w}`"), help)
     }
 
-    /// A power name or adjective (`England`, `English`), as one word.
-    fn power<'a>(&self, i: &'a str) -> Res<'a, Power> {
+    /// A unit type written as a word of its own: `A`, `Army`, `F`, `Fleet`, DAIDE's
+    /// `AMY` and `FLT`, followed by a space or `(`.
+    pub fn unit_type<'a>(&self, i: &'a str) -> Res<'a, UnitKind> {
         let (r, w) = word(i)?;
-        match with_normalized(w, |n| self.names.power(n)) {
-            Some(p) => Ok((r, p)),
-            None => Err(Err::Error(PErr::from_error_kind(i, ErrorKind::Tag))),
+        let f = flags(w);
+        let k = if f & flag::ARMY != 0 {
+            UnitKind::Army
+        } else if f & flag::FLEET != 0 {
+            UnitKind::Fleet
+        } else {
+            return no(i);
+        };
+        if r.starts_with([' ', '\t']) || r.trim_start().starts_with('(') {
+            Ok((r, k))
+        } else {
+            no(i)
         }
     }
 
-    /// The body of an order (after any power prefix).
-    /// Skip a power's adjective or name before a supported or convoyed unit
-    /// (`S Russian A Ber`, `C Turkish Army Ankara`): the unit's own power counts.
-    fn skip_power<'a>(&self, i: &'a str) -> &'a str {
-        let (r, _) = space0::<_, PErr>(i).unwrap_or((i, ""));
-        match self.power(r) {
-            Ok((after, _)) if after.starts_with(' ') && self.place(r, false).is_err() => after,
+    /// An article before a unit: `the`, or `a`/`an` before a unit type spelt out (`a
+    /// fleet at Brest`, `the German army`).
+    fn article<'a>(&self, i: &'a str) -> &'a str {
+        let Ok((r, w)) = word(i) else {
+            return i;
+        };
+        if flags(w) & flag::ARTICLE == 0 || !r.starts_with([' ', '\t']) {
+            return i;
+        }
+        let r = r.trim_start();
+        if word_eq(w, "the") {
+            return r;
+        }
+        match word(r) {
+            Ok((_, w2)) if w2.len() > 1 && flags(w2) & (flag::ARMY | flag::FLEET) != 0 => r,
             _ => i,
         }
     }
 
-    /// The body of an order: the unit, what it does, and a power named inside the
-    /// order (`waive France`).
-    fn body<'a>(&self, i: &'a str) -> Res<'a, Body> {
+    /// `[article] [type] [at|in] place`, or `A(Vie)`: the unit an order is for or
+    /// refers to.
+    pub fn unit<'a>(&self, i: &'a str, what: &str) -> Res<'a, UnitRef> {
         let (i, _) = space0(i)?;
-        // waive
-        if let Ok((r, _)) = kw(WAIVE)(i) {
-            let (r, power) = opt(|i| {
-                let (i, _) = space1(i)?;
-                self.power(i)
-            })(r)?;
-            return Ok((r, (None, OrderKind::Waive, power)));
-        }
-        // build / remove written before the unit
-        let build = |i| -> Res<'_, ()> {
-            let (i, _) = alt((kw(BUILD), tag("+")))(i)?;
-            let (i, _) = space1(i)?;
-            Ok((i, ()))
+        let f = word(i).map(|(_, w)| flags(w)).unwrap_or(0);
+        let i = if f & flag::ARTICLE != 0 {
+            self.article(i)
+        } else {
+            i
         };
-        if let Ok((r, _)) = build(i) {
-            let (r, u) = self.unit(r, "a province to build in")?;
-            return Ok((r, (Some(u), OrderKind::Build, None)));
-        }
-        let remove = |i| -> Res<'_, ()> {
-            let (i, _) = alt((kw(DISBAND), tag("*")))(i)?;
-            let (i, _) = space1(i)?;
-            Ok((i, ()))
+        let (i, kind) = if f & (flag::ARMY | flag::FLEET | flag::ARTICLE) != 0 {
+            opt(|i| self.unit_type(i))(i)?
+        } else {
+            (i, None)
         };
-        if let Ok((r, _)) = remove(i) {
-            if let Ok((r, u)) = self.unit(r, "a unit") {
-                return Ok((r, (Some(u), OrderKind::Disband, None)));
+        let (i, _) = space0(i)?;
+        let i = match kind {
+            Some(_) => match preceded(kwf(flag::AT), space1::<_, PErr>)(i) {
+                Ok((r, _)) => r,
+                Err(_) => i,
+            },
+            None => i,
+        };
+        if let Ok((r, _)) = char::<_, PErr>('(')(i) {
+            let (r, loc) = self.place_req(r, what)?;
+            let (r, _) = space0(r)?;
+            let (r, _) = opt(char(')'))(r)?;
+            return Ok((r, UnitRef { kind, loc }));
+        }
+        let (i, loc) = self.place_req(i, what)?;
+        Ok((i, UnitRef { kind, loc }))
+    }
+
+    /// A power's name, adjective, code or other name (`England`, `English`, `ENG`,
+    /// `Austria-Hungary`, `Germany's`), of one or more words.
+    pub fn power<'a>(&self, i: &'a str) -> Res<'a, Power> {
+        let (_, first) = word(i)?;
+        let head = with_normalized(first, |n| {
+            self.names.power_head(n)
+                || n.strip_suffix('s')
+                    .is_some_and(|h| self.names.power_head(h))
+        });
+        if !head {
+            return no(i);
+        }
+        let ends = Self::word_ends(i, self.names.power_words);
+        for k in (1..=ends.len()).rev() {
+            let text = &i[..i.len() - ends[k - 1].len()];
+            let found = with_normalized(text, |n| self.names.power(n)).or_else(|| {
+                let t = text
+                    .strip_suffix("'s")
+                    .or_else(|| text.strip_suffix("’s"))?;
+                with_normalized(t, |n| self.names.power(n))
+            });
+            if let Some(p) = found {
+                return Ok((ends[k - 1], p));
             }
         }
-        let (i, unit) = self.unit(i, "a unit (`A Par`, `F Lon`)")?;
-        let (i, kind) = self.tail(i)?;
-        Ok((i, (Some(unit), kind, None)))
+        no(i)
+    }
+
+    /// The nationality written before a supported or convoyed unit: a power word
+    /// (`S Russian A Ber`, `SUP ( GER AMY MUN )`) or an initial (`S T F Bla`, `S R: A
+    /// Mos`). A power word that is, or begins, a place is the place (`S English Channel`,
+    /// `S Eng - Bel`) unless a unit type follows it; `A` and `F` before a place are
+    /// unit types (`S A Ber`).
+    fn stated_power<'a>(&self, i: &'a str) -> (&'a str, Stated) {
+        let s = i.trim_start();
+        if let Ok((r, p)) = self.power(s) {
+            let rest = r.strip_prefix(':').unwrap_or(r);
+            if rest.starts_with([' ', '\t']) {
+                let typed = self.unit_type(rest.trim_start()).is_ok();
+                let place = self
+                    .probe(|| self.place(s, false))
+                    .is_some_and(|(after, _)| after.len() <= r.len());
+                if typed || !place {
+                    return (rest, Some((p, self.span(s, s.len() - r.len()))));
+                }
+            }
+        }
+        if let Ok((r, w)) = word(s) {
+            let letter = w.trim_end_matches('.');
+            if letter.len() == 1 {
+                if let Some(p) = self.names.initial(letter.chars().next().unwrap_or(' ')) {
+                    let r = r.strip_prefix([':', ')']).unwrap_or(r);
+                    let rest = r.trim_start();
+                    let is_type_letter = flags(letter) & (flag::ARMY | flag::FLEET) != 0;
+                    let power = if self.unit_type(rest).is_ok() {
+                        true
+                    } else {
+                        !is_type_letter && self.probe(|| self.place(rest, false)).is_some()
+                    };
+                    if power && r.starts_with([' ', '\t']) {
+                        return (r, Some((p, self.span(s, w.len()))));
+                    }
+                }
+            }
+        }
+        (i, None)
+    }
+
+    /// The supported unit or convoyed army: `[the] [power] unit`.
+    fn target<'a>(&self, i: &'a str, what: &str) -> Res<'a, (UnitRef, Stated)> {
+        let (i, _) = space0(i)?;
+        let i = self.article(i);
+        let (i, stated) = self.stated_power(i);
+        let (i, u) = self.unit(i, what)?;
+        Ok((i, (u, stated)))
+    }
+
+    /// The order word after a unit, if any.
+    fn verb<'a>(&self, i: &'a str) -> Option<(&'a str, Verb)> {
+        let s = i.trim_start();
+        if let Ok((r, w)) = word(s) {
+            let f = flags(w);
+            let v = if f & flag::HOLD != 0 {
+                Verb::Hold
+            } else if f & flag::SUPPORT != 0 {
+                Verb::Support
+            } else if f & flag::CONVOY != 0 {
+                Verb::Convoy
+            } else if f & flag::DISBAND != 0 {
+                Verb::Disband
+            } else if f & flag::BUILD != 0 {
+                Verb::Build
+            } else if f & flag::VIA != 0 {
+                Verb::Via
+            } else if f & flag::MOVE == 0 {
+                return None;
+            } else {
+                return move_verb(s).ok().map(|(r, arrow)| (r, Verb::Move(arrow)));
+            };
+            return Some((r, v));
+        }
+        if let Some(r) = s.strip_prefix('*') {
+            return Some((r, Verb::Disband));
+        }
+        move_verb(s).ok().map(|(r, arrow)| (r, Verb::Move(arrow)))
+    }
+
+    /// A misspelt order word with exactly one close keyword (`suport`), if it is not
+    /// close to a place: read as that keyword with a warning (an error in strict mode,
+    /// as `Ok(None)`).
+    fn corrected_keyword<'a, T: Copy + PartialEq>(
+        &self,
+        s: &'a str,
+        choices: &[(&[&str], &'static str, T)],
+    ) -> Option<(&'a str, T, &'static str)> {
+        let (r, w) = word(s).ok()?;
+        let n = normalize(w);
+        let limit = correction_limit(&n).min(2);
+        if limit == 0 || self.is_other_word(w) {
+            return None;
+        }
+        let mut found: Option<(T, &'static str)> = None;
+        for (list, shown, v) in choices {
+            if list
+                .iter()
+                .any(|k| k.len() > 2 && edit_distance(&n, k) <= limit)
+            {
+                match found {
+                    Some((f, _)) if f != *v => return None,
+                    _ => found = Some((*v, shown)),
+                }
+            }
+        }
+        let (v, shown) = found?;
+        if !self.names.close_places(self.map, &n).is_empty() {
+            return None;
+        }
+        Some((r, v, shown))
+    }
+
+    /// Report a keyword correction; `false` in strict mode (the caller fails).
+    fn keyword_corrected(&self, s: &str, shown: &str) -> bool {
+        if self.strict {
+            return false;
+        }
+        let len = first_word_len(s);
+        self.warn(Diagnostic::warning(
+            self.span(s, len),
+            format!("read `{}` as `{shown}`", &s[..len]),
+            Some(format!(
+                "no other order word is close; write `{shown}` to be sure"
+            )),
+        ));
+        true
+    }
+
+    /// The body of an order: the unit, what it does, a power named inside the order
+    /// (`waive France`), the nationality of a supported or convoyed unit.
+    pub fn body<'a>(&self, i: &'a str) -> Res<'a, Body> {
+        let (i, _) = space0(i)?;
+        if let Some((r, c)) = self.command(i) {
+            return self.command_args(r, c);
+        }
+        match self.attempt(|| self.unit(i, "a unit (`A Par`, `F Lon`)")) {
+            Ok((r, unit)) => {
+                let (r, (kind, stated)) = self.tail(r)?;
+                Ok((
+                    r,
+                    Body {
+                        unit: Some(unit),
+                        kind,
+                        named: None,
+                        stated,
+                    },
+                ))
+            }
+            Err(e) => {
+                // `Biuld A Par`: a misspelt order word before the unit.
+                let choices: [(&[&str], &'static str, Command); 5] = [
+                    (BUILD, "build", Command::Build),
+                    (DISBAND, "disband", Command::Remove),
+                    (WAIVE, "waive", Command::Waive),
+                    (&["move", "retreat"], "move", Command::Move),
+                    (HOLD_FIRST, "hold", Command::Hold),
+                ];
+                match self.corrected_keyword(i, &choices) {
+                    Some((r, c, shown)) if self.keyword_corrected(i, shown) => {
+                        self.command_args(r, c)
+                    }
+                    _ => Err(e),
+                }
+            }
+        }
+    }
+
+    /// An order word written before the unit (`Build`, `Disband`, `*`, `-`, `waive`,
+    /// `W`, `Move`, `m`, `Hold`), and the text after it.
+    fn command<'a>(&self, i: &'a str) -> Option<(&'a str, Command)> {
+        if let Ok((r, w)) = word(i) {
+            let f = flags(w);
+            if f & (flag::WAIVE | flag::BUILD | flag::DISBAND | flag::MOVE_FIRST | flag::HOLD_FIRST)
+                == 0
+            {
+                // `W` alone: waive
+                return (word_eq(w, "w") && at_end(r)).then_some((r, Command::Waive));
+            }
+            if f & flag::WAIVE != 0 {
+                return Some((r, Command::Waive));
+            }
+            if !r.starts_with([' ', '\t', ':']) {
+                return None;
+            }
+            let c = if f & flag::BUILD != 0 {
+                Command::Build
+            } else if f & flag::DISBAND != 0 {
+                Command::Remove
+            } else if f & flag::MOVE_FIRST != 0 {
+                Command::Move
+            } else {
+                Command::Hold
+            };
+            return Some((r, c));
+        }
+        let (r, sym) = alt((
+            tag::<_, _, PErr>("+"),
+            tag("*"),
+            tag("-"),
+            tag("–"),
+            tag("—"),
+            tag("•"),
+            tag("·"),
+        ))(i)
+        .ok()?;
+        if !r.starts_with([' ', '\t']) {
+            return None;
+        }
+        Some(match sym {
+            "+" => (r, Command::Build),
+            "•" | "·" => (r, Command::Bullet),
+            _ => (r, Command::RemoveOrBullet),
+        })
+    }
+
+    /// What follows an order word written before the unit.
+    fn command_args<'a>(&self, r: &'a str, c: Command) -> Res<'a, Body> {
+        let body = |r, unit, kind| {
+            Ok((
+                r,
+                Body {
+                    unit,
+                    kind,
+                    named: None,
+                    stated: None,
+                },
+            ))
+        };
+        let r = r.strip_prefix(':').unwrap_or(r);
+        match c {
+            Command::Waive => {
+                // `waive`, `waive France`, `waive build`, `W`
+                let (r, named) = opt(preceded(space1, |i| self.power(i)))(r)?;
+                let (r, _) = opt(preceded(space1, kw(&["build", "builds"])))(r)?;
+                Ok((
+                    r,
+                    Body {
+                        unit: None,
+                        kind: OrderKind::Waive,
+                        named,
+                        stated: None,
+                    },
+                ))
+            }
+            Command::Build => {
+                // `Build waived`
+                if let Ok((r2, _)) = preceded(space1, kwf(flag::WAIVE))(r) {
+                    return body(r2, None, OrderKind::Waive);
+                }
+                let (r, u) = self.unit(r, "a province to build in")?;
+                body(r, Some(u), OrderKind::Build)
+            }
+            Command::Remove => {
+                let (r, u) = self.unit(r, "the unit to remove")?;
+                body(r, Some(u), OrderKind::Disband)
+            }
+            Command::RemoveOrBullet => {
+                // `- F Tri`, `* A Mun`: a removal; `- A Vie - Tri`: a bullet.
+                if let Some((r2, u)) = self.probe(|| self.unit(r, "a unit")) {
+                    if at_end(r2) {
+                        let (r2, u2) = self.unit(r, "a unit")?;
+                        debug_assert_eq!(u, u2);
+                        return body(r2, Some(u2), OrderKind::Disband);
+                    }
+                }
+                self.body(r)
+            }
+            Command::Bullet => self.body(r),
+            Command::Move => {
+                // `Move army Vienna to Trieste`, `m vie-tri`, `Retreat A Mun to Boh`
+                let (r, u) = self.unit(r, "the unit that moves")?;
+                let (r, kind) = match move_verb(r) {
+                    Ok((r, _)) => {
+                        let (r, to) = self.place_req(r, "where the unit moves")?;
+                        self.route(r, to, true)?
+                    }
+                    Err(_) => match self.place(r, false) {
+                        Ok((r, to)) => self.route(r, to, false)?,
+                        Err(Err::Failure(e)) => return Err(Err::Failure(e)),
+                        Err(_) => {
+                            let s = r.trim_start();
+                            let what = "where the unit moves";
+                            return if at_end(s) {
+                                fail(
+                                    s,
+                                    0,
+                                    format!("expected {what}, found the end of the order"),
+                                    None,
+                                )
+                            } else {
+                                let len = first_word_len(s);
+                                fail(
+                                    s,
+                                    len,
+                                    format!("expected {what}, found `{}`", &s[..len]),
+                                    None,
+                                )
+                            };
+                        }
+                    },
+                };
+                body(r, Some(u), kind.0)
+            }
+            Command::Hold => {
+                let (r, u) = self.unit(r, "the unit that holds")?;
+                body(r, Some(u), OrderKind::Hold)
+            }
+        }
     }
 
     /// What follows the unit: the verb and its arguments.
-    fn tail<'a>(&self, i: &'a str) -> Res<'a, OrderKind> {
+    fn tail<'a>(&self, i: &'a str) -> Res<'a, (OrderKind, Stated)> {
         let (i, _) = space0(i)?;
         if at_end(i) {
-            return Ok((i, OrderKind::Hold));
+            return Ok((i, (OrderKind::Hold, None)));
         }
-        if let Ok((r, _)) = kw(HOLD)(i) {
-            return Ok((r, OrderKind::Hold));
+        if let Some((r, v)) = self.verb(i) {
+            return self.verb_args(r, v);
         }
-        if let Ok((r, _)) = kw(SUPPORT)(i) {
-            let r = self.skip_power(r);
-            let (r, target) = self.unit(r, "the supported unit")?;
-            if let Ok((r2, _)) = move_verb(r) {
-                let (r2, to) = self.place_req(r2, "where the supported unit moves")?;
-                let (r2, _) = opt(via)(r2)?;
-                return Ok((
-                    r2,
-                    OrderKind::Support {
-                        target,
-                        to: Some(to),
-                    },
-                ));
+        // Move written without a verb: a place right away (`A Par Bur`).
+        match self.place(i, false) {
+            Ok((r, to)) => return self.route(r, to, false),
+            Err(Err::Failure(e)) => return Err(Err::Failure(e)),
+            Err(_) => {}
+        }
+        let choices: [(&[&str], &'static str, Verb); 7] = [
+            (HOLD, "hold", Verb::Hold),
+            (SUPPORT, "support", Verb::Support),
+            (CONVOY, "convoy", Verb::Convoy),
+            (MOVE_WORDS, "move", Verb::Move(false)),
+            (DISBAND, "disband", Verb::Disband),
+            (BUILD, "build", Verb::Build),
+            (VIA, "via", Verb::Via),
+        ];
+        if let Some((r, v, shown)) = self.corrected_keyword(i, &choices) {
+            if self.keyword_corrected(i, shown) {
+                return self.verb_args(r, v);
             }
-            let (r, _) = opt(|i| {
-                let (i, _) = space1(i)?;
-                kw(HOLD)(i)
-            })(r)?;
-            return Ok((r, OrderKind::Support { target, to: None }));
         }
-        if let Ok((r, _)) = kw(CONVOY)(i) {
-            let r = self.skip_power(r);
-            let (r, army) = self.unit(r, "the convoyed army")?;
-            let r = match move_verb(r) {
-                Ok((r, _)) => r,
-                Err(_) => {
-                    let s = r.trim_start();
-                    return fail(
-                        s,
-                        first_word_len(s),
-                        "a convoy names the army's move".to_string(),
-                        Some("write `F NTH C A Lon - Nwy`".into()),
-                    );
+        let len = first_word_len(i);
+        let w = &i[..len];
+        if self.quiet.get() {
+            return fail(i, len, String::new(), None);
+        }
+        let help = suggest_keyword(w)
+            .map(|k| format!("did you mean `{k}`?"))
+            .or_else(|| self.names.suggest(self.map, w))
+            .or_else(|| Some("an order is hold (H), move (-), support (S) or convoy (C)".into()));
+        fail(
+            i,
+            len,
+            format!("expected an order after the unit, found `{w}`"),
+            help,
+        )
+    }
+
+    fn verb_args<'a>(&self, r: &'a str, v: Verb) -> Res<'a, (OrderKind, Stated)> {
+        match v {
+            Verb::Hold => Ok((r, (OrderKind::Hold, None))),
+            Verb::Support => self.support(r),
+            Verb::Convoy => self.convoy(r),
+            Verb::Disband => Ok((r, (OrderKind::Disband, None))),
+            Verb::Build => Ok((r, (OrderKind::Build, None))),
+            Verb::Via => self.via_route(r),
+            Verb::Move(arrow) => {
+                // A dash glued to an order word: `A Bud–Holds`, `A Mun - S A Ber`.
+                if arrow {
+                    if let Some((r2, v2)) = self.verb(r) {
+                        if !matches!(v2, Verb::Move(_) | Verb::Via) {
+                            return self.verb_args(r2, v2);
+                        }
+                    }
                 }
-            };
-            let (r, to) = self.place_req(r, "where the convoyed army goes")?;
-            return Ok((r, OrderKind::Convoy { army, to }));
+                let (r, to) = self.place_req(r, "where the unit moves")?;
+                self.route(r, to, true)
+            }
         }
-        if let Ok((r, _)) = alt((kw(DISBAND), tag("*")))(i) {
-            return Ok((r, OrderKind::Disband));
-        }
-        if let Ok((r, _)) = kw(BUILD)(i) {
-            return Ok((r, OrderKind::Build));
-        }
-        // Move: a verb then a place, or a place right away; a route (several places) means
-        // via convoy (DATC 4.A.6: the path itself is ignored).
-        let first = match move_verb(i) {
-            Ok((r, _)) => self.place_req(r, "where the unit moves")?,
-            Err(_) => match self.place(i, false) {
-                Ok(x) => x,
-                Err(Err::Error(_)) => {
-                    let len = first_word_len(i);
-                    let w = &i[..len];
-                    let help = suggest_keyword(w)
-                        .map(|k| format!("did you mean `{k}`?"))
-                        .or_else(|| self.names.suggest(self.map, w))
-                        .or_else(|| {
-                            Some("an order is hold (H), move (-), support (S) or convoy (C)".into())
-                        });
-                    return fail(
-                        i,
-                        len,
-                        format!("expected an order after the unit, found `{w}`"),
-                        help,
-                    );
-                }
-                Err(e) => return Err(e),
-            },
-        };
-        let (mut r, mut to) = first;
+    }
+
+    /// After a move's first place: further places (a route: the last is the
+    /// destination and the move is via convoy; DATC 4.A.6), then `via convoy`. The
+    /// route goes on as it began: with move verbs after a verb (`A Lon - NTH - Nwy`),
+    /// with spaces after none (`A Lon NTH Nwy`); `A Lon - Nwy NTH` is not a route.
+    fn route<'a>(&self, r: &'a str, mut to: Loc, verbs: bool) -> Res<'a, (OrderKind, Stated)> {
+        let mut r = r;
         let mut hops = 0;
         loop {
             let save = r;
             let step = match move_verb(r) {
-                Ok((r2, _)) => self.place(r2, false),
+                // after a verb a place must follow, written in full or short
+                Ok((r2, _)) if verbs => self.place_req(r2, "where the unit moves"),
+                Ok(_) => break,
+                Err(_) if verbs => break,
                 Err(_) => match space1::<_, PErr>(r) {
                     Ok((r2, _)) => self.place(r2, false),
                     Err(_) => break,
@@ -556,185 +960,268 @@ impl<'m> Ctx<'m> {
                 }
             }
         }
-        let (r, v) = opt(via)(r)?;
+        let (r, v) = opt(|i| self.via(i))(r)?;
         Ok((
             r,
-            OrderKind::Move {
-                to,
-                via_convoy: v.is_some() || hops > 0,
-            },
+            (
+                OrderKind::Move {
+                    to,
+                    via_convoy: v.is_some() || hops > 0,
+                },
+                None,
+            ),
         ))
+    }
+
+    /// `via convoy`, `via`, `via c`, `by convoy`, `(via convoy)`, and a path after
+    /// `via`, read and ignored (DATC 4.A.6): `via NTH`, DAIDE's `VIA ( NTH )`.
+    fn via<'a>(&self, i: &'a str) -> Res<'a, ()> {
+        let (i, _) = space0(i)?;
+        let (i, open) = opt(char('('))(i)?;
+        let (i, _) = space0(i)?;
+        let (i, is_via) = alt((
+            |i| {
+                let (i, _) = kwf(flag::VIA)(i)?;
+                let (i, _) = opt(preceded(space1, kw(&["convoy", "c"])))(i)?;
+                Ok((i, true))
+            },
+            |i| {
+                let (i, _) = kw(&["by"])(i)?;
+                let (i, _) = space1(i)?;
+                let (i, _) = kw(&["convoy", "c"])(i)?;
+                Ok((i, false))
+            },
+        ))(i)?;
+        let mut i = i;
+        if is_via {
+            while let Some((r, _)) = self.probe(|| self.place(i, false)) {
+                i = r;
+            }
+        }
+        let (i, _) = space0(i)?;
+        let (i, _) = if open.is_some() {
+            opt(char(')'))(i)?
+        } else {
+            (i, None)
+        };
+        Ok((i, ()))
+    }
+
+    /// A route that begins with `via`: `A Yor via Nth to Nwy`, `A Lon via Nwy`.
+    fn via_route<'a>(&self, r: &'a str) -> Res<'a, (OrderKind, Stated)> {
+        let (mut r, _) = opt(preceded(space1, kw(&["convoy", "c"])))(r)?;
+        let mut dest = None;
+        // Places of the path, and whether the last one came after a move verb or
+        // after another place (so that it is a destination, not the path alone).
+        let mut places = 0;
+        let mut after_verb = false;
+        loop {
+            let save = r;
+            let (r1, verb) = match move_verb(r) {
+                Ok((x, _)) => (x, true),
+                Err(_) => (r, false),
+            };
+            match self.place(r1, false) {
+                Ok((r2, l)) => {
+                    r = r2;
+                    dest = Some(l);
+                    places += 1;
+                    after_verb = verb;
+                }
+                Err(Err::Failure(e)) => return Err(Err::Failure(e)),
+                Err(_) if verb || places == 0 => {
+                    let what = "where the unit moves";
+                    let (r2, l) = self.place_req(r1, what)?;
+                    r = r2;
+                    dest = Some(l);
+                    places += 1;
+                    after_verb = verb;
+                }
+                Err(_) => {
+                    r = save;
+                    break;
+                }
+            }
+        }
+        match dest {
+            Some(to) if places > 1 || after_verb => Ok((
+                r,
+                (
+                    OrderKind::Move {
+                        to,
+                        via_convoy: true,
+                    },
+                    None,
+                ),
+            )),
+            _ => {
+                let s = r.trim_start();
+                fail(
+                    s,
+                    first_word_len(s),
+                    "expected where the unit moves after its route".to_string(),
+                    Some("write `A Yor via Nth to Nwy`, or `A Yor - Nwy via convoy`".into()),
+                )
+            }
+        }
+    }
+
+    /// After `S`: the supported unit and what it does. Also the web-site sentences
+    /// `support hold to Venice` and `support move to Greece from Bulgaria`, and a
+    /// supported order in parentheses: `supports (Ger A Mun holds)`.
+    fn support<'a>(&self, i: &'a str) -> Res<'a, (OrderKind, Stated)> {
+        let (i, _) = space0(i)?;
+        let (i, open) = opt(char('('))(i)?;
+        let (i, _) = space0(i)?;
+        let what = "the supported unit";
+        let dest = "where the supported unit moves";
+        let (r, kind, stated) = if let Ok((r, _)) = kw(&["hold", "holds", "holding"])(i) {
+            // `support hold to Venice`
+            let (r, _) = opt(preceded(space1, kw(&["to", "of", "at", "in"])))(r)?;
+            let (r, (target, stated)) = self.target(r, what)?;
+            (r, OrderKind::Support { target, to: None }, stated)
+        } else if word(i)
+            .is_ok_and(|(_, w)| is_kw(w, &["move", "moves", "moving", "to", "into", "from"]))
+        {
+            let (r, (target, to, stated)) = self.moved_from(i, what, dest)?;
+            let (r, _) = opt(|i| self.via(i))(r)?;
+            (
+                r,
+                OrderKind::Support {
+                    target,
+                    to: Some(to),
+                },
+                stated,
+            )
+        } else {
+            let (r, (target, stated)) = self.target(i, what)?;
+            if let Ok((r2, _)) = move_verb(r) {
+                let (r2, to) = self.place_req(r2, dest)?;
+                let (r2, _) = opt(|i| self.via(i))(r2)?;
+                (
+                    r2,
+                    OrderKind::Support {
+                        target,
+                        to: Some(to),
+                    },
+                    stated,
+                )
+            } else {
+                let (r, _) = opt(preceded(space1, kwf(flag::HOLD)))(r)?;
+                (r, OrderKind::Support { target, to: None }, stated)
+            }
+        };
+        let r = close_paren(r, open.is_some());
+        Ok((r, (kind, stated)))
+    }
+
+    /// `move to Greece from Bulgaria`, `to Tunis from Naples`, `from Bulgaria to
+    /// Greece`: a unit and where it goes, written in the sentence order of web sites.
+    fn moved_from<'a>(
+        &self,
+        i: &'a str,
+        what: &str,
+        dest: &str,
+    ) -> Res<'a, (UnitRef, Loc, Stated)> {
+        let (i, moved) = opt(kw(&["move", "moves", "moving"]))(i)?;
+        let (i, _) = space0(i)?;
+        if let Ok((r, _)) = kwf(flag::FROM)(i) {
+            let (r, (u, stated)) = self.target(r, what)?;
+            let Ok((r, _)) = move_verb(r) else {
+                let s = r.trim_start();
+                return fail(
+                    s,
+                    first_word_len(s),
+                    format!("expected `to` and {dest}"),
+                    None,
+                );
+            };
+            let (r, to) = self.place_req(r, dest)?;
+            return Ok((r, (u, to, stated)));
+        }
+        let i = match move_verb(i) {
+            Ok((r, _)) => r,
+            Err(_) if moved.is_some() => i,
+            Err(e) => return Err(e),
+        };
+        let (r, to) = self.place_req(i, dest)?;
+        let r2 = r.trim_start();
+        let Ok((r, _)) = kwf(flag::FROM)(r2) else {
+            return fail(
+                r2,
+                first_word_len(r2),
+                format!("expected `from` and {what}"),
+                Some(format!(
+                    "write `{}`",
+                    "support move to Greece from Bulgaria"
+                )),
+            );
+        };
+        let (r, (u, stated)) = self.target(r, what)?;
+        Ok((r, (u, to, stated)))
+    }
+
+    /// After `C`: the convoyed army, a required move verb, the destination. Also the
+    /// web-site sentence `convoy to Tunis from Naples`.
+    fn convoy<'a>(&self, i: &'a str) -> Res<'a, (OrderKind, Stated)> {
+        let (i, _) = space0(i)?;
+        let (i, open) = opt(char('('))(i)?;
+        let (i, _) = space0(i)?;
+        let what = "the convoyed army";
+        let dest = "where the convoyed army goes";
+        let (r, kind, stated) = if word(i).is_ok_and(|(_, w)| is_kw(w, &["to", "into", "from"])) {
+            let (r, (army, to, stated)) = self.moved_from(i, what, dest)?;
+            (r, OrderKind::Convoy { army, to }, stated)
+        } else {
+            let (r, (army, stated)) = self.target(i, what)?;
+            let r = match move_verb(r) {
+                Ok((r, _)) => r,
+                Err(_) => {
+                    let s = r.trim_start();
+                    return fail(
+                        s,
+                        first_word_len(s),
+                        "a convoy names the army's move".to_string(),
+                        Some("write `F NTH C A Lon - Nwy`".into()),
+                    );
+                }
+            };
+            let (r, to) = self.place_req(r, dest)?;
+            (r, OrderKind::Convoy { army, to }, stated)
+        };
+        let (r, _) = opt(|i| self.via(i))(r)?;
+        let r = close_paren(r, open.is_some());
+        Ok((r, (kind, stated)))
     }
 }
 
-fn at_end(i: &str) -> bool {
-    let t = i.trim();
-    t.is_empty() || t == "."
+/// Skip a `)` that closes an opening `(`.
+fn close_paren(r: &str, open: bool) -> &str {
+    if open {
+        let t = r.trim_start();
+        t.strip_prefix(')').unwrap_or(r)
+    } else {
+        r
+    }
 }
 
-fn suggest_keyword(w: &str) -> Option<&'static str> {
+/// The closest keyword to a misspelt word, for "did you mean": the keyword's usual
+/// spelling (`hold` for `Hodl`).
+pub(super) fn suggest_keyword(w: &str) -> Option<&'static str> {
     let n = normalize(w);
     if n.len() < 3 {
         return None;
     }
     KEYWORDS
         .iter()
-        .flat_map(|l| l.iter())
-        .filter(|k| k.len() > 2)
-        .map(|k| (crate::map::names::levenshtein(&n, k), *k))
+        .filter_map(|(list, shown)| {
+            list.iter()
+                .filter(|k| k.len() > 2)
+                .map(|k| edit_distance(&n, k))
+                .min()
+                .map(|d| (d, *shown))
+        })
         .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, k)| k)
-}
-
-/// Remove `(*bounce*)`-style tags and comments, keeping byte offsets (tags become spaces).
-fn clean_line(raw: &str) -> std::borrow::Cow<'_, str> {
-    if !raw.contains('#') && !raw.contains("(*") {
-        return std::borrow::Cow::Borrowed(raw);
-    }
-    let mut s = match raw.find('#') {
-        Some(n) => raw[..n].to_string(),
-        None => raw.to_string(),
-    };
-    while let Some(a) = s.find("(*") {
-        let b = s[a..].find("*)").map(|b| a + b + 2).unwrap_or(s.len());
-        s.replace_range(a..b, &" ".repeat(b - a));
-    }
-    std::borrow::Cow::Owned(s)
-}
-
-/// Parse a whole text of orders: headers, prefixes, several orders per line, comments.
-pub fn parse_orders(map: &Map, text: &str) -> Parsed {
-    let names = map.names();
-    let mut out = Parsed::default();
-    let mut power: Option<Power> = None;
-    for (n, raw) in text.lines().enumerate() {
-        let cleaned = clean_line(raw);
-        let ctx = Ctx {
-            map,
-            names,
-            line: &cleaned,
-            line_no: n as u32 + 1,
-            warnings: Default::default(),
-        };
-        // A `Power:` prefix holds for the rest of its line.
-        let mut line_power = power;
-        for seg in cleaned.split([',', ';']) {
-            let t = seg.trim();
-            if t.is_empty() {
-                continue;
-            }
-            // Header: `England`, `England:`, `[England]`, `ENGLAND:`
-            let h = t
-                .trim_start_matches('[')
-                .trim_end_matches(':')
-                .trim_end_matches(']')
-                .trim();
-            if let Some(p) = with_normalized(h, |n| names.power(n)) {
-                power = Some(p);
-                line_power = Some(p);
-                continue;
-            }
-            if let Some(p) = ctx.prefix(seg) {
-                line_power = Some(p);
-            }
-            match ctx.segment(seg, line_power) {
-                Ok(o) => out.orders.push(o),
-                Err(d) => out.diagnostics.push(d),
-            }
-            out.diagnostics.append(&mut ctx.warnings.borrow_mut());
-        }
-    }
-    out
-}
-
-/// Parse one order (batch input): `power` is the power it is given for. A trailing `,`
-/// or `;` is allowed; two orders in one string are an error.
-pub fn parse_order(map: &Map, text: &str, power: Option<Power>) -> Result<Order, Diagnostic> {
-    let cleaned = clean_line(text);
-    let one = cleaned.trim_end().trim_end_matches([',', ';']);
-    let ctx = Ctx {
-        map,
-        names: map.names(),
-        line: &cleaned,
-        line_no: 1,
-        warnings: Default::default(),
-    };
-    if let Some(at) = one.find([',', ';']) {
-        return Err(Diagnostic::error(
-            ctx.span(&one[at..], 1),
-            "several orders in one string",
-            Some("give each order as a string of its own".into()),
-        ));
-    }
-    ctx.segment(one, power)
-}
-
-impl Ctx<'_> {
-    /// The power of a `Power:` (or `Power `) prefix, and the text after it.
-    fn split_prefix<'a>(&self, seg: &'a str) -> Option<(Power, &'a str)> {
-        let t = seg.trim_start();
-        let (r, p) = self.power(t).ok()?;
-        if let Some(rest) = r.trim_start().strip_prefix(':') {
-            return Some((p, rest.trim_start()));
-        }
-        // Without a colon, a power word that begins a place name is the place:
-        // `English Channel - Brest` is an order for the fleet in the Channel.
-        let begins_place = self
-            .place(t, false)
-            .is_ok_and(|(after, _)| after.len() < r.len());
-        (r.starts_with(' ') && !begins_place).then(|| (p, r.trim_start()))
-    }
-
-    fn prefix(&self, seg: &str) -> Option<Power> {
-        self.split_prefix(seg).map(|(p, _)| p)
-    }
-
-    /// One order, with an optional `Power:` prefix.
-    fn segment(&self, seg: &str, header: Option<Power>) -> Result<Order, Diagnostic> {
-        let (body, power) = match self.split_prefix(seg) {
-            Some((p, body)) => (body, Some(p)),
-            None => (seg.trim_start(), header),
-        };
-        let result = self.body(body).and_then(|(r, x)| {
-            let r = r.trim_start();
-            let r = r.strip_prefix('.').unwrap_or(r).trim_start();
-            if r.is_empty() {
-                Ok((r, x))
-            } else {
-                let len = r.trim_end().len();
-                fail(
-                    r,
-                    len,
-                    format!("unexpected `{}` after the order", r.trim_end()),
-                    Some("write one order per line, or separate orders with `,`".into()),
-                )
-            }
-        });
-        match result {
-            Ok((_, (unit, kind, named))) => {
-                let text = body.trim().trim_end_matches('.').trim_end();
-                Ok(Order {
-                    power: named.or(power),
-                    unit,
-                    kind,
-                    text: text.to_string(),
-                    span: self.span(body, text.len()),
-                })
-            }
-            Err(Err::Failure(e)) | Err(Err::Error(e)) => Err(match e.msg {
-                Some((msg, help)) => Diagnostic::error(self.span(e.at, e.len), msg, help),
-                None => Diagnostic::error(
-                    self.span(seg.trim_start(), seg.trim().len()),
-                    format!("cannot read the order `{}`", seg.trim()),
-                    Some("see docs/ORDERS.md for the order syntax".into()),
-                ),
-            }),
-            Err(Err::Incomplete(_)) => Err(Diagnostic::error(
-                self.span(seg, seg.len()),
-                "incomplete order",
-                None,
-            )),
-        }
-    }
 }

@@ -2,14 +2,29 @@
 //!
 //! Parsing never fails as a whole: [`parse_orders`] returns every order it could read
 //! and one [`Diagnostic`] per problem. Names are resolved against the [`Map`] while
-//! parsing, so an [`Order`] holds dense ids only.
+//! parsing, so an [`Order`] holds dense ids only. Never a misreading: a text with two
+//! readings is an error naming both; a misspelling with exactly one close reading is
+//! read with a warning that shows the correction ([`parse_orders_with`]; with
+//! [`ParseOptions::strict`], and in [`parse_orders`], it is an error).
+//!
+//! - [`words`]: keywords, move verbs, labels and result words;
+//! - [`grammar`]: one order's body: places, coasts, units, verbs;
+//! - [`text`]: lines, comments, labels, list markers, headers and prefixes;
+//! - [`nationality`]: the nationality written for a supported or convoyed unit,
+//!   checked against the board.
 
 mod diagnostic;
 mod grammar;
+mod nationality;
+mod text;
+mod words;
 
 pub use crate::map::names::{normalize, NameIndex};
 pub use diagnostic::{render_diagnostics, Diagnostic, Severity, Span};
-pub use grammar::{parse_order, parse_orders, Parsed};
+pub use nationality::{nationality_warnings, stated_nationality};
+pub use text::{
+    parse_order, parse_order_with, parse_orders, parse_orders_with, ParseOptions, Parsed,
+};
 
 use crate::map::{Loc, Map, Power, Prov, UnitKind};
 

@@ -14,10 +14,10 @@ use std::fmt::Write;
 use super::text::{or_list, wrap};
 use crate::game::{PhaseKind, PhaseResult};
 use crate::judge::{
-    owed, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome, ParadoxRule, Rules,
-    Strength, Void,
+    is_save, owed, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome,
+    ParadoxRule, Rules, Strength, Void,
 };
-use crate::map::{Loc, Map, Power, Prov, UnitKind};
+use crate::map::{BuildRule, Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
 
 /// Why each order of the phase ended as it did; with `province`, only the orders of
@@ -587,6 +587,7 @@ impl<'a> Board<'a> {
                 format!("remove {me}")
             }
             OrderKind::Disband => format!("{me} disbands"),
+            OrderKind::Build if is_save(o) => "save a build for a colonial build".to_string(),
             OrderKind::Build => format!("build {me}"),
             OrderKind::Waive => "waive".to_string(),
         }
@@ -1385,7 +1386,7 @@ impl<'a> Board<'a> {
     fn adjustment(&self, province: Option<Prov>) -> Vec<String> {
         let map = self.map;
         let r = self.r;
-        let owed = owed(map, &r.owners_before, &r.units);
+        let owed = owed(map, &r.owners_before, &r.units, &r.saved_before);
         let mut out = Vec::new();
         let in_prov = |l: Loc| province.is_none_or(|p| map.prov_of(l) == p);
         let powers: Vec<Option<Power>> = map.power_ids().map(Some).chain([None]).collect();
@@ -1406,6 +1407,20 @@ impl<'a> Board<'a> {
                         let _ = write!(t, " is illegal: {}.", i.describe(map));
                     }
                     Outcome::Succeeds => match o.kind {
+                        OrderKind::Build if is_save(o) => t.push_str(
+                            " succeeds: one build is not used now, and may be used next winter \
+                             in a centre that is not a home centre.",
+                        ),
+                        OrderKind::Build
+                            if map.build_rule == BuildRule::Colonial
+                                && res
+                                    .to
+                                    .is_some_and(|l| map.province(map.prov_of(l)).home != pw) =>
+                        {
+                            t.push_str(
+                                " succeeds: the unit is built with a build saved last winter.",
+                            )
+                        }
                         OrderKind::Build => t.push_str(" succeeds: the unit is built."),
                         OrderKind::Disband => t.push_str(" succeeds: the unit is removed."),
                         OrderKind::Waive => t.push_str(" succeeds: one build is not used."),
@@ -1439,10 +1454,40 @@ impl<'a> Board<'a> {
                     if waived == 1 { "is" } else { "are" }
                 ));
             }
+            let o = &owed[pw.0 as usize];
+            if o.saved > 0 && province.is_none() {
+                let used = r
+                    .built
+                    .iter()
+                    .filter(|u| u.power == pw && map.province(map.prov_of(u.loc)).home != Some(pw))
+                    .count();
+                let lost = o.saved.saturating_sub(used);
+                if lost > 0 {
+                    items.push(format!(
+                        "{}: {lost} build{} saved last winter {} not used and {} lost.",
+                        map.power(pw).name,
+                        if lost == 1 { "" } else { "s" },
+                        if lost == 1 { "is" } else { "are" },
+                        if lost == 1 { "is" } else { "are" },
+                    ));
+                }
+            }
             if items.is_empty() {
                 continue;
             }
-            let o = &owed[pw.0 as usize];
+            if o.saved > 0 {
+                items.insert(
+                    0,
+                    format!(
+                        "{} saved {} build{} last winter: up to {} unit{} may be built in centres it owns that are not home centres.",
+                        map.power(pw).name,
+                        o.saved,
+                        if o.saved == 1 { "" } else { "s" },
+                        o.saved,
+                        if o.saved == 1 { "" } else { "s" },
+                    ),
+                );
+            }
             let what = match o.change {
                 0 => "neither builds nor removes".to_string(),
                 d if d > 0 => format!("may build {d}"),

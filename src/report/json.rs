@@ -19,6 +19,10 @@ pub struct JsonOrder {
     pub reason: Option<String>,
     /// The orders of the units that caused the outcome.
     pub caused_by: Vec<String>,
+    /// Corrections made while reading the order (a misspelling with one close
+    /// reading), and other warnings about it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 /// A dislodged unit: what a movement phase gives and a retreat phase takes.
@@ -54,6 +58,19 @@ pub struct JsonOwed {
     /// Builds (positive) or removals (negative).
     pub change: i32,
     pub build_sites: Vec<String>,
+    /// Builds saved last winter for a colonial build (colonial build rule only).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub saved: usize,
+    /// Where it may build with a saved build (colonial build rule only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub colonial_sites: Vec<String>,
+    /// It may save builds for a colonial build next winter (colonial build rule only).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub may_save: bool,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 #[derive(Serialize, Debug, Clone)]
@@ -69,6 +86,9 @@ pub struct JsonResult {
     pub removed: Vec<JsonUnit>,
     pub civil_disorder: Vec<JsonCivilDisorder>,
     pub waived: BTreeMap<String, usize>,
+    /// Builds saved for a colonial build next winter, by power (colonial build rule).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub saved: BTreeMap<String, usize>,
     pub units_after: BTreeMap<String, Vec<String>>,
     /// Supply-centre owners after the Fall turn, when this phase ended it.
     pub owners: Option<BTreeMap<String, Vec<String>>>,
@@ -95,6 +115,7 @@ pub fn orders(map: &Map, result: &PhaseResult) -> Vec<JsonOrder> {
                     .into_iter()
                     .map(|u| unit_order(map, result, u))
                     .collect(),
+                warnings: Vec::new(),
             }
         })
         .collect()
@@ -152,6 +173,13 @@ pub fn owed(map: &Map, owed: &[Owed]) -> Vec<JsonOwed> {
                 .iter()
                 .map(|&p| map.province(p).id.to_uppercase())
                 .collect(),
+            saved: o.saved,
+            colonial_sites: o
+                .colonial_sites
+                .iter()
+                .map(|&p| map.province(p).id.to_uppercase())
+                .collect(),
+            may_save: o.may_save,
         })
         .collect()
 }
@@ -211,6 +239,11 @@ pub fn phase(map: &Map, result: &PhaseResult) -> JsonResult {
             .collect(),
         waived: result
             .waived
+            .iter()
+            .map(|&(p, n)| (map.power(p).id.clone(), n))
+            .collect(),
+        saved: result
+            .saved
             .iter()
             .map(|&(p, n)| (map.power(p).id.clone(), n))
             .collect(),

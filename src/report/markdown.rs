@@ -181,6 +181,17 @@ fn adjustment(out: &mut String, map: &Map, result: &PhaseResult) {
             );
         }
     }
+    if !result.saved.is_empty() {
+        section(out, "Builds saved for a colonial build");
+        for &(pw, n) in &result.saved {
+            let _ = writeln!(
+                out,
+                "- {} saves {n} build{} for a colonial build next winter.",
+                map.power(pw).name,
+                if n == 1 { "" } else { "s" }
+            );
+        }
+    }
 }
 
 /// Centre ownership after the Fall turn, the changes, and the adjustments owed.

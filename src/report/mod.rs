@@ -10,7 +10,7 @@ pub mod text;
 use crate::game::{PhaseResult, Unit};
 use crate::judge::{Failure, Illegal, Outcome, Void};
 use crate::map::{Map, UnitKind};
-use crate::orders::{Order, OrderKind};
+use crate::orders::{Order, OrderKind, UnitRef};
 
 /// The unit type an order is for: the unit's real type where the order was bound.
 fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
@@ -23,6 +23,9 @@ fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
 /// The canonical form of input order `k`.
 pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
     let orders = &result.input;
+    if crate::judge::is_save(&orders[k]) {
+        return "SAVE".to_string();
+    }
     let mut o = orders[k].clone();
     if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders[k].to) {
         o.kind = OrderKind::Move { to, via_convoy };
@@ -31,6 +34,20 @@ pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
         if let Some(r) = o.unit.as_mut() {
             r.loc = result.units[u].loc;
         }
+    }
+    // The supported unit or convoyed army as it stands on the board: `A MUN S A KIE -
+    // BER` even when written `Mun S Kie - Ber`.
+    let on_board = |r: &mut UnitRef| {
+        let p = map.prov_of(r.loc);
+        if let Some(u) = result.units.iter().find(|u| map.prov_of(u.loc) == p) {
+            r.kind = Some(u.kind);
+            r.loc = u.loc;
+        }
+    };
+    match &mut o.kind {
+        OrderKind::Support { target, .. } => on_board(target),
+        OrderKind::Convoy { army, .. } => on_board(army),
+        _ => {}
     }
     o.canonical(map, kind_of(result, k, &orders[k]))
 }

@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use super::{tags, unit_words};
 use crate::game::{PhaseKind, PhaseResult, Unit};
-use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
+use crate::judge::{is_save, CivilDisorder, Illegal, Outcome, Rules};
 use crate::map::{Loc, Map, Power, UnitKind};
 use crate::orders::OrderKind;
 
@@ -27,6 +27,7 @@ pub(crate) fn order_text(map: &Map, result: &PhaseResult, k: usize) -> String {
     let (kind, loc) = match (unit, o.unit) {
         (Some(u), _) => (Some(u.kind), u.loc),
         (None, Some(u)) => (u.kind, u.loc),
+        (None, None) if is_save(o) => return "SAVE (for a colonial build)".to_string(),
         (None, None) => return "WAIVE".to_string(),
     };
     let kind = match (o.kind, r.to) {
@@ -338,7 +339,7 @@ pub(crate) fn distance_words(rules: Rules, d: Option<u32>) -> String {
 }
 
 fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
-    if result.civil_disorder.is_empty() && result.waived.is_empty() {
+    if result.civil_disorder.is_empty() && result.waived.is_empty() && result.saved.is_empty() {
         return;
     }
     out.push('\n');
@@ -361,6 +362,16 @@ fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
             "{} waives {n} build{}.",
             map.power(pw).name,
             if n == 1 { "" } else { "s" }
+        );
+    }
+    for &(pw, n) in &result.saved {
+        wrap(
+            out,
+            &format!(
+                "{} saves {n} build{} for a colonial build next winter.",
+                map.power(pw).name,
+                if n == 1 { "" } else { "s" }
+            ),
         );
     }
 }

@@ -338,6 +338,7 @@ impl Raw {
             units: pre.clone(),
             owners: Position::home_owners(map),
             dislodged: Vec::new(),
+            saved: Vec::new(),
         };
         if self.owners {
             position.owners = vec![None; map.province_count()];

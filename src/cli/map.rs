@@ -1,0 +1,540 @@
+//! `arbiter map …`: tools for map files and variant designers.
+//!
+//! - `map check FILE…`: every problem of each map (`arbiter::map::check`), with file,
+//!   line, column, severity, code, rule and hint; `--reference EDGES.csv` compares the
+//!   edges with an independent list; `--format json`. Exit status: 0 no error (warnings
+//!   and notes allowed), 1 an error in some map, 2 a usage or I/O error.
+//! - `map list`: the maps built into the binary.
+//! - `map show NAME|FILE [PROVINCE]`: a map as tables, or one province in detail.
+//! - `map import FILE.map [-o FILE.yaml]`: a DPjudge map file in our schema
+//!   (`arbiter::map::dpjudge`), what could not be carried over, and every check on it.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use clap::{Subcommand, ValueEnum};
+
+use arbiter::map::check::{self, Finding, Reference};
+use arbiter::map::{dpjudge, names, Map, Terrain, UnitKind, EMBEDDED};
+
+use super::{load_map, write_output, Fatal, EXIT_OK, EXIT_USAGE};
+
+/// Exit code: a map has an error.
+pub const EXIT_ERRORS: i32 = 1;
+
+#[derive(clap::Args, Debug)]
+pub struct MapArgs {
+    #[command(subcommand)]
+    pub command: MapCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum MapCommand {
+    /// Check map files: every problem, with line, column, code, rule and hint.
+    Check(CheckArgs),
+    /// List the maps built into the binary.
+    List,
+    /// Show a map as tables (provinces, neighbours, centres, powers), or one province.
+    Show(ShowArgs),
+    /// Import a DPjudge map file (.map) into our YAML schema, and check the result.
+    Import(ImportArgs),
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CheckFormat {
+    Text,
+    Json,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct CheckArgs {
+    /// Map files (YAML), or names of embedded maps (`standard`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<String>,
+    /// Compare each map's edges with this list (`a,b,army,fleet`, one row per edge).
+    #[arg(long, value_name = "EDGES.csv")]
+    pub reference: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = CheckFormat::Text)]
+    pub format: CheckFormat,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ShowArgs {
+    /// An embedded map's name (`standard`) or a YAML map file.
+    #[arg(value_name = "NAME|FILE")]
+    pub map: String,
+    /// One province in detail: its id or a name.
+    #[arg(value_name = "PROVINCE")]
+    pub province: Option<String>,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ImportArgs {
+    /// The DPjudge map file; `USE` and `MAP` files are read from its folder.
+    #[arg(value_name = "FILE.map")]
+    pub file: PathBuf,
+    /// Write the YAML map here (atomically); without it, to standard output (and the
+    /// report to standard error).
+    #[arg(long, short, value_name = "FILE.yaml")]
+    pub output: Option<PathBuf>,
+    /// The map's `name` (default: the file's name without `.map`).
+    #[arg(long)]
+    pub name: Option<String>,
+}
+
+pub fn run(args: &MapArgs) -> Result<i32, Fatal> {
+    match &args.command {
+        MapCommand::Check(a) => check_maps(a),
+        MapCommand::List => list(),
+        MapCommand::Show(a) => show(a),
+        MapCommand::Import(a) => import(a),
+    }
+}
+
+/// The source of an embedded map by name (`classic` is `standard`): file and text.
+fn embedded_source(name: &str) -> Option<(&'static str, &'static str)> {
+    let name = name.trim().to_ascii_lowercase();
+    let name = if name == "classic" { "standard" } else { &name };
+    EMBEDDED
+        .iter()
+        .find(|(n, _, _)| *n == name)
+        .map(|(_, f, s)| (*f, *s))
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+fn summary(findings: &[Finding]) -> String {
+    let (e, w, n) = check::count(findings);
+    format!(
+        "{}, {}, {}",
+        plural(e, "error"),
+        plural(w, "warning"),
+        plural(n, "note")
+    )
+}
+
+fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
+    let reference = match &args.reference {
+        Some(p) => Some((
+            p.display().to_string(),
+            std::fs::read_to_string(p)
+                .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?,
+        )),
+        None => None,
+    };
+    let mut io_error = false;
+    let mut errors = 0;
+    let mut text = String::new();
+    let mut files = Vec::new();
+    let mut checked = 0;
+    let (mut te, mut tw, mut tn) = (0, 0, 0);
+    for name in &args.files {
+        let (file, src) = if Path::new(name).exists() {
+            match std::fs::read_to_string(name) {
+                Ok(s) => (name.clone(), s),
+                Err(e) => {
+                    eprintln!("error: cannot read `{name}`: {e}");
+                    io_error = true;
+                    continue;
+                }
+            }
+        } else if let Some((f, s)) = embedded_source(name) {
+            (f.to_string(), s.to_string())
+        } else {
+            eprintln!(
+                "error: cannot read `{name}`: no such file (and no embedded map of that name)"
+            );
+            io_error = true;
+            continue;
+        };
+        let r = reference
+            .as_ref()
+            .map(|(f, t)| Reference { file: f, text: t });
+        let findings = check::check(&src, &file, r.as_ref());
+        checked += 1;
+        let (e, w, n) = check::count(&findings);
+        errors += e;
+        te += e;
+        tw += w;
+        tn += n;
+        match args.format {
+            CheckFormat::Text => {
+                text.push_str(&check::render(&findings, |f| {
+                    if f == file {
+                        Some(src.as_str())
+                    } else {
+                        reference
+                            .as_ref()
+                            .filter(|(rf, _)| rf == f)
+                            .map(|(_, t)| t.as_str())
+                    }
+                }));
+                let _ = writeln!(text, "{file}: {}", summary(&findings));
+            }
+            CheckFormat::Json => files.push(serde_json::json!({
+                "file": file,
+                "errors": e,
+                "warnings": w,
+                "notes": n,
+                "findings": findings,
+            })),
+        }
+    }
+    match args.format {
+        CheckFormat::Text => {
+            if args.files.len() > 1 {
+                let _ = writeln!(
+                    text,
+                    "{} checked: {}, {}, {}",
+                    plural(checked, "map"),
+                    plural(te, "error"),
+                    plural(tw, "warning"),
+                    plural(tn, "note")
+                );
+            }
+        }
+        CheckFormat::Json => {
+            let j = serde_json::json!({
+                "files": files,
+                "errors": te,
+                "warnings": tw,
+                "notes": tn,
+            });
+            text = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
+            text.push('\n');
+        }
+    }
+    write_output(None, &text)?;
+    Ok(if io_error {
+        EXIT_USAGE
+    } else if errors > 0 {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    })
+}
+
+/// Passable provinces and supply centres of a map.
+fn counts(map: &Map) -> (usize, usize) {
+    let passable = map
+        .provs()
+        .filter(|&p| map.terrain(p) != Terrain::Impassable)
+        .count();
+    let centres = map.provs().filter(|&p| map.province(p).supply).count();
+    (passable, centres)
+}
+
+fn list() -> Result<i32, Fatal> {
+    let mut rows = vec![[
+        "name".to_string(),
+        "title".into(),
+        "powers".into(),
+        "provinces".into(),
+        "centres".into(),
+        "victory".into(),
+        "start".into(),
+    ]];
+    for (name, file, src) in EMBEDDED {
+        let map = Map::from_yaml(src, file).map_err(|e| Fatal(format!("{e}")))?;
+        let (passable, centres) = counts(&map);
+        rows.push([
+            name.to_string(),
+            map.title.clone(),
+            map.powers.len().to_string(),
+            passable.to_string(),
+            centres.to_string(),
+            map.victory.to_string(),
+            format!("{} {}", map.start_season, map.start_year),
+        ]);
+    }
+    let mut out = table(&rows, &[false, false, true, true, true, true, false]);
+    out.push_str("\nprovinces: passable ones; `arbiter map show NAME` prints a map.\n");
+    write_output(None, &out)?;
+    Ok(EXIT_OK)
+}
+
+/// Columns padded to their widest cell; `right` aligns a column to the right.
+fn table<const N: usize>(rows: &[[String; N]], right: &[bool; N]) -> String {
+    let mut width = [0; N];
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            width[i] = width[i].max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for r in rows {
+        let mut line = String::new();
+        for (i, c) in r.iter().enumerate() {
+            let pad = width[i] - c.chars().count();
+            if i > 0 {
+                line.push_str("  ");
+            }
+            if right[i] {
+                line.push_str(&" ".repeat(pad));
+                line.push_str(c);
+            } else {
+                line.push_str(c);
+                if i + 1 < N {
+                    line.push_str(&" ".repeat(pad));
+                }
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+fn terrain_word(t: Terrain) -> &'static str {
+    match t {
+        Terrain::Sea => "sea",
+        Terrain::Coast => "coast",
+        Terrain::Land => "land",
+        Terrain::Impassable => "impassable",
+    }
+}
+
+fn show(args: &ShowArgs) -> Result<i32, Fatal> {
+    let map = load_map(&args.map)?;
+    let text = match &args.province {
+        Some(p) => show_province(&map, p)?,
+        None => show_map(&map),
+    };
+    write_output(None, &text)?;
+    Ok(EXIT_OK)
+}
+
+fn ids(map: &Map, it: impl Iterator<Item = arbiter::map::Loc>) -> String {
+    let mut v: Vec<String> = it.map(|l| map.loc_id(l)).collect();
+    v.sort();
+    v.join(" ")
+}
+
+fn show_map(map: &Map) -> String {
+    let (passable, centres) = counts(map);
+    let mut out = String::new();
+    let title = if map.title.is_empty() {
+        map.name.clone()
+    } else {
+        format!("{} ({})", map.title, map.name)
+    };
+    let _ = writeln!(out, "{title}");
+    let _ = writeln!(
+        out,
+        "{} powers, {passable} provinces, {centres} supply centres, {} to win, starts {} {}, builds: {}",
+        map.powers.len(),
+        map.victory,
+        map.start_season,
+        map.start_year,
+        map.build_rule.name()
+    );
+    for (label, v) in [("designer", &map.designer), ("source", &map.source)] {
+        if !v.is_empty() {
+            let _ = writeln!(out, "{label}: {v}");
+        }
+    }
+    out.push('\n');
+    let mut rows = vec![[
+        "power".to_string(),
+        "adjective".into(),
+        "home centres".into(),
+        "owns".into(),
+        "units".into(),
+    ]];
+    for pw in map.power_ids() {
+        let p = map.power(pw);
+        let units: Vec<String> = p
+            .units
+            .iter()
+            .map(|&(k, l)| format!("{} {}", k.letter(), map.loc_id(l)))
+            .collect();
+        rows.push([
+            format!("{} ({})", p.name, p.id),
+            p.adjective.clone(),
+            ids(map, p.home.iter().map(|&h| h.into())),
+            ids(map, p.owns.iter().map(|&h| h.into())),
+            units.join(", "),
+        ]);
+    }
+    out.push_str(&table(&rows, &[false; 5]));
+    out.push('\n');
+    let mut rows = vec![[
+        "id".to_string(),
+        "name".into(),
+        "kind".into(),
+        "centre".into(),
+        "army".into(),
+        "fleet".into(),
+    ]];
+    for p in map.provs() {
+        let pr = map.province(p);
+        let centre = if !pr.supply {
+            String::new()
+        } else {
+            let mut s = match pr.home {
+                Some(h) => map.power(h).id.clone(),
+                None => "SC".into(),
+            };
+            if !pr.buildable {
+                s.push_str(" (no build)");
+            }
+            s
+        };
+        let army = ids(map, map.army_neighbours(p).iter().map(Into::into));
+        let fleet = if map.is_split(p) {
+            pr.coasts
+                .iter()
+                .map(|&c| {
+                    format!(
+                        "{}: {}",
+                        map.coast(c).map(|k| k.id.as_str()).unwrap_or(""),
+                        ids(map, map.fleet_neighbours(c).iter().copied())
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join("; ")
+        } else {
+            ids(map, map.fleet_neighbours(p.into()).iter().copied())
+        };
+        rows.push([
+            pr.id.clone(),
+            pr.name.clone(),
+            terrain_word(pr.terrain).into(),
+            centre,
+            army,
+            fleet,
+        ]);
+    }
+    out.push_str(&table(&rows, &[false; 6]));
+    out.push_str("\ncentre: the home power, or SC for a centre no one has at the start.\n");
+    out
+}
+
+fn show_province(map: &Map, name: &str) -> Result<String, Fatal> {
+    let norm = names::normalize(name);
+    let p = map
+        .prov_by_id(name.trim())
+        .or_else(|| map.names().place(&norm).first().map(|&l| map.prov_of(l)))
+        .ok_or_else(|| {
+            let hint = map
+                .names()
+                .suggest(map, name)
+                .map(|s| format!(" ({s})"))
+                .unwrap_or_default();
+            Fatal(format!("unknown province `{name}`{hint}"))
+        })?;
+    let pr = map.province(p);
+    let mut out = String::new();
+    let _ = writeln!(out, "{} ({})", pr.name, pr.id);
+    let _ = writeln!(out, "  kind: {}", terrain_word(pr.terrain));
+    if !pr.aliases.is_empty() {
+        let _ = writeln!(out, "  also written: {}", pr.aliases.join(", "));
+    }
+    if pr.supply {
+        let home = pr
+            .home
+            .map(|h| format!("home centre of {}", map.power(h).name))
+            .unwrap_or_else(|| "no home power".into());
+        let owner = map
+            .power_ids()
+            .find(|&pw| map.power(pw).owns.contains(&p))
+            .map(|pw| format!(", owned by {} at the start", map.power(pw).name))
+            .unwrap_or_default();
+        let build = if pr.buildable { "" } else { ", no builds" };
+        let _ = writeln!(out, "  supply centre: {home}{owner}{build}");
+    }
+    if let Some((x, y)) = pr.at {
+        let _ = writeln!(out, "  drawn at: {x}, {y}");
+    }
+    let named = |l: arbiter::map::Loc| format!("{} ({})", map.loc_id(l), map.loc_name(l));
+    let army: Vec<String> = map
+        .army_neighbours(p)
+        .iter()
+        .map(|q| named(q.into()))
+        .collect();
+    if !army.is_empty() {
+        let _ = writeln!(out, "  army moves to: {}", army.join(", "));
+    }
+    let mut froms: Vec<arbiter::map::Loc> = vec![p.into()];
+    froms.extend(pr.coasts.iter().copied());
+    for l in froms {
+        let fleet: Vec<String> = map.fleet_neighbours(l).iter().map(|&m| named(m)).collect();
+        if fleet.is_empty() {
+            continue;
+        }
+        let from = match map.coast(l) {
+            Some(c) => format!(" from {} ({})", map.loc_id(l), c.name),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "  fleet moves{from} to: {}", fleet.join(", "));
+    }
+    for pw in map.power_ids() {
+        for &(k, l) in &map.power(pw).units {
+            if map.prov_of(l) == p {
+                let _ = writeln!(
+                    out,
+                    "  starts with: {} {} {}",
+                    map.power(pw).adjective,
+                    if k == UnitKind::Army { "army" } else { "fleet" },
+                    map.loc_id(l)
+                );
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn import(args: &ImportArgs) -> Result<i32, Fatal> {
+    let path = args.file.display().to_string();
+    let text = std::fs::read_to_string(&args.file)
+        .map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))?;
+    let mut read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+    let imported = dpjudge::import(&path, &text, args.name.as_deref(), &mut read)
+        .map_err(|e| Fatal(e.to_string()))?;
+    let out_name = args
+        .output
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "<stdout>".into());
+    write_output(args.output.as_deref(), &imported.yaml)?;
+    let findings = check::check(&imported.yaml, &out_name, None);
+    let mut report = String::new();
+    if imported.notes.is_empty() {
+        let _ = writeln!(report, "Everything in {path} was carried over.");
+    } else {
+        let _ = writeln!(report, "Not carried over ({}):", imported.notes.len());
+        for n in &imported.notes {
+            if n.line == 0 {
+                let _ = writeln!(report, "  {}: {}", n.file, n.message);
+            } else {
+                let _ = writeln!(report, "  {}:{}: {}", n.file, n.line, n.message);
+            }
+        }
+    }
+    report.push('\n');
+    report.push_str(&check::render(&findings, |f| {
+        (f == out_name).then_some(imported.yaml.as_str())
+    }));
+    let _ = writeln!(
+        report,
+        "Imported {path} as `{}` ({}, {} provinces): {}",
+        imported.name,
+        plural(imported.powers, "power"),
+        imported.provinces,
+        summary(&findings)
+    );
+    if args.output.is_some() {
+        write_output(None, &report)?;
+    } else {
+        eprint!("{report}");
+    }
+    let (e, _, _) = check::count(&findings);
+    Ok(if e > 0 { EXIT_ERRORS } else { EXIT_OK })
+}

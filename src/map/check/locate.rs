@@ -1,0 +1,561 @@
+//! Where each value of a YAML map file is written: line and column by key path.
+//!
+//! serde_yaml keeps no positions once it has read a file, so the checker scans the text
+//! itself. The scan knows the block style our map files use (mappings, `- ` lists, any
+//! indentation) and flow collections (`[a, b]`, `{season: spring, year: 1901}`, also
+//! over several lines), quoted scalars, comments and block scalars (`description: >`).
+//! It reads nothing else; anything it cannot follow only costs a position (the caller
+//! falls back to the nearest ancestor), never a wrong value: values come from serde.
+//!
+//! A path names keys and list indices joined by dots: `provinces.3.army.1` is the second
+//! army neighbour of the fourth province.
+
+use std::collections::HashMap;
+
+/// A place in the source: 1-based line and 1-based column (in characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Pos {
+    pub line: usize,
+    pub column: usize,
+}
+
+/// Positions of the values (and keys) of a YAML text, by path.
+#[derive(Debug, Default)]
+pub struct Locations {
+    /// Where the value at a path starts; for a nested mapping or block list, its key.
+    values: HashMap<String, Pos>,
+    /// Where the key of a mapping entry is written.
+    keys: HashMap<String, Pos>,
+}
+
+impl Locations {
+    /// Scan `src`.
+    pub fn scan(src: &str) -> Locations {
+        let mut s = Scanner {
+            lines: src.lines().collect(),
+            out: Locations::default(),
+            frames: Vec::new(),
+            block_scalar: None,
+        };
+        s.run();
+        s.out
+    }
+
+    /// Where the value at `path` starts (a scalar, a flow collection, a list item).
+    pub fn value(&self, path: &str) -> Option<Pos> {
+        self.values.get(path).copied()
+    }
+
+    /// Where the key of the entry at `path` is written.
+    pub fn key(&self, path: &str) -> Option<Pos> {
+        self.keys.get(path).copied()
+    }
+
+    /// The value at `path`, or else the nearest ancestor that has a position, or else
+    /// line 1, column 1.
+    pub fn nearest(&self, path: &str) -> Pos {
+        let mut p = path;
+        loop {
+            if let Some(v) = self.value(p).or_else(|| self.key(p)) {
+                return v;
+            }
+            match p.rfind('.') {
+                Some(i) => p = &p[..i],
+                None => return Pos { line: 1, column: 1 },
+            }
+        }
+    }
+}
+
+/// Join a path and a segment.
+pub fn join(path: &str, seg: impl std::fmt::Display) -> String {
+    if path.is_empty() {
+        seg.to_string()
+    } else {
+        format!("{path}.{seg}")
+    }
+}
+
+/// An open block collection: a mapping or a list, at an indentation.
+struct Frame {
+    indent: usize,
+    path: String,
+    seq: bool,
+    next: usize,
+    /// The path a more indented block on the following lines belongs to (a key or a
+    /// list item whose value was left empty on its own line).
+    pending: Option<String>,
+}
+
+struct Scanner<'a> {
+    lines: Vec<&'a str>,
+    out: Locations,
+    frames: Vec<Frame>,
+    /// Inside a block scalar (`|`, `>`): lines indented more than this are its text.
+    block_scalar: Option<usize>,
+}
+
+/// Is this (trimmed) content a block list item?
+fn is_dash(t: &str) -> bool {
+    t == "-" || t.starts_with("- ")
+}
+
+/// The byte length of `line` before a comment (`#` at the start or after white space,
+/// outside quotes), with trailing white space removed.
+fn code_len(line: &str) -> usize {
+    let mut quote: Option<char> = None;
+    let mut prev_space = true;
+    for (i, c) in line.char_indices() {
+        match quote {
+            Some(q) => {
+                if c == q {
+                    quote = None;
+                }
+            }
+            None => {
+                if c == '#' && prev_space {
+                    return line[..i].trim_end().len();
+                }
+                if (c == '"' || c == '\'') && prev_space_or_flow(line, i) {
+                    quote = Some(c);
+                }
+            }
+        }
+        prev_space = c.is_whitespace();
+    }
+    line.trim_end().len()
+}
+
+/// Can a quoted scalar start at byte `i` (after white space or flow punctuation)?
+fn prev_space_or_flow(line: &str, i: usize) -> bool {
+    line[..i]
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || "[{,:-".contains(c))
+}
+
+impl Scanner<'_> {
+    fn pos(&self, li: usize, byte: usize) -> Pos {
+        let l = self.lines.get(li).copied().unwrap_or("");
+        let b = byte.min(l.len());
+        Pos {
+            line: li + 1,
+            column: l.get(..b).map(|s| s.chars().count()).unwrap_or(b) + 1,
+        }
+    }
+
+    fn set_value(&mut self, path: &str, li: usize, byte: usize) {
+        let p = self.pos(li, byte);
+        self.out.values.entry(path.to_string()).or_insert(p);
+    }
+
+    fn set_key(&mut self, path: &str, li: usize, byte: usize) {
+        let p = self.pos(li, byte);
+        self.out.keys.entry(path.to_string()).or_insert(p);
+    }
+
+    fn run(&mut self) {
+        let mut li = 0;
+        while li < self.lines.len() {
+            let line = self.lines[li];
+            let code = &line[..code_len(line)];
+            let trimmed = code.trim_start();
+            if trimmed.is_empty() {
+                li += 1;
+                continue;
+            }
+            let indent = code.len() - trimmed.len();
+            if let Some(b) = self.block_scalar {
+                if indent > b {
+                    li += 1;
+                    continue;
+                }
+                self.block_scalar = None;
+            }
+            if trimmed == "---" || trimmed == "..." || trimmed.starts_with("--- ") {
+                li += 1;
+                continue;
+            }
+            let dash = is_dash(trimmed);
+            while let Some(top) = self.frames.last() {
+                if top.indent > indent || (top.indent == indent && top.seq && !dash) {
+                    self.frames.pop();
+                } else {
+                    break;
+                }
+            }
+            let reuse =
+                matches!(self.frames.last(), Some(t) if t.indent == indent && t.seq == dash);
+            if !reuse {
+                let path = self
+                    .frames
+                    .last_mut()
+                    .and_then(|f| f.pending.take())
+                    .unwrap_or_default();
+                self.frames.push(Frame {
+                    indent,
+                    path,
+                    seq: dash,
+                    next: 0,
+                    pending: None,
+                });
+            }
+            li = self.entry(li, indent);
+        }
+    }
+
+    /// One entry of the innermost frame, starting at byte `at` of line `li`. Returns the
+    /// next line to read.
+    fn entry(&mut self, li: usize, at: usize) -> usize {
+        let line = self.lines[li];
+        let code = &line[..code_len(line)];
+        let top = self.frames.last_mut().expect("a frame");
+        if !top.seq {
+            return self.map_entry(li, at);
+        }
+        let idx = top.next;
+        top.next += 1;
+        let path = join(&top.path, idx);
+        let indent = top.indent;
+        let after = at + 1;
+        let rest = &code[after.min(code.len())..];
+        let start = after + (rest.len() - rest.trim_start().len());
+        if start >= code.len() {
+            self.set_value(&path, li, at);
+            self.frames.last_mut().expect("a frame").pending = Some(path);
+            return li + 1;
+        }
+        self.frames.last_mut().expect("a frame").pending = None;
+        let rest = &code[start..];
+        self.set_value(&path, li, start);
+        if rest.starts_with('[') || rest.starts_with('{') {
+            return self.flow_from(&path, li, start);
+        }
+        if is_dash(rest) {
+            // `- - a`: a list inside the item.
+            self.frames.push(Frame {
+                indent: start,
+                path,
+                seq: true,
+                next: 0,
+                pending: None,
+            });
+            return self.entry(li, start);
+        }
+        if key_end(rest).is_some() {
+            self.frames.push(Frame {
+                indent: start,
+                path,
+                seq: false,
+                next: 0,
+                pending: None,
+            });
+            return self.map_entry(li, start);
+        }
+        if rest.starts_with('|') || rest.starts_with('>') {
+            self.block_scalar = Some(indent);
+        }
+        li + 1
+    }
+
+    /// `key: value` at byte `at` of line `li`, in the innermost (mapping) frame.
+    fn map_entry(&mut self, li: usize, at: usize) -> usize {
+        let line = self.lines[li];
+        let code = &line[..code_len(line)];
+        let text = &code[at..];
+        let Some((key, vstart)) = key_end(text) else {
+            return li + 1;
+        };
+        let top = self.frames.last().expect("a frame");
+        let indent = top.indent;
+        let path = join(&top.path, key);
+        self.set_key(&path, li, at);
+        let v = at + vstart;
+        let rest = code[v.min(code.len())..].trim_start();
+        let v = code.len() - rest.len();
+        if rest.is_empty() {
+            self.set_value(&path, li, at);
+            self.frames.last_mut().expect("a frame").pending = Some(path);
+            return li + 1;
+        }
+        self.frames.last_mut().expect("a frame").pending = None;
+        self.set_value(&path, li, v);
+        if rest.starts_with('[') || rest.starts_with('{') {
+            return self.flow_from(&path, li, v);
+        }
+        if rest.starts_with('|') || rest.starts_with('>') {
+            self.block_scalar = Some(indent);
+        }
+        li + 1
+    }
+
+    /// A flow collection starting at byte `at` of line `li`; returns the line after the
+    /// one it ends on.
+    fn flow_from(&mut self, path: &str, li: usize, at: usize) -> usize {
+        let mut cur = Cursor { li, byte: at };
+        self.flow_value(path, &mut cur, 0);
+        cur.li + 1
+    }
+
+    fn peek(&self, cur: &Cursor) -> Option<char> {
+        self.lines.get(cur.li)?.get(cur.byte..)?.chars().next()
+    }
+
+    fn bump(&self, cur: &mut Cursor) {
+        if let Some(c) = self.peek(cur) {
+            cur.byte += c.len_utf8();
+        }
+    }
+
+    /// Skip white space, line ends and comments inside a flow collection.
+    fn skip_ws(&self, cur: &mut Cursor) {
+        loop {
+            let Some(l) = self.lines.get(cur.li) else {
+                return;
+            };
+            match l.get(cur.byte..).and_then(|s| s.chars().next()) {
+                None => {
+                    if cur.li + 1 >= self.lines.len() {
+                        return;
+                    }
+                    cur.li += 1;
+                    cur.byte = 0;
+                }
+                Some('#') => cur.byte = l.len(),
+                Some(c) if c.is_whitespace() => cur.byte += c.len_utf8(),
+                Some(_) => return,
+            }
+        }
+    }
+
+    fn flow_value(&mut self, path: &str, cur: &mut Cursor, depth: usize) {
+        self.skip_ws(cur);
+        self.set_value(path, cur.li, cur.byte);
+        if depth > 64 {
+            return;
+        }
+        match self.peek(cur) {
+            Some('[') => {
+                self.bump(cur);
+                let mut idx = 0;
+                loop {
+                    self.skip_ws(cur);
+                    match self.peek(cur) {
+                        None => return,
+                        Some(']') => {
+                            self.bump(cur);
+                            return;
+                        }
+                        Some(',') => {
+                            self.bump(cur);
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    let before = *cur;
+                    self.flow_value(&join(path, idx), cur, depth + 1);
+                    idx += 1;
+                    if *cur == before {
+                        self.bump(cur);
+                    }
+                }
+            }
+            Some('{') => {
+                self.bump(cur);
+                loop {
+                    self.skip_ws(cur);
+                    match self.peek(cur) {
+                        None => return,
+                        Some('}') => {
+                            self.bump(cur);
+                            return;
+                        }
+                        Some(',') => {
+                            self.bump(cur);
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    let before = *cur;
+                    let (kli, kbyte) = (cur.li, cur.byte);
+                    let key = self.flow_scalar(cur, true);
+                    let kpath = join(path, &key);
+                    self.set_key(&kpath, kli, kbyte);
+                    self.skip_ws(cur);
+                    if self.peek(cur) == Some(':') {
+                        self.bump(cur);
+                        self.flow_value(&kpath, cur, depth + 1);
+                    } else if self.peek(cur).is_none() {
+                        return;
+                    }
+                    if *cur == before {
+                        // A character that cannot start a key (`]`): step over it.
+                        self.bump(cur);
+                    }
+                }
+            }
+            _ => {
+                self.flow_scalar(cur, false);
+            }
+        }
+    }
+
+    /// A scalar inside a flow collection; returns its text (unquoted).
+    fn flow_scalar(&self, cur: &mut Cursor, key: bool) -> String {
+        let mut out = String::new();
+        match self.peek(cur) {
+            Some(q @ ('"' | '\'')) => {
+                self.bump(cur);
+                while let Some(c) = self.peek(cur) {
+                    self.bump(cur);
+                    if c == '\\' && q == '"' {
+                        if let Some(n) = self.peek(cur) {
+                            out.push(n);
+                            self.bump(cur);
+                        }
+                    } else if c == q {
+                        if q == '\'' && self.peek(cur) == Some('\'') {
+                            out.push('\'');
+                            self.bump(cur);
+                        } else {
+                            break;
+                        }
+                    } else {
+                        out.push(c);
+                    }
+                }
+            }
+            _ => {
+                let line = self.lines.get(cur.li).copied().unwrap_or("");
+                while let Some(c) = self.peek(cur) {
+                    if c == ',' || c == ']' || c == '}' {
+                        break;
+                    }
+                    if c == ':' {
+                        let next = line[cur.byte + 1..].chars().next();
+                        if key || next.is_none_or(|n| n.is_whitespace()) {
+                            break;
+                        }
+                    }
+                    if c == '#' && out.ends_with(char::is_whitespace) {
+                        break;
+                    }
+                    out.push(c);
+                    self.bump(cur);
+                }
+            }
+        }
+        out.trim().to_string()
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Cursor {
+    li: usize,
+    byte: usize,
+}
+
+/// If `text` starts with a mapping key (`key:` then white space or the end), the key
+/// (unquoted) and the byte where its value may start.
+fn key_end(text: &str) -> Option<(String, usize)> {
+    if let Some(q @ ('"' | '\'')) = text.chars().next() {
+        let close = text[1..].find(q)? + 1;
+        let after = &text[close + 1..];
+        let rest = after.trim_start();
+        if let Some(r) = rest.strip_prefix(':') {
+            if r.is_empty() || r.starts_with(char::is_whitespace) {
+                let v = text.len() - r.len();
+                return Some((text[1..close].to_string(), v));
+            }
+        }
+        return None;
+    }
+    if text.starts_with(['[', '{', '|', '>', '&', '*', '!', '%', '@', '`']) {
+        return None;
+    }
+    let mut from = 0;
+    while let Some(k) = text[from..].find(':') {
+        let i = from + k;
+        let after = &text[i + 1..];
+        if after.is_empty() || after.starts_with(char::is_whitespace) {
+            let key = text[..i].trim_end();
+            if key.is_empty() {
+                return None;
+            }
+            return Some((key.to_string(), i + 1));
+        }
+        from = i + 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(l: &Locations, p: &str) -> (usize, usize) {
+        let v = l.value(p).unwrap_or_else(|| panic!("no position for {p}"));
+        (v.line, v.column)
+    }
+
+    #[test]
+    fn block_and_flow() {
+        let src = "\
+# comment
+name: tiny   # trailing
+start: {season: spring, year: 1901}
+description: >-
+  text: with a colon
+  - and a dash
+powers:
+  - id: red
+    home: [aaa, 'b b']
+    units:
+    - A aaa
+    -   F sss
+provinces:
+  - id: aaa
+    army: [
+      bbb,
+      ccc]
+    coasts:
+      - id: nc
+        fleet: [sss]
+  -
+    id: bbb
+";
+        let l = Locations::scan(src);
+        assert_eq!(at(&l, "name"), (2, 7));
+        assert_eq!(at(&l, "start.season"), (3, 17));
+        assert_eq!(at(&l, "start.year"), (3, 31));
+        assert_eq!(l.key("start.year").map(|p| p.column), Some(25));
+        assert_eq!(at(&l, "description"), (4, 14));
+        assert_eq!(at(&l, "powers.0.id"), (8, 9));
+        assert_eq!(at(&l, "powers.0.home.1"), (9, 17));
+        assert_eq!(at(&l, "powers.0.units.0"), (11, 7));
+        assert_eq!(at(&l, "powers.0.units.1"), (12, 9));
+        assert_eq!(at(&l, "provinces.0.army.0"), (16, 7));
+        assert_eq!(at(&l, "provinces.0.army.1"), (17, 7));
+        assert_eq!(at(&l, "provinces.0.coasts.0.id"), (19, 13));
+        assert_eq!(at(&l, "provinces.0.coasts.0.fleet.0"), (20, 17));
+        assert_eq!(at(&l, "provinces.1.id"), (22, 9));
+        assert!(l.value("text").is_none());
+        // Broken flow collections end; they do not hang the scan.
+        for bad in [
+            "a: {b: c ]",
+            "a: [b, {c: ]",
+            "a: {]]]",
+            "a: [",
+            "a: {b: [c, d}, e: f",
+        ] {
+            let _ = Locations::scan(bad);
+        }
+        assert_eq!(
+            l.nearest("provinces.0.army.7"),
+            Pos {
+                line: 15,
+                column: 11
+            }
+        );
+    }
+}

@@ -1,0 +1,1098 @@
+//! Import a DPjudge map file into our YAML schema (`arbiter map import`).
+//!
+//! What is read (the format as DPjudge reads it; `docs/MAPS.md` has the details):
+//! - `#` comments, blank lines; keywords in any case.
+//! - `USE`/`USES`/`MAP` `file…`: include other files, relative to the including file
+//!   (`.map` is added to a name without a dot). `MAP base` is how a variant builds on
+//!   a base map; the imported map is named after the file given (or `--name`).
+//! - `Full Name = abbr alias…`: a place's full name, its abbreviation (our id) and
+//!   aliases, where `+` stands for a space (`eas+med`). `Spain (north coast) = spa/nc …`
+//!   names a coast.
+//! - `POWER (ADJECTIVE:L) HOME…`: a power, its adjective and home centres; following
+//!   `A xxx`/`F xxx` lines are its starting units, `OWNS`/`CENTERS` its other centres at
+//!   the start, `HOME`/`HOMES`/`INHABITS` replace its home centres, `UNITS` clears its
+//!   units. `UNOWNED`/`NEUTRAL` lists the neutral centres.
+//! - `BEGIN Spring 1901 Movement`, `VICTORY n`.
+//! - `LAND|WATER|COAST|PORT|SHUT place ABUTS n1 n2 …` (and `AMEND`): terrain and
+//!   neighbours. Case carries meaning: an upper-case neighbour is a border for both unit
+//!   types (as the terrain allows), a lower-case one for armies only, a mixed-case one
+//!   (`Rom`) for fleets only; a lower-case place line (`COAST spa`) is the parent of a
+//!   split province, whose fleet borders are on its `SPA/NC` lines. A fleet may not move
+//!   to a split province without naming the coast, nor to `LAND` or `SHUT`; an army may
+//!   not move to `WATER` or `SHUT`.
+//!
+//! Everything else is reported as not carried over, with its file and line: border
+//! markers (`*MAO`, `R:AEG`, `AEG(CON)`), special home centres (`*`, `+`, `~`, `@`),
+//! rules, flows, variant directives, dummies, renames. The library does no I/O: included
+//! files are read through the caller's `read`.
+
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The result of an import: the YAML text and what could not be carried over.
+#[derive(Debug, Clone)]
+pub struct Imported {
+    /// The map's `name`.
+    pub name: String,
+    /// The map in our YAML schema.
+    pub yaml: String,
+    /// What could not be carried over, in file order.
+    pub notes: Vec<Note>,
+    pub powers: usize,
+    pub provinces: usize,
+}
+
+/// Something in the DPjudge file that the YAML map does not carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    pub file: String,
+    pub line: usize,
+    pub message: String,
+}
+
+/// An included file could not be read: the import stops.
+#[derive(Debug, thiserror::Error)]
+#[error("{from}:{line}: cannot read `{file}`: {why}")]
+pub struct ImportError {
+    pub file: String,
+    pub from: String,
+    pub line: usize,
+    pub why: String,
+}
+
+/// Import the DPjudge map `text` (read from `file`). `name` overrides the map's name;
+/// `read` returns the text of an included file, by the path computed from the including
+/// file's folder.
+pub fn import(
+    file: &str,
+    text: &str,
+    name: Option<&str>,
+    read: &mut dyn FnMut(&str) -> Result<String, String>,
+) -> Result<Imported, ImportError> {
+    let mut r = Reader::default();
+    r.used.insert(file.to_string());
+    r.file(file, text, read)?;
+    let stem = Path::new(file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "imported".into());
+    let name = name
+        .map(str::to_string)
+        .unwrap_or(stem)
+        .to_ascii_lowercase();
+    Ok(r.finish(file, name))
+}
+
+/// A place line: `COAST spa/nc ABUTS …`.
+#[derive(Debug, Clone)]
+struct Place {
+    /// As written (case matters: a lower-case line is a split province's parent).
+    written: String,
+    kind: String,
+    abuts: Vec<Abut>,
+    file: String,
+    line: usize,
+}
+
+#[derive(Debug, Clone)]
+struct Abut {
+    text: String,
+    file: String,
+    line: usize,
+}
+
+#[derive(Debug, Clone)]
+struct NameLine {
+    full: String,
+    aliases: Vec<String>,
+    file: String,
+    line: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+struct PowerDef {
+    /// Normalized, upper case: `AUSTRIA`.
+    key: String,
+    name: String,
+    adjective: String,
+    homes: Vec<String>,
+    owns: Vec<String>,
+    /// `A BUD`, `F STP/SC`.
+    units: Vec<(char, String)>,
+    reinit_homes: bool,
+    /// Where the power is first declared.
+    file: String,
+    line: usize,
+}
+
+#[derive(Default)]
+struct Reader {
+    places: Vec<Place>,
+    /// Upper-case place → index in `places`.
+    place_at: HashMap<String, usize>,
+    /// Lower-case abbreviation → name line.
+    names: HashMap<String, NameLine>,
+    powers: Vec<PowerDef>,
+    power_at: HashMap<String, usize>,
+    unowned: Vec<String>,
+    victory: Option<u16>,
+    begin: Option<(String, i32)>,
+    used: HashSet<String>,
+    /// Files in the order they were first read.
+    read_order: Vec<String>,
+    notes: Vec<Note>,
+    power: Option<usize>,
+    /// Inside a variant `DIRECTIVE` block, or a dynamic `IN phase` block.
+    skipping: Option<&'static str>,
+}
+
+const SKIPPED: &[(&str, &str)] = &[
+    ("TEXTONLY", "a text-only map"),
+    ("FLAGS", "flag pictures"),
+    ("FLAG", "a flag picture"),
+    ("FLOW", "the order of phases in a year"),
+    ("NOTIFY", "whom to notify at game start"),
+    ("RULE", "a DPjudge rule"),
+    ("RULES", "DPjudge rules"),
+    ("ROTATE", "rotating control"),
+    ("NEWHOMES", "years in which home centres change"),
+    ("DUMMY", "dummy powers"),
+    ("DUMMIES", "dummy powers"),
+    ("TEAM", "teams"),
+    ("TEAMS", "teams"),
+    ("CONTROL", "control of a dummy power"),
+    ("LEAGUE", "leagues"),
+    ("RESERVES", "reserve units"),
+    ("MILITIA", "militia units"),
+    ("UNPLAYED", "removing a power"),
+    ("DROP", "dropping places"),
+];
+
+const TERRAIN: &[&str] = &["AMEND", "WATER", "LAND", "COAST", "PORT", "SHUT"];
+
+/// Title case: `AUSTRIA` → `Austria`, `NORTH+AFRICA` → `North Africa`.
+fn title(s: &str) -> String {
+    s.replace('+', " ")
+        .split_whitespace()
+        .map(|w| {
+            let mut c = w.chars();
+            match c.next() {
+                Some(f) => f
+                    .to_uppercase()
+                    .chain(c.flat_map(char::to_lowercase))
+                    .collect(),
+                None => String::new(),
+            }
+        })
+        .collect::<Vec<String>>()
+        .join(" ")
+}
+
+/// Mixed case (`Rom`): a fleet-only border in DPjudge.
+fn is_mixed(s: &str) -> bool {
+    let mut c = s.chars();
+    c.next().is_some_and(|f| f.is_uppercase()) && c.any(|x| x.is_lowercase())
+}
+
+impl Reader {
+    fn note(&mut self, file: &str, line: usize, message: String) {
+        self.notes.push(Note {
+            file: file.to_string(),
+            line,
+            message,
+        });
+    }
+
+    fn file(
+        &mut self,
+        file: &str,
+        text: &str,
+        read: &mut dyn FnMut(&str) -> Result<String, String>,
+    ) -> Result<(), ImportError> {
+        self.read_order.push(file.to_string());
+        for (i, raw) in text.lines().enumerate() {
+            let ln = i + 1;
+            let words: Vec<&str> = raw.split_whitespace().collect();
+            if words.is_empty() || words[0].starts_with('#') {
+                continue;
+            }
+            let up = words[0].to_ascii_uppercase();
+            let last = words[words.len() - 1].to_ascii_uppercase();
+            if let Some(what) = self.skipping {
+                let end = match what {
+                    "directive" => up == "END",
+                    _ => {
+                        (up == "IN" || up == "FROM")
+                            && words
+                                .get(1)
+                                .is_some_and(|w| w.eq_ignore_ascii_case("start"))
+                    }
+                };
+                if end {
+                    self.skipping = None;
+                }
+                continue;
+            }
+            if last == "DIRECTIVE" || last == "DIRECTIVES" {
+                if up != "END" {
+                    self.note(file, ln, format!("`{}`: variant directives are not carried over (the block up to `END` is passed over)", raw.trim()));
+                    self.skipping = Some("directive");
+                }
+                continue;
+            }
+            if up == "IN" || up == "FROM" {
+                if raw.contains(':') {
+                    self.note(
+                        file,
+                        ln,
+                        format!(
+                            "`{}`: changes to the map during the game are not carried over",
+                            raw.trim()
+                        ),
+                    );
+                } else if !words
+                    .get(1)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("start"))
+                {
+                    self.note(file, ln, format!("`{}`: changes to the map during the game are not carried over (the lines up to `IN START` are passed over)", raw.trim()));
+                    self.skipping = Some("dynamic");
+                }
+                continue;
+            }
+            if let Some((_, what)) = SKIPPED.iter().find(|(k, _)| *k == up) {
+                self.note(
+                    file,
+                    ln,
+                    format!("`{}` is not carried over ({what})", raw.trim()),
+                );
+                if matches!(
+                    up.as_str(),
+                    "DUMMY" | "DUMMIES" | "TEAM" | "TEAMS" | "UNPLAYED"
+                ) && words.len() > 1
+                {
+                    self.power = None;
+                }
+                continue;
+            }
+            match up.as_str() {
+                "VICTORY" => match words.get(1).and_then(|w| w.parse::<u16>().ok()) {
+                    Some(v) => {
+                        self.victory = Some(v);
+                        if words.len() > 2 {
+                            self.note(file, ln, format!("`{}`: victory thresholds that change by year are not carried over; the first one ({v}) is kept", raw.trim()));
+                        }
+                    }
+                    None => self.note(
+                        file,
+                        ln,
+                        format!("`{}`: cannot read the victory threshold", raw.trim()),
+                    ),
+                },
+                "USE" | "USES" | "MAP" => {
+                    for w in &words[1..] {
+                        let name = if w.contains('.') {
+                            w.to_string()
+                        } else {
+                            format!("{w}.map")
+                        };
+                        let path = match Path::new(file).parent() {
+                            Some(d) if !d.as_os_str().is_empty() => {
+                                d.join(&name).display().to_string()
+                            }
+                            _ => name.clone(),
+                        };
+                        if !self.used.insert(path.clone()) {
+                            self.note(file, ln, format!("`{name}` is used twice; read once"));
+                            continue;
+                        }
+                        let sub = read(&path).map_err(|why| ImportError {
+                            file: path.clone(),
+                            from: file.to_string(),
+                            line: ln,
+                            why,
+                        })?;
+                        self.file(&path, &sub, read)?;
+                    }
+                }
+                "BEGIN" => {
+                    let season = words
+                        .get(1)
+                        .map(|s| s.to_ascii_lowercase())
+                        .unwrap_or_default();
+                    let year = words.get(2).and_then(|y| y.parse::<i32>().ok());
+                    let kind = words
+                        .get(3)
+                        .map(|s| s.to_ascii_uppercase())
+                        .unwrap_or_default();
+                    match (season.as_str(), year) {
+                        ("spring" | "fall" | "winter", Some(y)) => {
+                            self.begin = Some((season.clone(), y));
+                            let expected = if season == "winter" { "ADJUSTMENTS" } else { "MOVEMENT" };
+                            if !kind.is_empty() && kind != expected {
+                                self.note(file, ln, format!("`{}`: a game starts with the {} phase of its season; `{kind}` is not carried over", raw.trim(), expected.to_lowercase()));
+                            }
+                        }
+                        _ => self.note(file, ln, format!("`{}`: the season (Spring, Fall, Winter) or year cannot be read; the map starts in Spring 1901", raw.trim())),
+                    }
+                }
+                _ if raw.contains('=') => self.name_line(file, ln, raw),
+                "OWNS" | "CENTERS" => match self.power {
+                    Some(p) => {
+                        let list: Vec<String> =
+                            words[1..].iter().map(|w| w.to_ascii_uppercase()).collect();
+                        if up == "CENTERS" {
+                            self.powers[p].owns = list;
+                        } else {
+                            self.powers[p].owns.extend(list);
+                        }
+                    }
+                    None => self.note(
+                        file,
+                        ln,
+                        format!("`{}`: `{up}` before any power", raw.trim()),
+                    ),
+                },
+                "INHABITS" | "HOME" | "HOMES" => match self.power {
+                    Some(p) => {
+                        if up != "INHABITS" || !self.powers[p].reinit_homes {
+                            self.powers[p].homes.clear();
+                        }
+                        self.powers[p].reinit_homes = true;
+                        self.homes(p, &words[1..], file, ln);
+                    }
+                    None => self.note(
+                        file,
+                        ln,
+                        format!("`{}`: `{up}` before any power", raw.trim()),
+                    ),
+                },
+                "UNITS" => match self.power {
+                    Some(p) => self.powers[p].units.clear(),
+                    None => self.note(file, ln, "`UNITS` before any power".into()),
+                },
+                "A" | "F" => match (self.power, words.len()) {
+                    (Some(p), 2) => {
+                        let at = words[1].to_ascii_uppercase();
+                        let prov = at.split('/').next().unwrap_or("").to_string();
+                        for pw in &mut self.powers {
+                            pw.units
+                                .retain(|(_, l)| l.split('/').next() != Some(prov.as_str()));
+                        }
+                        self.powers[p]
+                            .units
+                            .push((up.chars().next().unwrap_or('A'), at));
+                    }
+                    (None, _) => self.note(
+                        file,
+                        ln,
+                        format!("`{}`: a unit before any power", raw.trim()),
+                    ),
+                    _ => self.note(file, ln, format!("`{}`: cannot read the unit", raw.trim())),
+                },
+                _ if words.len() > 1 && TERRAIN.contains(&up.as_str()) => {
+                    self.terrain(file, ln, &words)
+                }
+                _ => self.power_line(file, ln, raw, &words),
+            }
+        }
+        Ok(())
+    }
+
+    fn name_line(&mut self, file: &str, ln: usize, raw: &str) {
+        let (left, right) = raw.split_once('=').unwrap_or((raw, ""));
+        let mut full = left.trim().to_string();
+        if let Some((old, new)) = full.split_once("->") {
+            self.note(
+                file,
+                ln,
+                format!(
+                    "`{}`: renaming `{}` is not carried over; the new name is used",
+                    raw.trim(),
+                    old.trim()
+                ),
+            );
+            full = new.trim().to_string();
+        }
+        let words: Vec<&str> = right.split_whitespace().collect();
+        let Some(abbr) = words.first() else {
+            self.note(
+                file,
+                ln,
+                format!("`{}`: a name line without an abbreviation", raw.trim()),
+            );
+            return;
+        };
+        let mut aliases = Vec::new();
+        for a in &words[1..] {
+            if let Some(a) = a.strip_suffix('?') {
+                self.note(
+                    file,
+                    ln,
+                    format!("`{a}?`: an ambiguous alias is not carried over"),
+                );
+                continue;
+            }
+            aliases.push(a.replace('+', " ").to_lowercase());
+        }
+        self.names.insert(
+            abbr.to_lowercase(),
+            NameLine {
+                full,
+                aliases,
+                file: file.to_string(),
+                line: ln,
+            },
+        );
+    }
+
+    fn terrain(&mut self, file: &str, ln: usize, words: &[&str]) {
+        let kind = words[0].to_ascii_uppercase();
+        let written = words[1].to_string();
+        let key = written.to_ascii_uppercase();
+        if words.len() > 2 && !words[2].eq_ignore_ascii_case("ABUTS") {
+            self.note(
+                file,
+                ln,
+                format!(
+                    "`{}` has no `ABUTS`: its neighbours are not read",
+                    words.join(" ")
+                ),
+            );
+        }
+        let idx = match self.place_at.get(&key) {
+            Some(&i) => {
+                if kind != "AMEND" {
+                    self.places[i].kind = kind.clone();
+                    self.places[i].written = written.clone();
+                    if words.len() > 2 {
+                        self.places[i].abuts.clear();
+                    }
+                }
+                i
+            }
+            None => {
+                if kind == "AMEND" {
+                    self.note(
+                        file,
+                        ln,
+                        format!("`AMEND {written}`: no such place to amend"),
+                    );
+                    return;
+                }
+                self.places.push(Place {
+                    written: written.clone(),
+                    kind: kind.clone(),
+                    abuts: Vec::new(),
+                    file: file.to_string(),
+                    line: ln,
+                });
+                self.place_at.insert(key.clone(), self.places.len() - 1);
+                self.places.len() - 1
+            }
+        };
+        if words.len() <= 3 || !words[2].eq_ignore_ascii_case("ABUTS") {
+            return;
+        }
+        for d in &words[3..] {
+            if let Some(gone) = d.strip_prefix('-') {
+                let g = gone.to_ascii_uppercase();
+                self.places[idx]
+                    .abuts
+                    .retain(|a| !a.text.to_ascii_uppercase().starts_with(&g));
+                continue;
+            }
+            let mut dest = d.to_string();
+            if dest.matches(':').count() == 1 {
+                let (who, rest) = dest.split_once(':').unwrap_or(("", ""));
+                self.note(file, ln, format!("`{d}` ({key}): only units of power `{who}` may use this border in DPjudge; imported as an ordinary border"));
+                dest = rest.to_string();
+            }
+            if dest.matches('(').count() == 1 && dest.ends_with(')') {
+                let (place, need) = dest.split_once('(').unwrap_or(("", ""));
+                self.note(file, ln, format!("`{d}` ({key}): only the owner of `{}` may use this border in DPjudge; imported as an ordinary border", need.trim_end_matches(')')));
+                dest = place.to_string();
+            }
+            let trimmed = dest
+                .trim_matches(|c: char| !c.is_alphanumeric())
+                .to_string();
+            if trimmed != dest {
+                self.note(file, ln, format!("`{d}` ({key}): the special border marker is not carried over; imported as an ordinary border"));
+                dest = trimmed;
+            }
+            if dest.is_empty() {
+                self.note(
+                    file,
+                    ln,
+                    format!("`{d}` ({key}): cannot read this neighbour"),
+                );
+                continue;
+            }
+            self.places[idx].abuts.push(Abut {
+                text: dest,
+                file: file.to_string(),
+                line: ln,
+            });
+        }
+    }
+
+    fn homes(&mut self, p: usize, words: &[&str], file: &str, ln: usize) {
+        for w in words {
+            let mut h = w.to_ascii_uppercase();
+            let mut remove = false;
+            while let Some(c) = h.chars().next().filter(|c| "-*+~@".contains(*c)) {
+                match c {
+                    '-' => remove = true,
+                    '*' => self.note(file, ln, format!("`{w}`: a partisan site is not carried over")),
+                    '+' => self.note(file, ln, format!("`{w}`: a factory (a build site that is not a centre) is not carried over")),
+                    '~' => self.note(file, ln, format!("`{w}`: a hidden home centre is imported as an ordinary one")),
+                    _ => self.note(file, ln, format!("`{w}`: an alternative home centre is imported as an ordinary one")),
+                }
+                h.remove(0);
+            }
+            if let Some(i) = h.find('(') {
+                self.note(
+                    file,
+                    ln,
+                    format!("`{w}`: limits on a home centre are not carried over"),
+                );
+                h.truncate(i);
+            }
+            if h.is_empty() || w.starts_with('*') || w.starts_with('+') {
+                continue;
+            }
+            self.powers[p].homes.retain(|x| *x != h);
+            self.unowned.retain(|x| *x != h);
+            if !remove {
+                self.powers[p].homes.push(h);
+            }
+        }
+    }
+
+    fn power_line(&mut self, file: &str, ln: usize, raw: &str, words: &[&str]) {
+        let mut words: Vec<&str> = words.to_vec();
+        let mut up = words[0].to_ascii_uppercase();
+        if words.len() > 2 && words[1] == "->" {
+            self.note(
+                file,
+                ln,
+                format!(
+                    "`{}`: renaming a power is not carried over; the new name is used",
+                    raw.trim()
+                ),
+            );
+            words.drain(..2);
+            up = words[0].to_ascii_uppercase();
+        }
+        if up == "UNOWNED" || up == "NEUTRAL" {
+            self.power = None;
+            for w in &words[1..] {
+                let h = w.to_ascii_uppercase();
+                if !self.unowned.contains(&h) {
+                    self.unowned.push(h);
+                }
+            }
+            return;
+        }
+        let key: String = up.replace(['+', '.'], "");
+        let p = match self.power_at.get(&key) {
+            Some(&p) => p,
+            None => {
+                self.powers.push(PowerDef {
+                    key: key.clone(),
+                    name: title(words[0]),
+                    file: file.to_string(),
+                    line: ln,
+                    ..PowerDef::default()
+                });
+                self.power_at.insert(key.clone(), self.powers.len() - 1);
+                self.powers.len() - 1
+            }
+        };
+        self.power = Some(p);
+        let mut rest = &words[1..];
+        if let Some(w) = rest.first().filter(|w| w.starts_with('(')) {
+            let inner = w.trim_start_matches('(').trim_end_matches(')');
+            let adj = inner.split(':').next().unwrap_or("");
+            self.powers[p].adjective = if adj.is_empty() {
+                title(words[0])
+            } else {
+                title(adj)
+            };
+            rest = &rest[1..];
+        }
+        if self.powers[p].adjective.is_empty() {
+            self.powers[p].adjective = self.powers[p].name.clone();
+        }
+        let reinit = self.powers[p].reinit_homes;
+        if reinit && !rest.is_empty() {
+            self.powers[p].homes.clear();
+            self.powers[p].reinit_homes = false;
+        }
+        self.homes(p, rest, file, ln);
+    }
+
+    /// The place line of a province or location (`SPA`, `spa`, `SPA/NC`).
+    fn place(&self, key: &str) -> Option<&Place> {
+        self.place_at
+            .get(&key.to_ascii_uppercase())
+            .map(|&i| &self.places[i])
+    }
+
+    /// The terrain of a province: its own line, else its first coast line.
+    fn prov_kind(&self, prov: &str) -> Option<&str> {
+        if let Some(p) = self.place(prov) {
+            return Some(&p.kind);
+        }
+        let pre = format!("{}/", prov.to_ascii_uppercase());
+        self.places
+            .iter()
+            .find(|p| p.written.to_ascii_uppercase().starts_with(&pre))
+            .map(|p| p.kind.as_str())
+    }
+
+    fn finish(mut self, file: &str, name: String) -> Imported {
+        // Provinces, in the order their first place line appears.
+        let mut provs: Vec<String> = Vec::new();
+        let mut coasts_of: HashMap<String, Vec<String>> = HashMap::new();
+        for p in &self.places {
+            let key = p.written.to_ascii_uppercase();
+            let (prov, coast) = match key.split_once('/') {
+                Some((a, b)) => (a.to_string(), Some(b.to_string())),
+                None => (key.clone(), None),
+            };
+            if !provs.contains(&prov) {
+                provs.push(prov.clone());
+            }
+            if let Some(c) = coast {
+                coasts_of.entry(prov).or_default().push(c);
+            }
+        }
+        let mut notes = Vec::new();
+        let mut out = String::new();
+        let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
+        let _ = writeln!(
+            out,
+            "# Check it with `arbiter map check`; see docs/MAPS.md for the schema."
+        );
+        let _ = writeln!(out, "name: {}", scalar(&name));
+        let (season, year) = self.begin.clone().unwrap_or(("spring".into(), 1901));
+        let _ = writeln!(out, "start: {{season: {season}, year: {year}}}");
+
+        // Centres and homes.
+        let mut centres: Vec<String> = Vec::new();
+        let mut home_of: HashMap<String, usize> = HashMap::new();
+        for (i, pw) in self.powers.iter().enumerate() {
+            for h in &pw.homes {
+                if let Some(&o) = home_of.get(h) {
+                    notes.push(Note {
+                        file: pw.file.clone(),
+                        line: pw.line,
+                        message: format!(
+                            "`{h}` is a home centre of both {} and {}: DPjudge allows a shared home centre, arbiter gives it to {}",
+                            self.powers[o].name, pw.name, self.powers[o].name
+                        ),
+                    });
+                } else {
+                    home_of.insert(h.clone(), i);
+                }
+            }
+            for h in pw.homes.iter().chain(&pw.owns) {
+                if !centres.contains(h) {
+                    centres.push(h.clone());
+                }
+            }
+        }
+        for h in &self.unowned {
+            if !centres.contains(h) {
+                centres.push(h.clone());
+            }
+        }
+        let victory = match self.victory {
+            Some(v) => v as usize,
+            None => {
+                let v = centres.len() / 2 + 1;
+                notes.push(Note {
+                    file: file.to_string(),
+                    line: 0,
+                    message: format!(
+                        "no `VICTORY` line: victory is set to {v}, a majority of the {} centres",
+                        centres.len()
+                    ),
+                });
+                v
+            }
+        };
+        let _ = writeln!(out, "victory: {victory}");
+        let _ = writeln!(out, "powers:");
+        for pw in &self.powers {
+            let _ = writeln!(out, "  - id: {}", scalar(&pw.key.to_ascii_lowercase()));
+            let _ = writeln!(out, "    name: {}", scalar(&pw.name));
+            let _ = writeln!(out, "    adjective: {}", scalar(&pw.adjective));
+            let homes: Vec<String> = pw.homes.iter().map(|h| h.to_ascii_lowercase()).collect();
+            let _ = writeln!(out, "    home: {}", flow(&homes));
+            if !pw.owns.is_empty() {
+                let owns: Vec<String> = pw.owns.iter().map(|h| h.to_ascii_lowercase()).collect();
+                let _ = writeln!(out, "    owns: {}", flow(&owns));
+            }
+            if !pw.units.is_empty() {
+                let units: Vec<String> = pw
+                    .units
+                    .iter()
+                    .map(|(k, l)| format!("{k} {}", l.to_ascii_lowercase()))
+                    .collect();
+                let _ = writeln!(out, "    units: {}", flow(&units));
+            }
+        }
+
+        let _ = writeln!(out, "provinces:");
+        for prov in &provs {
+            let id = prov.to_ascii_lowercase();
+            let coasts = coasts_of.get(prov).cloned().unwrap_or_default();
+            let own = self.place(prov).cloned();
+            let first = self
+                .places
+                .iter()
+                .find(|p| p.written.to_ascii_uppercase().split('/').next() == Some(prov.as_str()))
+                .cloned();
+            let Some(first) = first else { continue };
+            let kind = own
+                .as_ref()
+                .map(|p| p.kind.clone())
+                .unwrap_or(first.kind.clone());
+            let ours = match kind.as_str() {
+                "WATER" => "sea",
+                "LAND" => "land",
+                "SHUT" => "impassable",
+                _ => "coast",
+            };
+            if kind == "PORT" {
+                notes.push(Note {
+                    file: first.file.clone(),
+                    line: first.line,
+                    message: format!("`PORT {prov}` is imported as a coast province"),
+                });
+            }
+            let _ = writeln!(out, "  - id: {}", scalar(&id));
+            let nl = self.names.get(&id).cloned();
+            match &nl {
+                Some(n) => {
+                    let _ = writeln!(out, "    name: {}", scalar(&n.full));
+                    let own_names = [
+                        super::names::normalize(&id),
+                        super::names::normalize(&n.full),
+                    ];
+                    let mut seen: Vec<String> = Vec::new();
+                    let mut aliases: Vec<String> = Vec::new();
+                    for a in &n.aliases {
+                        let norm = super::names::normalize(a);
+                        if norm.is_empty() || own_names.contains(&norm) || seen.contains(&norm) {
+                            continue;
+                        }
+                        if a.contains('/') {
+                            notes.push(Note {
+                                file: n.file.clone(),
+                                line: n.line,
+                                message: format!(
+                                    "alias `{a}` of `{id}` names a coast: not carried over"
+                                ),
+                            });
+                            continue;
+                        }
+                        seen.push(norm);
+                        aliases.push(a.clone());
+                    }
+                    if !aliases.is_empty() {
+                        let _ = writeln!(out, "    aliases: {}", flow(&aliases));
+                    }
+                }
+                None => {
+                    notes.push(Note {
+                        file: first.file.clone(),
+                        line: first.line,
+                        message: format!(
+                            "`{prov}` has no full name (`Name = {id}`): its name is `{prov}`"
+                        ),
+                    });
+                    let _ = writeln!(out, "    name: {}", scalar(prov));
+                }
+            }
+            let _ = writeln!(out, "    kind: {ours}");
+            if centres.contains(prov) {
+                let _ = writeln!(out, "    supply: true");
+            }
+            if let Some(&o) = home_of.get(prov) {
+                let _ = writeln!(
+                    out,
+                    "    home: {}",
+                    scalar(&self.powers[o].key.to_ascii_lowercase())
+                );
+            }
+            // Armies: from the province's own line.
+            let mut army: Vec<String> = Vec::new();
+            if let Some(p) = own
+                .as_ref()
+                .filter(|p| matches!(p.kind.as_str(), "LAND" | "COAST" | "PORT"))
+            {
+                for a in &p.abuts {
+                    if is_mixed(&a.text) {
+                        continue;
+                    }
+                    let t = a.text.to_ascii_uppercase();
+                    let tp = t.split('/').next().unwrap_or("").to_string();
+                    if tp == *prov || matches!(self.prov_kind(&tp), Some("WATER" | "SHUT")) {
+                        continue;
+                    }
+                    let tid = tp.to_ascii_lowercase();
+                    if !army.contains(&tid) {
+                        army.push(tid);
+                    }
+                }
+            }
+            if !army.is_empty() && ours != "sea" && ours != "impassable" {
+                let _ = writeln!(out, "    army: {}", flow(&army));
+            }
+            if coasts.is_empty() {
+                if let Some(p) = own
+                    .as_ref()
+                    .filter(|p| matches!(p.kind.as_str(), "WATER" | "COAST" | "PORT"))
+                {
+                    let fleet = self.fleet_list(p, &mut notes);
+                    if !fleet.is_empty() {
+                        let _ = writeln!(out, "    fleet: {}", flow(&fleet));
+                    }
+                }
+            } else {
+                if let Some(p) = own
+                    .as_ref()
+                    .filter(|p| p.written == p.written.to_ascii_uppercase())
+                {
+                    notes.push(Note { file: p.file.clone(), line: p.line, message: format!("`{}` is written in capitals but has coast lines: in DPjudge a fleet may also stand in it without a coast; arbiter requires the coast, and its own fleet borders are not carried over", p.written) });
+                }
+                if own.is_none() {
+                    notes.push(Note { file: first.file.clone(), line: first.line, message: format!("split province `{prov}` has no line of its own (`COAST {id} ABUTS …`): no army borders") });
+                }
+                let _ = writeln!(out, "    coasts:");
+                for c in &coasts {
+                    let cid = c.to_ascii_lowercase();
+                    let loc = format!("{prov}/{c}");
+                    let cname = self
+                        .names
+                        .get(&format!("{id}/{cid}"))
+                        .and_then(|n| {
+                            let (a, b) = (n.full.find('(')?, n.full.rfind(')')?);
+                            (b > a).then(|| title(&n.full[a + 1..b]))
+                        })
+                        .unwrap_or_else(|| coast_name(&cid));
+                    if let Some(n) = self.names.get(&format!("{id}/{cid}")) {
+                        let mut places: Vec<String> = vec![super::names::normalize(&id)];
+                        if let Some(pn) = &nl {
+                            places.push(super::names::normalize(&pn.full));
+                            places.extend(pn.aliases.iter().map(|a| super::names::normalize(a)));
+                        }
+                        let cn = super::names::normalize(&cname);
+                        let words = [
+                            cid.clone(),
+                            cn.clone(),
+                            cn.split(' ').next().unwrap_or("").to_string(),
+                        ];
+                        for a in &n.aliases {
+                            if !derivable(a, &places, &words) {
+                                notes.push(Note { file: n.file.clone(), line: n.line, message: format!("alias `{a}` of `{id}/{cid}` is not carried over (arbiter reads `{id}/{cid}`, `{id}({cid})` and the coast's name in any spelling)") });
+                            }
+                        }
+                    }
+                    let _ = writeln!(out, "      - id: {}", scalar(&cid));
+                    let _ = writeln!(out, "        name: {}", scalar(&cname));
+                    let p = self.place(&loc).cloned();
+                    let fleet = p
+                        .map(|p| self.fleet_list(&p, &mut notes))
+                        .unwrap_or_default();
+                    let _ = writeln!(out, "        fleet: {}", flow(&fleet));
+                }
+            }
+        }
+        // Names of places that have no terrain line.
+        for (k, n) in &self.names {
+            let up = k.to_ascii_uppercase();
+            if self.place(&up).is_none() && !self.power_at.contains_key(&up) {
+                notes.push(Note {
+                    file: n.file.clone(),
+                    line: n.line,
+                    message: format!(
+                        "`{k}` has a name line but no terrain line: it is not on the map"
+                    ),
+                });
+            }
+        }
+        for pw in &self.powers {
+            for h in pw.homes.iter().chain(&pw.owns) {
+                if self.place(h).is_none() && !coasts_of.contains_key(h) {
+                    notes.push(Note {
+                        file: pw.file.clone(),
+                        line: pw.line,
+                        message: format!("{}'s centre `{h}` has no terrain line", pw.name),
+                    });
+                }
+            }
+        }
+        let mut all = std::mem::take(&mut self.notes);
+        all.extend(notes);
+        // In reading order: by file (as first read), then line.
+        let order = |f: &str| {
+            self.read_order
+                .iter()
+                .position(|x| x == f)
+                .unwrap_or(usize::MAX)
+        };
+        all.sort_by_key(|n| (order(&n.file), n.line));
+        Imported {
+            name,
+            yaml: out,
+            notes: all,
+            powers: self.powers.len(),
+            provinces: provs.len(),
+        }
+    }
+
+    /// The fleet borders of a place line.
+    fn fleet_list(&self, p: &Place, notes: &mut Vec<Note>) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let me = p.written.to_ascii_uppercase();
+        let me_prov = me.split('/').next().unwrap_or("").to_string();
+        for a in &p.abuts {
+            if a.text.chars().next().is_some_and(|c| c.is_lowercase()) {
+                continue;
+            }
+            let t = a.text.to_ascii_uppercase();
+            let tp = t.split('/').next().unwrap_or("").to_string();
+            if tp == me_prov {
+                continue;
+            }
+            match self.place(&t) {
+                Some(q) if q.written != q.written.to_ascii_uppercase() => {
+                    notes.push(Note { file: a.file.clone(), line: a.line, message: format!("`{}` ({me}): a fleet border to a split province must name the coast; not a fleet border in DPjudge either", a.text) });
+                    continue;
+                }
+                Some(q) if matches!(q.kind.as_str(), "LAND" | "SHUT") => continue,
+                Some(_) => {}
+                None if matches!(self.prov_kind(&tp), Some("LAND" | "SHUT")) => continue,
+                None => {}
+            }
+            let tid = t.to_ascii_lowercase();
+            if !out.contains(&tid) {
+                out.push(tid);
+            }
+        }
+        out
+    }
+}
+
+/// Does arbiter read the coast alias `a` (`spa(nc)`, `spain/nc`, `spa (north coast)`)
+/// anyway: a name of the province and a word of the coast?
+fn derivable(a: &str, places: &[String], coast_words: &[String]) -> bool {
+    let (x, c) = if let Some(i) = a.rfind('/') {
+        (&a[..i], &a[i + 1..])
+    } else if let (Some(i), true) = (a.find('('), a.ends_with(')')) {
+        (&a[..i], &a[i + 1..a.len() - 1])
+    } else {
+        return false;
+    };
+    let (x, c) = (super::names::normalize(x), super::names::normalize(c));
+    places.contains(&x) && coast_words.iter().any(|w| super::names::normalize(w) == c)
+}
+
+/// A coast's name from its id: `nc` → `North Coast`.
+fn coast_name(id: &str) -> String {
+    match id {
+        "nc" => "North Coast".into(),
+        "sc" => "South Coast".into(),
+        "ec" => "East Coast".into(),
+        "wc" => "West Coast".into(),
+        _ => id.to_ascii_uppercase(),
+    }
+}
+
+/// A scalar as YAML: plain when it reads back as the same string, else double-quoted.
+fn scalar(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.trim() == s
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || " ._/()'-".contains(c))
+        && !s.starts_with(['-', '\'', '.'])
+        && s.parse::<f64>().is_err()
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "null" | "yes" | "no" | "on" | "off" | "y" | "n" | "~"
+        );
+    if plain {
+        s.to_string()
+    } else {
+        let mut q = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => q.push_str("\\\""),
+                '\\' => q.push_str("\\\\"),
+                c => q.push(c),
+            }
+        }
+        q.push('"');
+        q
+    }
+}
+
+/// A flow list: `[a, b, c]`.
+fn flow(items: &[String]) -> String {
+    format!(
+        "[{}]",
+        items
+            .iter()
+            .map(|s| scalar(s))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scalars_quote_what_yaml_would_misread() {
+        assert_eq!(scalar("Adriatic Sea"), "Adriatic Sea");
+        assert_eq!(scalar("St. Petersburg"), "St. Petersburg");
+        assert_eq!(scalar("1901"), "\"1901\"");
+        assert_eq!(scalar("no"), "\"no\"");
+        assert_eq!(scalar("a: b"), "\"a: b\"");
+        assert_eq!(scalar("x, y"), "\"x, y\"");
+        assert_eq!(scalar("say \"hi\""), "\"say \\\"hi\\\"\"");
+    }
+
+    #[test]
+    fn case_tells_the_unit_types() {
+        let text = "\
+Alpha = aaa
+Beta = bbb
+Sea = sss
+Gamma = ccc
+RED (REDDISH) AAA
+RED
+A AAA
+COAST AAA ABUTS bbb SSS Ccc
+COAST BBB ABUTS aaa SSS
+WATER SSS ABUTS AAA BBB CCC
+COAST CCC ABUTS Aaa SSS
+";
+        let mut read = |_: &str| Err("no includes".to_string());
+        let imp = import("t.map", text, None, &mut read).unwrap();
+        let map = crate::map::Map::from_yaml(&imp.yaml, "t.yaml")
+            .unwrap_or_else(|e| panic!("{e}\n{}", imp.yaml));
+        let id = |s| map.prov_by_id(s).unwrap();
+        assert!(map.army_adjacent(id("aaa"), id("bbb")));
+        assert!(!map.army_adjacent(id("aaa"), id("ccc")));
+        assert!(map.fleet_adjacent(id("aaa").into(), id("ccc").into()));
+        assert!(!map.fleet_adjacent(id("aaa").into(), id("bbb").into()));
+        assert_eq!(map.name, "t");
+        assert_eq!(map.victory, 1);
+    }
+}

@@ -1,0 +1,83 @@
+//! The nationality written for a supported or convoyed unit (`S Turkish F Bla - Rum`).
+//! The judge ignores it (DATC 4.C.5, 4.C.6: the 2023 preference), but when it does not
+//! match the unit on the board the referee should hear of it: [`nationality_warnings`]
+//! compares it with the units and returns warnings. The parser has no board, so this is
+//! a separate step, called with the position the orders are judged on.
+
+use super::grammar::Ctx;
+use super::{Diagnostic, Order, OrderKind, Span};
+use crate::game::Unit;
+use crate::map::{Map, Power};
+
+/// The nationality written for the supported or convoyed unit of `order`
+/// (`S Turkish F Bla - Rum`, `S T F Bla - Rum`, `C English A Lon - Nwy`), and where it
+/// is written. `None` for other orders, or when no nationality is written.
+///
+/// The nationality is not kept on [`Order`]; it is read again from [`Order::text`],
+/// which holds the order as written.
+pub fn stated_nationality(map: &Map, order: &Order) -> Option<(Power, Span)> {
+    let target = match order.kind {
+        OrderKind::Support { target, .. } => target,
+        OrderKind::Convoy { army, .. } => army,
+        _ => return None,
+    };
+    if order.text.is_empty() {
+        return None;
+    }
+    let ctx = Ctx::new(map, &order.text, order.span.line, false);
+    let (_, body) = ctx.body(&order.text).ok()?;
+    let again = match body.kind {
+        OrderKind::Support { target, .. } => target,
+        OrderKind::Convoy { army, .. } => army,
+        _ => return None,
+    };
+    if map.prov_of(again.loc) != map.prov_of(target.loc) {
+        return None;
+    }
+    let (p, s) = body.stated?;
+    Some((
+        p,
+        Span {
+            line: order.span.line,
+            start: order.span.start + s.start,
+            end: order.span.start + s.end,
+        },
+    ))
+}
+
+/// A warning for every support or convoy whose written nationality does not match the
+/// unit on the board (`units`: the units the orders are judged against). The order
+/// stands: the nationality is ignored (DATC 4.C.5, 4.C.6). Orders whose unit is not
+/// on the board are left to legality.
+pub fn nationality_warnings(map: &Map, units: &[Unit], orders: &[Order]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for o in orders {
+        let (target, role) = match o.kind {
+            OrderKind::Support { target, .. } => (target, "supported"),
+            OrderKind::Convoy { army, .. } => (army, "convoyed"),
+            _ => continue,
+        };
+        let Some((stated, span)) = stated_nationality(map, o) else {
+            continue;
+        };
+        let p = map.prov_of(target.loc);
+        let Some(u) = units.iter().find(|u| map.prov_of(u.loc) == p) else {
+            continue;
+        };
+        if u.power == stated {
+            continue;
+        }
+        out.push(Diagnostic::warning(
+            span,
+            format!(
+                "the {role} {} in {} is {}, not {}",
+                u.kind.word().to_lowercase(),
+                map.province(p).name,
+                map.power(u.power).adjective,
+                map.power(stated).adjective,
+            ),
+            Some("the nationality is ignored and the order stands (DATC 4.C.6)".into()),
+        ));
+    }
+    out
+}

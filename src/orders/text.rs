@@ -1,0 +1,816 @@
+//! Lines and segments: comments, result tags and result words, DAIDE parentheses,
+//! section labels, list markers and bullets, power headers and prefixes. Each order's
+//! body goes to [`super::grammar`]. See `docs/ORDERS.md`.
+//!
+//! A line holds zero or more segments separated by `,` or `;`. A segment is a section
+//! label (skipped), a power header (`England:`, `[England]`, `(ITALY)`), or an order
+//! with an optional list marker (`1.`, `b)`) and power prefix (`England:`, `TUR:`,
+//! `E)`, `[GERMANY]`).
+
+use std::borrow::Cow;
+use std::cell::OnceCell;
+
+use nom::Err;
+
+use super::grammar::{at_end, Body, Ctx};
+use super::words::*;
+use super::{Diagnostic, Order};
+use crate::map::names::{normalize, with_normalized, NameIndex};
+use crate::map::{Map, Power};
+
+/// Orders read from a text, and a diagnostic for every problem.
+#[derive(Debug, Clone, Default)]
+pub struct Parsed {
+    pub orders: Vec<Order>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// How to parse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Every correction is an error: a misspelt province, order word or power with
+    /// exactly one close reading is not read (`unknown province `Burgandi``, with "did
+    /// you mean") instead of being read with a warning that shows the correction.
+    pub strict: bool,
+}
+
+/// Parse a whole text of orders: headers, prefixes, several orders per line,
+/// comments, labels, lists. Every correction is an error, as [`ParseOptions`] with
+/// `strict` says; [`parse_orders_with`] chooses.
+pub fn parse_orders(map: &Map, text: &str) -> Parsed {
+    parse_orders_with(map, text, ParseOptions { strict: true })
+}
+
+/// Parse a whole text of orders with the given options.
+pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed {
+    let names = map.names();
+    let mut out = Parsed::default();
+    let mut header: Option<Power> = None;
+    let lists = OnceCell::new();
+    let lists = || *lists.get_or_init(|| list_style(names, text));
+    for (n, raw) in text.lines().enumerate() {
+        let cleaned = clean_line(raw);
+        if is_label(&cleaned) {
+            continue;
+        }
+        let ctx = Ctx::new(map, &cleaned, n as u32 + 1, options.strict);
+        // A prefix holds for the rest of its line.
+        let mut line_power = header;
+        for seg in cleaned.split([',', ';']) {
+            if seg.trim().is_empty() {
+                continue;
+            }
+            match ctx.segment(seg, line_power, &lists) {
+                Seg::Skip => {}
+                Seg::Header(p) => {
+                    header = Some(p);
+                    line_power = Some(p);
+                }
+                Seg::Order(o, prefix) => {
+                    line_power = prefix.or(line_power);
+                    out.orders.push(o);
+                }
+                Seg::Error(d, prefix) => {
+                    line_power = prefix.or(line_power);
+                    out.diagnostics.push(d);
+                }
+            }
+            out.diagnostics.append(&mut ctx.warnings.borrow_mut());
+        }
+    }
+    out
+}
+
+/// Parse one order (batch input): `power` is the power it is given for. A trailing `,`
+/// or `;` is allowed; two orders in one string are an error. Every correction is an
+/// error; see [`parse_order_with`].
+pub fn parse_order(map: &Map, text: &str, power: Option<Power>) -> Result<Order, Diagnostic> {
+    parse_order_with(map, text, power, ParseOptions { strict: true }).map(|(o, _)| o)
+}
+
+/// Parse one order with the given options; the order comes with its warnings.
+pub fn parse_order_with(
+    map: &Map,
+    text: &str,
+    power: Option<Power>,
+    options: ParseOptions,
+) -> Result<(Order, Vec<Diagnostic>), Diagnostic> {
+    let cleaned = clean_line(text);
+    let one = cleaned.trim_end().trim_end_matches([',', ';']);
+    let ctx = Ctx::new(map, &cleaned, 1, options.strict);
+    if let Some(at) = one.find([',', ';']) {
+        return Err(Diagnostic::error(
+            ctx.span(&one[at..], 1),
+            "several orders in one string",
+            Some("give each order as a string of its own".into()),
+        ));
+    }
+    match ctx.segment(one, power, &ListStyle::default) {
+        Seg::Order(o, _) => Ok((o, ctx.warnings.take())),
+        Seg::Error(d, _) => Err(d),
+        Seg::Header(_) | Seg::Skip => Err(Diagnostic::error(
+            ctx.span(one.trim_start(), one.trim().len()),
+            format!("`{}` is not an order", one.trim()),
+            Some("see docs/ORDERS.md for the order syntax".into()),
+        )),
+    }
+}
+
+/// What a segment is.
+enum Seg {
+    Skip,
+    Header(Power),
+    /// An order, and the power of its prefix (which holds for the rest of the line).
+    Order(Order, Option<Power>),
+    Error(Diagnostic, Option<Power>),
+}
+
+/// What a list marker at the start of a segment is.
+enum Marker<'a> {
+    None,
+    /// A number or letter of a list (`1.`, `b)`), and the text after it.
+    Strip(&'a str),
+    /// A power's initial (`E)`).
+    Power(Power, &'a str),
+    Ambiguous(Diagnostic),
+}
+
+/// A power prefix.
+enum Prefix<'a> {
+    None,
+    Power(Power, &'a str),
+    Ambiguous(Diagnostic),
+}
+
+/// How the text numbers its lists, which tells `a)` (a list letter) from `A)`
+/// (Austria's initial).
+#[derive(Clone, Copy, Debug, Default)]
+struct ListStyle {
+    /// Some marker is a letter that is no power's initial (`b)`) or a roman number
+    /// (`ii)`): the letters are a list.
+    lettered: bool,
+    /// Markers are initials of two or more powers (`A)`, `E)`): they are powers.
+    powers: bool,
+    /// Some line begins with a power's initial that is no order word, before a unit
+    /// type (`E F Lon`, `G A Mun`): bare initials are powers (`R A War` is Russia's).
+    initials: bool,
+}
+
+fn is_roman(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 4
+        && s.bytes()
+            .all(|b| matches!(b.to_ascii_lowercase(), b'i' | b'v' | b'x'))
+}
+
+/// The letters a line begins with as a marker (`b)`, `(c)`, `ii.`), with its punctuation.
+fn letter_marker(t: &str) -> Option<(&str, u8, &str)> {
+    let b = t.as_bytes();
+    let k = usize::from(b.first() == Some(&b'('));
+    let n = b[k..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphabetic())
+        .count();
+    if n == 0 || n > 4 {
+        return None;
+    }
+    let j = k + n;
+    let p = *b.get(j)?;
+    if p != b')' && p != b'.' {
+        return None;
+    }
+    let after = &t[j + 1..];
+    let follows = after.is_empty() || after.starts_with(char::is_whitespace);
+    // `b.`, `ii.`; never a unit type or order word (`A. Vie`, `D. A Mun`)
+    let ok = match p {
+        b')' => true,
+        _ => k == 0 && (n >= 2 && is_roman(&t[k..j]) || n == 1 && flags(&t[k..j]) == 0),
+    };
+    (ok && follows).then(|| (&t[k..j], p, after))
+}
+
+fn list_style(names: &NameIndex, text: &str) -> ListStyle {
+    let mut initials: Vec<char> = Vec::new();
+    let mut lettered = false;
+    let mut bare = false;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if let Ok((r, w)) = word(t) {
+            let mut cs = w.chars();
+            if let (Some(c), None) = (cs.next(), cs.next()) {
+                let f = flags(w);
+                let typed = word(r.trim_start())
+                    .is_ok_and(|(_, w2)| flags(w2) & (flag::ARMY | flag::FLEET) != 0);
+                if names.initial(c).is_some()
+                    && f & flag::KEYWORD == 0
+                    && r.starts_with(' ')
+                    && typed
+                {
+                    bare = true;
+                }
+            }
+        }
+        let Some((s, _, _)) = letter_marker(t) else {
+            continue;
+        };
+        if s.len() == 1 {
+            let c = s.chars().next().unwrap_or(' ').to_ascii_lowercase();
+            match names.initial(c) {
+                Some(_) => {
+                    if !initials.contains(&c) {
+                        initials.push(c);
+                    }
+                }
+                None => lettered = true,
+            }
+        } else if is_roman(s) {
+            lettered = true;
+        }
+    }
+    ListStyle {
+        lettered,
+        powers: !lettered && initials.len() >= 2,
+        initials: bare,
+    }
+}
+
+/// Remove comments, `(*bounce*)`-style tags and result words in parentheses (`(fail)`),
+/// keeping byte offsets (they become spaces). On a DAIDE line (`( ( ENG FLT LON ) MTO
+/// NTH )`) every parenthesis becomes a space.
+fn clean_line(raw: &str) -> Cow<'_, str> {
+    // `#` starts a comment, except `#1` numbering a line.
+    let lead = raw.len() - raw.trim_start().len();
+    let mut end = raw.len();
+    for (k, c) in raw.char_indices() {
+        if c == '#' {
+            if k == lead && raw[k + 1..].starts_with(|c: char| c.is_ascii_digit()) {
+                continue;
+            }
+            end = k;
+            break;
+        }
+    }
+    let s = &raw[..end];
+    if !s.contains('(') {
+        return Cow::Borrowed(s);
+    }
+    // Anything to blank? Most parentheses are coasts or `(via convoy)`.
+    let results = s.match_indices('(').any(|(a, _)| {
+        s[a..].starts_with("(*")
+            || s[a + 1..]
+                .find(')')
+                .is_some_and(|b| is_result_words(&s[a + 1..a + 1 + b]))
+    });
+    let daide = s.trim_start().starts_with('(')
+        && s.as_bytes().windows(3).any(|w| {
+            [b"amy", b"flt", b"wve"]
+                .iter()
+                .any(|t| w.eq_ignore_ascii_case(&t[..]))
+        });
+    if !results && !daide {
+        return Cow::Borrowed(s);
+    }
+    let mut out = s.to_string();
+    let blank = |out: &mut String, a: usize, b: usize| {
+        let spaces = " ".repeat(out[a..b].len());
+        out.replace_range(a..b, &spaces);
+    };
+    while let Some(a) = out.find("(*") {
+        let b = out[a..].find("*)").map(|b| a + b + 2).unwrap_or(out.len());
+        blank(&mut out, a, b);
+    }
+    let mut from = 0;
+    while let Some(a) = out[from..].find('(').map(|a| a + from) {
+        let Some(b) = out[a..].find(')').map(|b| a + b) else {
+            break;
+        };
+        if is_result_words(&out[a + 1..b]) {
+            blank(&mut out, a, b + 1);
+        }
+        from = a + 1;
+    }
+    // DAIDE: only three-letter tokens and parentheses, with a unit or a waive.
+    let mut tokens = out.split(|c: char| c == '(' || c == ')' || c.is_whitespace());
+    let daide = out.trim_start().starts_with('(')
+        && tokens
+            .clone()
+            .all(|w| w.is_empty() || w.len() == 3 && w.bytes().all(|b| b.is_ascii_alphabetic()))
+        && tokens.any(|w| {
+            ["AMY", "FLT", "WVE"]
+                .iter()
+                .any(|t| w.eq_ignore_ascii_case(t))
+        });
+    if daide {
+        out = out.replace(['(', ')'], " ");
+    }
+    Cow::Owned(out)
+}
+
+impl Ctx<'_> {
+    /// An order body that reads completely (nothing left over).
+    fn full<'a>(&self, body: &'a str) -> Result<Body, Err<PErr<'a>>> {
+        let (r, b) = self.body(body)?;
+        let r = r.trim_start();
+        let r = r.strip_prefix('.').unwrap_or(r).trim_start();
+        if r.is_empty() {
+            Ok(b)
+        } else {
+            let len = r.trim_end().len();
+            Err(Err::Failure(PErr {
+                at: r,
+                len,
+                msg: Some((
+                    format!("unexpected `{}` after the order", r.trim_end()),
+                    Some("write one order per line, or separate orders with `,`".into()),
+                )),
+            }))
+        }
+    }
+
+    /// One order from its body, for `power`.
+    fn order(&self, body: &str, power: Option<Power>) -> Result<Order, Diagnostic> {
+        match self.attempt(|| self.full(body)) {
+            Ok(b) => {
+                let text = body.trim().trim_end_matches('.').trim_end();
+                Ok(Order {
+                    power: b.named.or(power),
+                    unit: b.unit,
+                    kind: b.kind,
+                    text: text.to_string(),
+                    span: self.span(body.trim_start(), text.len()),
+                })
+            }
+            Err(Err::Failure(e)) | Err(Err::Error(e)) => Err(match e.msg {
+                Some((msg, help)) => Diagnostic::error(self.span(e.at, e.len), msg, help),
+                None => Diagnostic::error(
+                    self.span(body.trim_start(), body.trim().len()),
+                    format!("cannot read the order `{}`", body.trim()),
+                    Some("see docs/ORDERS.md for the order syntax".into()),
+                ),
+            }),
+            Err(Err::Incomplete(_)) => Err(Diagnostic::error(
+                self.span(body, body.len()),
+                "incomplete order",
+                None,
+            )),
+        }
+    }
+
+    /// One segment: a label, a header, or an order with its marker and prefix.
+    fn segment(&self, seg: &str, in_force: Option<Power>, lists: &dyn Fn() -> ListStyle) -> Seg {
+        let t = seg.trim();
+        let t = self.bullet(t, in_force, lists);
+        let (t, marked) = match self.marker(t, in_force, lists) {
+            Marker::None => (t, None),
+            Marker::Strip(r) => (r, None),
+            Marker::Power(p, r) => (r, Some(p)),
+            Marker::Ambiguous(d) => return Seg::Error(d, None),
+        };
+        if t.is_empty() {
+            return match marked {
+                Some(p) => Seg::Header(p),
+                None => Seg::Skip,
+            };
+        }
+        // What the first word may be: most orders begin with a unit, and need no
+        // look for labels, headers or prefixes.
+        let (power_head, label) = match word(t) {
+            Ok((_, w)) => (
+                with_normalized(w, |n| {
+                    self.names.power_head(n)
+                        || n.strip_suffix('s')
+                            .is_some_and(|h| self.names.power_head(h))
+                }),
+                flags(w) & flag::LABEL != 0,
+            ),
+            Err(_) => (false, true),
+        };
+        if marked.is_none() && (power_head || label) {
+            if label && is_label(t) {
+                return Seg::Skip;
+            }
+            match self.header(t) {
+                Some(Ok(p)) => return Seg::Header(p),
+                Some(Err(d)) => return Seg::Error(d, None),
+                None => {}
+            }
+        }
+        let (body, prefix) = match marked {
+            Some(p) => (t, Some(p)),
+            None if !power_head
+                && !label
+                && t.len() > 1
+                && !t.as_bytes()[1].is_ascii_whitespace()
+                && !matches!(t.as_bytes()[1], b':' | b'.' | b')') =>
+            {
+                (t, None)
+            }
+            None => match self.split_prefix(t, in_force, power_head, lists) {
+                Prefix::None => (t, None),
+                Prefix::Power(p, rest) => (rest, Some(p)),
+                Prefix::Ambiguous(d) => return Seg::Error(d, None),
+            },
+        };
+        // `England: 1. F Lon - NTH`
+        let body = match (prefix, self.marker(body, prefix, lists)) {
+            (Some(_), Marker::Strip(r)) => r,
+            _ => body,
+        };
+        if prefix.is_some() && body.trim().is_empty() {
+            return Seg::Header(prefix.unwrap_or_else(|| unreachable!()));
+        }
+        match self.order(body, prefix.or(in_force)) {
+            Ok(o) => Seg::Order(o, prefix),
+            Err(d) => match prefix {
+                None => self.corrected_power(t).unwrap_or(Seg::Error(d, None)),
+                Some(_) => Seg::Error(d, prefix),
+            },
+        }
+    }
+
+    /// A bullet before a marker or a power prefix (`• 1. A Vie - Tri`, `- England: F
+    /// Lon - NTH`, `* E) F Lon`): skipped. `•` is always a bullet; `-` and `*` before a
+    /// unit are left to the grammar, which reads `- F Tri` as a removal.
+    fn bullet<'a>(
+        &self,
+        t: &'a str,
+        in_force: Option<Power>,
+        lists: &dyn Fn() -> ListStyle,
+    ) -> &'a str {
+        let Some(rest) = t
+            .strip_prefix(['•', '·', '-', '*', '–', '—'])
+            .filter(|r| r.starts_with([' ', '\t']))
+        else {
+            return t;
+        };
+        let rest = rest.trim_start();
+        if t.starts_with(['•', '·']) {
+            return rest;
+        }
+        let marked = !matches!(self.marker(rest, in_force, lists), Marker::None);
+        let head = word(rest)
+            .is_ok_and(|(_, w)| with_normalized(w, |n| self.names.power_head(n)) || w.len() == 1)
+            || rest.starts_with(['[', '(', '<']);
+        if marked
+            || head
+                && matches!(
+                    self.probe(|| Ok::<_, ()>(self.split_prefix(rest, in_force, true, lists))),
+                    Some(Prefix::Power(..))
+                )
+        {
+            rest
+        } else {
+            t
+        }
+    }
+
+    /// A list marker: `1.`, `2)`, `(3)`, `#4`, `5:`, `b)`, `(c)`, `iv)`, `ii.`; or a
+    /// power's initial written like one (`E)`). A letter that is a power's initial is a
+    /// list letter when the text's markers include a letter that is not (`b)`), a power
+    /// when it is upper case or the text marks two powers so; otherwise it cannot be
+    /// told, and that is an error.
+    fn marker<'a>(
+        &self,
+        t: &'a str,
+        in_force: Option<Power>,
+        lists: &dyn Fn() -> ListStyle,
+    ) -> Marker<'a> {
+        let b = t.as_bytes();
+        let k = usize::from(matches!(b.first(), Some(b'(') | Some(b'#')));
+        let digits = b[k.min(b.len())..]
+            .iter()
+            .take_while(|c| c.is_ascii_digit())
+            .count();
+        if digits > 0 {
+            let mut j = k + digits;
+            let punct = matches!(b.get(j), Some(b'.') | Some(b')') | Some(b':'));
+            if punct {
+                j += 1;
+            }
+            if b.first() == Some(&b'(') && b.get(j - 1) != Some(&b')') {
+                return Marker::None;
+            }
+            let rest = &t[j..];
+            if digits <= 3 && (punct || rest.is_empty() || rest.starts_with(char::is_whitespace)) {
+                return Marker::Strip(rest.trim_start());
+            }
+            return Marker::None;
+        }
+        let Some((s, _, after)) = letter_marker(t) else {
+            return Marker::None;
+        };
+        let rest = after.trim_start();
+        if s.len() > 1 {
+            return if is_roman(s) {
+                Marker::Strip(rest)
+            } else {
+                Marker::None
+            };
+        }
+        let c = s.chars().next().unwrap_or(' ');
+        let Some(p) = self.names.initial(c) else {
+            return Marker::Strip(rest);
+        };
+        let style = lists();
+        if style.lettered {
+            Marker::Strip(rest)
+        } else if style.powers || c.is_ascii_uppercase() || in_force == Some(p) {
+            Marker::Power(p, rest)
+        } else {
+            let name = &self.map.power(p).name;
+            Marker::Ambiguous(Diagnostic::error(
+                self.span(t, t.len() - after.len()),
+                format!(
+                    "`{}` may be a list letter or {name}'s initial",
+                    &t[..t.len() - after.len()]
+                ),
+                Some(format!(
+                    "write `{name}:` for the power, or number the list `1.`"
+                )),
+            ))
+        }
+    }
+
+    /// A header: a segment that names a power and nothing else but label words,
+    /// perhaps in brackets or with a colon: `England`, `ENGLAND:`, `[England]`,
+    /// `(ITALY)`, `Austria-Hungary`, `England's orders`, `Orders for France:`.
+    fn header(&self, t: &str) -> Option<Result<Power, Diagnostic>> {
+        const OPEN: &str = "[(<*=-";
+        const CLOSE: &str = "])>*=-:.";
+        let inner = t.trim_start_matches(|c: char| OPEN.contains(c) || c.is_whitespace());
+        let opened = inner.len() != t.len();
+        let inner2 = inner.trim_end_matches(|c: char| CLOSE.contains(c) || c.is_whitespace());
+        let closed = inner2.len() != inner.len();
+        let mut power: Option<(Power, &str)> = None;
+        let mut words = 0;
+        let mut cur = inner2;
+        loop {
+            cur = cur.trim_start_matches(|c: char| !is_word_char(c));
+            if cur.is_empty() {
+                break;
+            }
+            words += 1;
+            if let Ok((r, p)) = self.power(cur) {
+                if power.is_some() {
+                    return None;
+                }
+                power = Some((p, &cur[..cur.len() - r.len()]));
+                cur = r;
+                // `France (Fred):`, the player's name after the power
+                let at = r.as_ptr() as usize - t.as_ptr() as usize;
+                let after = t[at..].trim().trim_end_matches(':').trim_end();
+                let group = after
+                    .strip_prefix('(')
+                    .and_then(|a| a.strip_suffix(')'))
+                    .filter(|g| !g.contains(['(', ')']) && g.len() <= 40);
+                if words == 1 && group.is_some() {
+                    return Some(Ok(p));
+                }
+                continue;
+            }
+            let (r, w) = word(cur).ok()?;
+            label_word(w.trim_end_matches('.'))?;
+            cur = r;
+        }
+        let (p, text) = power?;
+        // `ENG` alone: England, or the unit in the English Channel holding?
+        if words == 1
+            && !opened
+            && !closed
+            && with_normalized(text, |n| !self.names.place(n).is_empty())
+        {
+            let place = with_normalized(text, |n| self.names.place(n)[0]);
+            return Some(Err(Diagnostic::error(
+                self.span(t, t.len()),
+                format!(
+                    "`{text}` may be {} (a header) or the unit in {} holding",
+                    self.map.power(p).name,
+                    self.map.loc_name(place)
+                ),
+                Some(format!(
+                    "write `{}:` for a header, or `{} H` for the order",
+                    self.map.power(p).name,
+                    text
+                )),
+            )));
+        }
+        Some(Ok(p))
+    }
+
+    /// A power prefix: `England: F Lon`, `TUR: Con-Bul`, `[GERMANY] A Mun - Ruh`,
+    /// `(Italy) A Rom - Apu`, `English F Lon`, `E: F Lon`, `E F Lon`, `A F Tri`
+    /// (Austria's fleet). Without a colon, a power word that begins a place name is
+    /// the place (`English Channel - Brest`), and one that is a place name (`ENG`) is
+    /// read both ways: if both read, it is an error naming both.
+    fn split_prefix<'a>(
+        &self,
+        t: &'a str,
+        in_force: Option<Power>,
+        power_head: bool,
+        lists: &dyn Fn() -> ListStyle,
+    ) -> Prefix<'a> {
+        let close = match t.as_bytes().first() {
+            Some(b'[') => Some(']'),
+            Some(b'(') => Some(')'),
+            Some(b'<') => Some('>'),
+            _ => None,
+        };
+        if let Some(close) = close {
+            let Some(end) = t.find(close) else {
+                return Prefix::None;
+            };
+            let inner = t[1..end].trim().trim_end_matches(':');
+            let p = with_normalized(inner, |n| self.names.power(n)).or_else(|| {
+                let mut cs = inner.chars();
+                match (cs.next(), cs.next()) {
+                    (Some(c), None) => self.names.initial(c),
+                    _ => None,
+                }
+            });
+            return match p {
+                Some(p) => Prefix::Power(p, t[end + 1..].trim_start()),
+                None => Prefix::None,
+            };
+        }
+        if let Some((r, p)) = power_head.then(|| self.power(t).ok()).flatten() {
+            let r2 = r.trim_start();
+            if let Some(rest) = r2.strip_prefix([':', ')']) {
+                return Prefix::Power(p, rest.trim_start());
+            }
+            if !r.starts_with([' ', '\t'])
+                || !r2.starts_with(|c: char| c.is_alphanumeric() || c == '(' || c == '[')
+            {
+                return Prefix::None;
+            }
+            return match self.probe(|| self.place(t, false)) {
+                // `English Channel - Brest`
+                Some((after, _)) if after.len() < r.len() => Prefix::None,
+                // `ENG FLT LON`, `Eng - Bel`, `Eng Bel`
+                Some(_) => self.both_ways(t, r2, p, in_force, true),
+                None => Prefix::Power(p, r2),
+            };
+        }
+        self.initial_prefix(t, in_force, lists)
+    }
+
+    /// A one-letter power prefix: `E: F Lon`, `E. F Lon`, `E F Lon`, `A F Tri`, `F A
+    /// Par`, `T Con - Bul`. `A` and `F` before a place are unit types (`A Vie`); a
+    /// letter that is also an order word (`R A Mun - Boh`: Russia, or a retreat?) is
+    /// read both ways.
+    fn initial_prefix<'a>(
+        &self,
+        t: &'a str,
+        in_force: Option<Power>,
+        lists: &dyn Fn() -> ListStyle,
+    ) -> Prefix<'a> {
+        let Ok((r, w)) = word(t) else {
+            return Prefix::None;
+        };
+        let letter = w.trim_end_matches('.');
+        let mut cs = letter.chars();
+        let (Some(c), None) = (cs.next(), cs.next()) else {
+            return Prefix::None;
+        };
+        let Some(p) = self.names.initial(c) else {
+            return Prefix::None;
+        };
+        let type_letter = flags(letter) & (flag::ARMY | flag::FLEET) != 0;
+        // `E:`; `E)` after a list marker (`b) E) F Lon`; alone, `E)` is a marker)
+        if let Some(rest) = r.trim_start().strip_prefix([':', ')']) {
+            if !w.ends_with('.') {
+                return Prefix::Power(p, rest.trim_start());
+            }
+        }
+        if !r.starts_with([' ', '\t']) {
+            return Prefix::None;
+        }
+        let rest = r.trim_start();
+        if rest.is_empty() {
+            return Prefix::None;
+        }
+        if type_letter {
+            // `A F Tri`, `F A Par`: a power before a unit type; `A Vie`: the type;
+            // `A fleet at Brest`: an article.
+            let typed = self.unit_type(rest).is_ok();
+            let article = flags(letter) & flag::ARMY != 0
+                && word(rest)
+                    .is_ok_and(|(r2, w2)| w2.len() > 1 && kwf(flag::AT)(r2.trim_start()).is_ok());
+            return if typed && !article {
+                Prefix::Power(p, rest)
+            } else {
+                Prefix::None
+            };
+        }
+        if flags(letter) & flag::KEYWORD != 0 && lists().initials {
+            // `R A War - Gal` in a text that writes `E F Lon`, `G A Mun`
+            return Prefix::Power(p, rest);
+        }
+        self.both_ways(t, rest, p, in_force, false)
+    }
+
+    /// Read `whole` as an order, and `rest` as an order for `p`: the prefix holds if
+    /// only `rest` reads, or if both read and mean the same (the header in force is
+    /// `p`); if both read otherwise, it is an error naming both.
+    fn both_ways<'a>(
+        &self,
+        whole: &'a str,
+        rest: &'a str,
+        p: Power,
+        in_force: Option<Power>,
+        place_word: bool,
+    ) -> Prefix<'a> {
+        let as_power = self.probe(|| self.full(rest));
+        let as_written = self.probe(|| self.full(whole));
+        match (as_power, as_written) {
+            (Some(_), None) => Prefix::Power(p, rest),
+            (None, Some(_)) => Prefix::None,
+            (None, None) => {
+                if self.unit_type(rest).is_ok() || !place_word {
+                    Prefix::Power(p, rest)
+                } else {
+                    Prefix::None
+                }
+            }
+            (Some(a), Some(b)) => {
+                let same = a.unit.map(|u| self.map.prov_of(u.loc))
+                    == b.unit.map(|u| self.map.prov_of(u.loc))
+                    && a.kind == b.kind;
+                if (place_word && self.unit_type(rest).is_ok()) || (same && in_force == Some(p)) {
+                    return Prefix::Power(p, rest);
+                }
+                let first = &whole[..whole.len() - rest.len()];
+                let first = first.trim_end();
+                let name = &self.map.power(p).name;
+                let other = if place_word {
+                    let l = with_normalized(first, |n| self.names.place(n).first().copied());
+                    l.map(|l| format!("the province {}", self.map.loc_name(l)))
+                        .unwrap_or_else(|| "a province".into())
+                } else {
+                    format!("the order word `{first}`")
+                };
+                Prefix::Ambiguous(Diagnostic::error(
+                    self.span(whole, first.len()),
+                    format!("`{first}` may be {name} or {other}: the order reads both ways"),
+                    Some(format!(
+                        "write `{name}:` for the power, or the order in full"
+                    )),
+                ))
+            }
+        }
+    }
+
+    /// A misspelt power (`Englnd:`, `Frnace`) with exactly one close power, as a
+    /// header or a prefix with a colon: read with a warning (an error in strict mode).
+    fn corrected_power(&self, t: &str) -> Option<Seg> {
+        let s = t.trim_start_matches(['[', '(', '<']);
+        let (r, w) = word(s).ok()?;
+        if w.len() < 4 || is_any_keyword(w) || label_word(w).is_some() {
+            return None;
+        }
+        let exact_place = with_normalized(w, |n| !self.names.place(n).is_empty());
+        if exact_place || self.probe(|| self.place(s, true)).is_some() {
+            return None;
+        }
+        let close = self.names.close_powers(&normalize(w));
+        let [p] = close[..] else {
+            return None;
+        };
+        let r = r.trim_start_matches([']', ')', '>']);
+        let rest = r.trim_start();
+        let whole = at_end(rest.trim_start_matches(':'));
+        let colon = rest.starts_with(':');
+        if !whole && !colon {
+            return None;
+        }
+        let name = &self.map.power(p).name;
+        let span = self.span(s, w.len());
+        if self.strict {
+            return Some(Seg::Error(
+                Diagnostic::error(
+                    span,
+                    format!("unknown power `{w}`"),
+                    Some(format!("did you mean `{name}`?")),
+                ),
+                None,
+            ));
+        }
+        let warning = Diagnostic::warning(
+            span,
+            format!("read `{w}` as `{name}`"),
+            Some(format!(
+                "no other power is close; write `{name}` to be sure"
+            )),
+        );
+        if whole {
+            self.warnings.borrow_mut().push(warning);
+            return Some(Seg::Header(p));
+        }
+        let body = rest[1..].trim_start();
+        let seg = match self.order(body, Some(p)) {
+            Ok(o) => Seg::Order(o, Some(p)),
+            Err(d) => Seg::Error(d, Some(p)),
+        };
+        self.warnings.borrow_mut().insert(0, warning);
+        Some(seg)
+    }
+}
