@@ -432,9 +432,9 @@ const RESERVED: &[&str] = &[
     "support", "supports", "c", "convoy", "convoys", "to", "m", "mv", "move", "moves", "attack",
     "attacks", "r", "retreat", "retreats", "d", "disband", "disbands", "destroy", "remove",
     "removes", "b", "build", "builds", "waive", "waives", "waived", "save", "via", "into", "from",
-    "hld", "mto", "cvy", "cto", "rto", "dsb", "bld", "rem", "wve", "nc", "sc", "ec", "wc", "n",
-    "e", "w", "north", "south", "east", "west", "coast", "aus", "eng", "fra", "ger", "ita", "rus",
-    "tur", "chi", "jap", "bra", "arg", "col", "mex", "usa",
+    "hld", "mto", "cvy", "cto", "rto", "dsb", "bld", "rem", "wve", "nc", "sc", "ec", "wc", "ncs",
+    "scs", "ecs", "wcs", "n", "e", "w", "north", "south", "east", "west", "coast", "aus", "eng",
+    "fra", "ger", "ita", "rus", "tur", "chi", "jap", "bra", "arg", "col", "mex", "usa",
 ];
 
 #[test]
