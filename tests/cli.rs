@@ -453,3 +453,58 @@ fn adjudicate_takes_a_retreat_position() {
     assert!(out.contains("France: Army Picardy -> Paris.\n"), "{out}");
     assert!(out.contains("Next: Fall 1902 movement."), "{out}");
 }
+
+#[test]
+fn world1914_saves_a_build_and_builds_in_a_colony_the_next_winter() {
+    // England owns 13 centres on world1914 (3 home, 10 colonies) and has 12 units (the
+    // fleet in Accra is gone): one build. Its home centres are all occupied, so it
+    // saves the build for a colonial build; a second save finds no build left.
+    let units = "england: [F lon, A lvp, F edi, F ade, F cai, A bom, F cap, A lag, F mad, F que, F mel, A van]";
+    let pos = temp_file(
+        "w1914-save",
+        &format!("phase: Winter 1901\nunits:\n  {units}\n"),
+    );
+    let o = arbiter(
+        &["adjudicate", "--map", "world1914", "--position", &pos, "-"],
+        Some("England: Save\nEngland: Waive for a colonial build\n"),
+    );
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(
+        out.contains("England: SAVE (for a colonial build).\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("England: SAVE (for a colonial build).  (*void*)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("England saves 1 build for a colonial build next winter."),
+        "{out}"
+    );
+    // The next winter, with the build saved, a fleet is built in Accra (a colony).
+    let pos = temp_file(
+        "w1914-colonial",
+        &format!("phase: Winter 1902\nunits:\n  {units}\nsaved: {{england: 1}}\n"),
+    );
+    let o = arbiter(
+        &["adjudicate", "--map", "world1914", "--position", &pos, "-"],
+        Some("England:\nBuild F Accra\n"),
+    );
+    let out = stdout(&o);
+    assert!(out.contains("England: BUILD Fleet Accra.\n"), "{out}");
+    // Without a saved build the same order is illegal: Accra is no home centre.
+    let pos = temp_file(
+        "w1914-nosave",
+        &format!("phase: Winter 1902\nunits:\n  {units}\n"),
+    );
+    let o = arbiter(
+        &["adjudicate", "--map", "world1914", "--position", &pos, "-"],
+        Some("England:\nBuild F Accra\n"),
+    );
+    let out = stdout(&o);
+    assert!(
+        out.contains("England: BUILD Fleet Accra.  (*void*)\n"),
+        "{out}"
+    );
+}

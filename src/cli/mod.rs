@@ -91,7 +91,7 @@ pub struct AdjudicateArgs {
     /// map's starting position.
     #[arg(long, value_name = "FILE")]
     pub position: Option<PathBuf>,
-    /// Map: the name of an embedded map (`standard`) or a YAML map file.
+    /// Map: the name of an embedded map (`standard`, `classic1913`, `world1914`) or a YAML map file.
     #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
     pub map: String,
     /// Output format.
@@ -171,7 +171,7 @@ pub fn load_map(name: &str) -> Result<Map, Fatal> {
     let path = Path::new(name);
     if !path.exists() {
         return Err(Fatal(format!(
-            "unknown map `{name}`: give an embedded map name (`standard`) or a YAML file"
+            "unknown map `{name}`: give an embedded map name (`standard`, `classic1913`, `world1914`) or a YAML file"
         )));
     }
     let src = std::fs::read_to_string(path)

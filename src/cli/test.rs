@@ -44,7 +44,7 @@ pub struct TestArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = TestFormat::Text)]
     pub format: TestFormat,
-    /// Map: the name of an embedded map (`standard`) or a YAML map file.
+    /// Map: the name of an embedded map (`standard`, `classic1913`, `world1914`) or a YAML map file.
     #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
     pub map: String,
 }

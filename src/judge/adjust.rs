@@ -18,15 +18,12 @@ use crate::orders::{Diagnostic, Order, OrderKind, Span};
 /// colonial build"), for `power`. Legal only on a map with the colonial build rule,
 /// while the power has a build left; it uses the build as a waive does, and gives the
 /// power one saved build in the next adjustment phase.
-///
-/// The order parser has no form for it yet. Until `OrderKind` has its own variant,
-/// a save is a `Build` order that names no unit (a build kept for later), which the
-/// parser never produces; [`is_save`] is the one place that reads it.
+/// Players write it `Save` or `Waive for a colonial build` (`OrderKind::Save`).
 pub fn save_order(power: Power) -> Order {
     Order {
         power: Some(power),
         unit: None,
-        kind: OrderKind::Build,
+        kind: OrderKind::Save,
         text: "Save for a colonial build".to_string(),
         span: Span::default(),
     }
@@ -34,7 +31,7 @@ pub fn save_order(power: Power) -> Order {
 
 /// Is this order a save for a colonial build ([`save_order`])?
 pub fn is_save(o: &Order) -> bool {
-    o.kind == OrderKind::Build && o.unit.is_none()
+    o.kind == OrderKind::Save
 }
 
 /// Where a power may build in a province, under the map's rule.
@@ -229,7 +226,7 @@ pub fn adjudicate_adjustments(
                     Outcome::Illegal(Illegal::Build("no build left to waive"))
                 }
             }
-            (OrderKind::Build, None, Some(pw)) if is_save(o) => {
+            (OrderKind::Save, _, Some(pw)) => {
                 if map.build_rule != BuildRule::Colonial {
                     Outcome::Illegal(Illegal::Build(
                         "this map has no colonial builds: there is nothing to save for",

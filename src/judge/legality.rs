@@ -77,7 +77,8 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
             to: None,
         };
         match (o.kind, o.unit) {
-            (OrderKind::Build | OrderKind::Waive | OrderKind::Disband, _) | (_, None) => {
+            (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
+            | (_, None) => {
                 r.outcome = Outcome::Illegal(Illegal::WrongPhase);
                 diagnostics.push(Diagnostic::error(
                     o.span,
@@ -404,7 +405,9 @@ fn legal(
             }
             Ok(Eff::Convoy { army: a, to: dest })
         }
-        OrderKind::Disband | OrderKind::Build | OrderKind::Waive => Err(Illegal::WrongPhase),
+        OrderKind::Disband | OrderKind::Build | OrderKind::Waive | OrderKind::Save => {
+            Err(Illegal::WrongPhase)
+        }
     }
 }
 

@@ -14,7 +14,7 @@ use nom::branch::alt;
 use nom::bytes::complete::tag;
 use nom::character::complete::{char, space0, space1};
 use nom::combinator::opt;
-use nom::sequence::preceded;
+use nom::sequence::{preceded, tuple};
 use nom::Err;
 
 use super::words::*;
@@ -53,6 +53,8 @@ enum Verb {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Command {
     Waive,
+    /// `Save`, `save build`: save a build for a colonial build next winter.
+    Save,
     Build,
     /// `Disband`, `Remove`, `D`: a unit and nothing after it.
     Remove,
@@ -720,6 +722,9 @@ impl<'m> Ctx<'m> {
     /// `W`, `Move`, `m`, `Hold`), and the text after it.
     fn command<'a>(&self, i: &'a str) -> Option<(&'a str, Command)> {
         if let Ok((r, w)) = word(i) {
+            if word_eq(w, "save") {
+                return Some((r, Command::Save));
+            }
             let f = flags(w);
             if f & (flag::WAIVE | flag::BUILD | flag::DISBAND | flag::MOVE_FIRST | flag::HOLD_FIRST)
                 == 0
@@ -779,15 +784,27 @@ impl<'m> Ctx<'m> {
         };
         let r = r.strip_prefix(':').unwrap_or(r);
         match c {
-            Command::Waive => {
-                // `waive`, `waive France`, `waive build`, `W`
+            Command::Waive | Command::Save => {
+                // `waive`, `waive France`, `waive build`, `W`; `save`, `save build`,
+                // `waive for a colonial build`, `save for colonial build`.
                 let (r, named) = opt(preceded(space1, |i| self.power(i)))(r)?;
                 let (r, _) = opt(preceded(space1, kw(&["build", "builds"])))(r)?;
+                let (r, colonial) = opt(tuple((
+                    preceded(space1, kw(&["for"])),
+                    opt(preceded(space1, kw(&["a"]))),
+                    preceded(space1, kw(&["colonial"])),
+                    preceded(space1, kw(&["build"])),
+                )))(r)?;
+                let kind = if c == Command::Save || colonial.is_some() {
+                    OrderKind::Save
+                } else {
+                    OrderKind::Waive
+                };
                 Ok((
                     r,
                     Body {
                         unit: None,
-                        kind: OrderKind::Waive,
+                        kind,
                         named,
                         stated: None,
                     },

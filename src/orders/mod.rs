@@ -63,6 +63,9 @@ pub enum OrderKind {
     Build,
     /// Waive one build.
     Waive,
+    /// Save one build for a colonial build next winter (maps with the colonial build
+    /// rule; `Save`, `Waive for a colonial build`).
+    Save,
 }
 
 /// One order, names resolved, with where it was written.
@@ -118,6 +121,7 @@ impl Order {
             OrderKind::Disband => format!("{me} D"),
             OrderKind::Build => format!("BUILD {me}"),
             OrderKind::Waive => "WAIVE".to_string(),
+            OrderKind::Save => "SAVE".to_string(),
         }
     }
 }

@@ -14,8 +14,8 @@ use std::fmt::Write;
 use super::text::{or_list, wrap};
 use crate::game::{PhaseKind, PhaseResult};
 use crate::judge::{
-    is_save, owed, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome,
-    ParadoxRule, Rules, Strength, Void,
+    owed, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome, ParadoxRule, Rules,
+    Strength, Void,
 };
 use crate::map::{BuildRule, Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
@@ -587,9 +587,9 @@ impl<'a> Board<'a> {
                 format!("remove {me}")
             }
             OrderKind::Disband => format!("{me} disbands"),
-            OrderKind::Build if is_save(o) => "save a build for a colonial build".to_string(),
             OrderKind::Build => format!("build {me}"),
             OrderKind::Waive => "waive".to_string(),
+            OrderKind::Save => "save a build for a colonial build".to_string(),
         }
     }
 
@@ -1407,7 +1407,7 @@ impl<'a> Board<'a> {
                         let _ = write!(t, " is illegal: {}.", i.describe(map));
                     }
                     Outcome::Succeeds => match o.kind {
-                        OrderKind::Build if is_save(o) => t.push_str(
+                        OrderKind::Save => t.push_str(
                             " succeeds: one build is not used now, and may be used next winter \
                              in a centre that is not a home centre.",
                         ),

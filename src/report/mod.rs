@@ -23,9 +23,6 @@ fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
 /// The canonical form of input order `k`.
 pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
     let orders = &result.input;
-    if crate::judge::is_save(&orders[k]) {
-        return "SAVE".to_string();
-    }
     let mut o = orders[k].clone();
     if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders[k].to) {
         o.kind = OrderKind::Move { to, via_convoy };

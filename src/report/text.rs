@@ -12,7 +12,7 @@ use std::fmt::Write;
 
 use super::{tags, unit_words};
 use crate::game::{PhaseKind, PhaseResult, Unit};
-use crate::judge::{is_save, CivilDisorder, Illegal, Outcome, Rules};
+use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
 use crate::map::{Loc, Map, Power, UnitKind};
 use crate::orders::OrderKind;
 
@@ -27,7 +27,9 @@ pub(crate) fn order_text(map: &Map, result: &PhaseResult, k: usize) -> String {
     let (kind, loc) = match (unit, o.unit) {
         (Some(u), _) => (Some(u.kind), u.loc),
         (None, Some(u)) => (u.kind, u.loc),
-        (None, None) if is_save(o) => return "SAVE (for a colonial build)".to_string(),
+        (None, None) if o.kind == OrderKind::Save => {
+            return "SAVE (for a colonial build)".to_string()
+        }
         (None, None) => return "WAIVE".to_string(),
     };
     let kind = match (o.kind, r.to) {
@@ -92,6 +94,7 @@ pub(crate) fn order_text(map: &Map, result: &PhaseResult, k: usize) -> String {
         OrderKind::Disband => format!("{me} DISBAND"),
         OrderKind::Build => format!("BUILD {me}"),
         OrderKind::Waive => "WAIVE".to_string(),
+        OrderKind::Save => "SAVE FOR A COLONIAL BUILD".to_string(),
     }
 }
 
