@@ -508,3 +508,75 @@ fn world1914_saves_a_build_and_builds_in_a_colony_the_next_winter() {
         "{out}"
     );
 }
+
+/// Two game-years on world1914 through the referee's commands: England takes two
+/// neutral centres, has no vacant home centre, saves both builds, and builds them in
+/// its colonies the next winter.
+#[test]
+fn world1914_game_with_a_colonial_build_through_the_commands() {
+    let dir = std::env::temp_dir().join(format!("arbiter-w1914-game-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = dir.join("w.yaml");
+    let game = game.to_str().unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    let ok = |args: &[&str]| {
+        let o = arbiter(args, None);
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        stdout(&o)
+    };
+    ok(&["new", game, "--map", "world1914", "--name", "w"]);
+    let s1 = file(
+        "s1.txt",
+        "England:\nA Bombay - Afghanistan\nF Capetown - Mozambique\n",
+    );
+    let empty = file("empty.txt", "");
+    let out = ok(&["judge", game, &s1]);
+    assert!(
+        out.contains("England: Army Bombay -> Afghanistan.\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("England: Fleet Capetown -> Mozambique.\n"),
+        "{out}"
+    );
+    let out = ok(&["judge", game, &empty]);
+    assert!(
+        out.contains("England (15 centres, 13 units) builds 2."),
+        "{out}"
+    );
+    let status = ok(&["status", game]);
+    assert!(status.contains("has no vacant home centre"), "{status}");
+    let w1 = file("w1.txt", "England:\nSave\nWaive for a colonial build\n");
+    let out = ok(&["judge", game, &w1]);
+    assert!(
+        out.contains("England saves 2 builds for a colonial build next winter."),
+        "{out}"
+    );
+    ok(&["judge", game, &empty]);
+    ok(&["judge", game, &empty]);
+    let status = ok(&["status", game]);
+    assert!(
+        status.contains("Saved for a colonial build this winter: 2 builds."),
+        "{status}"
+    );
+    let w2 = file("w2.txt", "England:\nBuild A Bombay\nBuild F Capetown\n");
+    let out = ok(&["judge", game, &w2]);
+    assert!(out.contains("England: BUILD Army Bombay.\n"), "{out}");
+    assert!(out.contains("England: BUILD Fleet Capetown.\n"), "{out}");
+    let v: serde_json::Value =
+        serde_json::from_str(&ok(&["status", game, "--format", "json"])).unwrap();
+    assert_eq!(v["phase"], "Spring 1903 movement");
+    let units = v["units"]["england"].as_array().unwrap();
+    assert_eq!(units.len(), 15);
+    assert!(units.contains(&"A BOM".into()) && units.contains(&"F CAP".into()));
+}
