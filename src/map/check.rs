@@ -19,6 +19,7 @@
 
 pub mod locate;
 
+use crate::orders::ORDER_WORDS;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
@@ -487,71 +488,6 @@ struct Checker<'a> {
     /// this module stands at the same place.
     quiet: HashSet<(usize, usize, &'static str)>,
 }
-
-/// The order words a name must not be (normalized), with what each means: a copy of
-/// the grammar's keyword lists (`src/orders/words.rs`, documented in `docs/ORDERS.md`),
-/// which are private to the parser.
-const ORDER_WORDS: &[(&str, &[&str])] = &[
-    (
-        "hold",
-        &[
-            "h", "hold", "holds", "stand", "stands", "hld", "holding", "standing",
-        ],
-    ),
-    (
-        "support",
-        &["s", "support", "supports", "sup", "supp", "supporting"],
-    ),
-    ("convoy", &["c", "convoy", "convoys", "cvy", "convoying"]),
-    (
-        "move",
-        &[
-            "to",
-            "m",
-            "move",
-            "moves",
-            "moving",
-            "attack",
-            "attacks",
-            "attacking",
-            "r",
-            "retreat",
-            "retreats",
-            "retreating",
-            "mv",
-            "into",
-            "mto",
-            "rto",
-            "cto",
-            "go",
-            "goes",
-            "on",
-        ],
-    ),
-    (
-        "disband",
-        &[
-            "d",
-            "disband",
-            "disbands",
-            "disbanded",
-            "destroy",
-            "destroys",
-            "destroyed",
-            "remove",
-            "removes",
-            "removed",
-            "dsb",
-            "rem",
-        ],
-    ),
-    ("build", &["b", "build", "builds", "built", "bld"]),
-    ("waive", &["waive", "waives", "waived", "wve"]),
-    ("army", &["a", "army", "amy"]),
-    ("fleet", &["f", "fleet", "flt"]),
-    ("via convoy", &["via", "by"]),
-    ("a filler word", &["the", "an", "at", "in", "from"]),
-];
 
 impl Checker<'_> {
     fn pos(&self, path: &str) -> Pos {

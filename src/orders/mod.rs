@@ -18,6 +18,7 @@ mod grammar;
 mod nationality;
 mod text;
 mod words;
+pub(crate) use words::ORDER_WORDS;
 
 pub use crate::map::names::{normalize, NameIndex};
 pub use diagnostic::{render_diagnostics, Diagnostic, Severity, Span};

@@ -294,6 +294,26 @@ pub(super) const AT: &[&str] = &["at", "in"];
 pub(super) const VIA: &[&str] = &["via"];
 pub(super) const FROM: &[&str] = &["from"];
 
+/// Every order word, with what it means: the names a map must not give a place
+/// (`map check`, KEYWORD_NAME).
+pub(crate) const ORDER_WORDS: &[(&str, &[&str])] = &[
+    ("hold", HOLD),
+    ("support", SUPPORT),
+    ("convoy", CONVOY),
+    ("move", MOVE_WORDS),
+    ("move", MOVE_MORE),
+    ("disband", DISBAND),
+    ("build", BUILD),
+    ("waive", WAIVE),
+    ("army", ARMY),
+    ("fleet", FLEET),
+    ("via convoy", VIA),
+    ("via convoy", &["by"]),
+    ("a filler word", ARTICLES),
+    ("a filler word", AT),
+    ("a filler word", FROM),
+];
+
 /// Every keyword list, with the word shown for it, for corrections and "did you mean".
 pub(super) const KEYWORDS: &[(&[&str], &str)] = &[
     (HOLD, "hold"),
