@@ -258,13 +258,7 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             }
         };
         // 2000 (v2.4 6.G.8): with no convoy route ordered, the army goes by land.
-        let land_fallback = matches!(
-            rules.convoy_intent,
-            ConvoyIntent::ViaConvoyOrOwnFleet {
-                land_fallback: true
-            }
-        );
-        let by_convoy = by_convoy && (!land_fallback || ordered_route(eff, a, dest));
+        let by_convoy = by_convoy && (!rules.land_fallback() || ordered_route(eff, a, dest));
         eff[a] = Eff::Move {
             to,
             convoy: by_convoy,
@@ -295,16 +289,10 @@ fn legal(
                         rules.convoy_intent,
                         ConvoyIntent::ViaConvoyOrOwnFleet { .. }
                     ));
-            let fallback = matches!(
-                rules.convoy_intent,
-                ConvoyIntent::ViaConvoyOrOwnFleet {
-                    land_fallback: true
-                }
-            );
             let (to, convoy) = match move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via) {
                 // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
                 Err(Illegal::NoPossibleConvoy)
-                    if fallback && map.army_adjacent(here, map.prov_of(to)) =>
+                    if rules.land_fallback() && map.army_adjacent(here, map.prov_of(to)) =>
                 {
                     (map.prov_of(to).into(), false)
                 }

@@ -117,6 +117,17 @@ impl Rules {
         Rules::EDITIONS.iter().copied().find(|r| r.edition == name)
     }
 
+    /// 4.A.3 with the v2.4 land fallback: a via-convoy move with no convoy route
+    /// ordered goes by land.
+    pub fn land_fallback(self) -> bool {
+        matches!(
+            self.convoy_intent,
+            ConvoyIntent::ViaConvoyOrOwnFleet {
+                land_fallback: true
+            }
+        )
+    }
+
     /// The names `--rules` accepts, for messages.
     pub fn names() -> &'static str {
         "2023 (default; alias datc-3.0), 2000 (alias datc-2.4), 1982, 1971"

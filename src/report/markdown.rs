@@ -7,7 +7,9 @@
 
 use std::fmt::Write;
 
-use super::text::{capital, destroyed_why, distance_words, header, or_list, order_lines, the};
+use super::text::{
+    closing_lines, destroyed_why, distance_words, header, or_list, order_lines, the,
+};
 use crate::game::{PhaseKind, PhaseResult};
 use crate::map::{Map, Power};
 
@@ -52,33 +54,20 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
         centres(&mut out, map, result, after);
     }
     section(&mut out, "Next");
-    for p in &result.skipped {
-        let _ = writeln!(
-            out,
-            "- {}: nothing to do, skipped.",
-            capital(&p.to_string())
-        );
-    }
-    match (result.winner, result.next) {
-        (Some(w), _) => {
-            let n = result
-                .owners_after
-                .as_ref()
-                .map_or(0, |o| o.iter().filter(|x| **x == Some(w)).count());
-            let _ = writeln!(
-                out,
-                "- {} owns {n} supply centres and wins the game.",
-                map.power(w).name
-            );
-        }
-        (None, None) => {
-            let _ = writeln!(out, "- The game is over: its last year has been played.");
-        }
-        (None, Some(next)) => {
-            let _ = writeln!(out, "- Next: {}.", capital(&next.to_string()));
-        }
+    for line in closing_lines(map, result) {
+        let _ = writeln!(out, "- {line}");
     }
     out
+}
+
+/// `France: Army Paris`.
+fn power_unit(map: &Map, u: &crate::game::Unit) -> String {
+    format!(
+        "{}: {} {}",
+        map.power(u.power).name,
+        u.kind.word(),
+        map.loc_name(u.loc)
+    )
 }
 
 fn section(out: &mut String, title: &str) {
@@ -134,26 +123,14 @@ fn adjustment(out: &mut String, map: &Map, result: &PhaseResult) {
     if !result.built.is_empty() {
         section(out, "Built");
         for u in &result.built {
-            let _ = writeln!(
-                out,
-                "- {}: {} {}",
-                map.power(u.power).name,
-                u.kind.word(),
-                map.loc_name(u.loc)
-            );
+            let _ = writeln!(out, "- {}", power_unit(map, u));
         }
     }
     if !result.removed.is_empty() {
         section(out, "Removed");
         for &i in &result.removed {
             let u = &result.units[i];
-            let _ = writeln!(
-                out,
-                "- {}: {} {}",
-                map.power(u.power).name,
-                u.kind.word(),
-                map.loc_name(u.loc)
-            );
+            let _ = writeln!(out, "- {}", power_unit(map, u));
         }
     }
     if !result.civil_disorder.is_empty() {
@@ -161,13 +138,7 @@ fn adjustment(out: &mut String, map: &Map, result: &PhaseResult) {
         for &(i, d) in &result.civil_disorder {
             let u = &result.units[i];
             let dist = distance_words(result.rules, d);
-            let _ = writeln!(
-                out,
-                "- {}: {} {} removed ({dist}).",
-                map.power(u.power).name,
-                u.kind.word(),
-                map.loc_name(u.loc)
-            );
+            let _ = writeln!(out, "- {} removed ({dist}).", power_unit(map, u));
         }
     }
     if !result.waived.is_empty() {

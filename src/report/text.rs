@@ -205,30 +205,35 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
         centres(&mut out, map, &result.owners_before, owners, result);
     }
     out.push('\n');
-    for p in &result.skipped {
-        let _ = writeln!(out, "{}: nothing to do, skipped.", capital(&p.to_string()));
+    for line in closing_lines(map, result) {
+        let _ = writeln!(out, "{line}");
     }
-    match (result.winner, result.next) {
+    out
+}
+
+/// The last lines of a sheet: the phases skipped, then the next phase, the winner,
+/// or the end of the game.
+pub(crate) fn closing_lines(map: &Map, result: &PhaseResult) -> Vec<String> {
+    let mut lines: Vec<String> = result
+        .skipped
+        .iter()
+        .map(|p| format!("{}: nothing to do, skipped.", capital(&p.to_string())))
+        .collect();
+    lines.push(match (result.winner, result.next) {
         (Some(w), _) => {
             let n = result
                 .owners_after
                 .as_ref()
-                .map(|o| o.iter().filter(|x| **x == Some(w)).count())
-                .unwrap_or(0);
-            let _ = writeln!(
-                out,
+                .map_or(0, |o| o.iter().filter(|x| **x == Some(w)).count());
+            format!(
                 "{} owns {n} supply centres and wins the game.",
                 map.power(w).name
-            );
+            )
         }
-        (None, None) => {
-            let _ = writeln!(out, "The game is over: its last year has been played.");
-        }
-        (None, Some(next)) => {
-            let _ = writeln!(out, "Next: {}.", capital(&next.to_string()));
-        }
-    }
-    out
+        (None, None) => "The game is over: its last year has been played.".to_string(),
+        (None, Some(next)) => format!("Next: {}.", capital(&next.to_string())),
+    });
+    lines
 }
 
 pub(crate) fn capital(s: &str) -> String {
