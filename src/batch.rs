@@ -69,16 +69,19 @@ pub fn answer_line<'m>(
     options: ParseOptions,
     map_for: &mut dyn FnMut(Option<&str>) -> Result<&'m Map, String>,
 ) -> Result<String, String> {
-    let id = serde_json::from_str::<serde_json::Value>(line)
-        .ok()
-        .and_then(|v| v.get("id").cloned())
-        .unwrap_or(serde_json::Value::Null);
     let fail = |id: serde_json::Value, e: &str| {
         serde_json::to_string(&ErrorAnswer { id, error: e }).unwrap_or_default()
     };
     match answer(line, default_rules, options, map_for) {
-        Ok(a) => serde_json::to_string(&a).map_err(|e| fail(id, &e.to_string())),
-        Err(e) => Err(fail(id, &e)),
+        Ok(a) => serde_json::to_string(&a).map_err(|e| fail(a.id.clone(), &e.to_string())),
+        Err(e) => {
+            // Only a failed line is read a second time, for whatever `id` it has.
+            let id = serde_json::from_str::<serde_json::Value>(line)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+                .unwrap_or(serde_json::Value::Null);
+            Err(fail(id, &e))
+        }
     }
 }
 
@@ -123,7 +126,7 @@ fn answer<'m>(
     position
         .set_dislodged(map, &c.dislodged)
         .map_err(|e| e.to_string())?;
-    position.check_dislodged(map).map_err(|e| e.to_string())?;
+    position.check_dislodged().map_err(|e| e.to_string())?;
     if let Some(centers) = &c.centers {
         let mut owners: Vec<(String, Vec<String>)> = Vec::new();
         for (power, list) in centers {

@@ -18,7 +18,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let input = read_input(&args.orders)?;
     // Load every map the lines name first, so answers can borrow them.
     let mut maps: HashMap<String, Result<Map, String>> = HashMap::new();
-    for line in input.lines() {
+    for line in input.lines().filter(|l| l.contains("\"map\"")) {
         if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
             if let Some(name) = v.get("map").and_then(|m| m.as_str()) {
                 if name != default_map.name && !maps.contains_key(name) {

@@ -469,7 +469,7 @@ impl PositionRecord {
         }
         p.set_dislodged(map, &self.dislodged)
             .map_err(|e| invalid(at, e))?;
-        p.check_dislodged(map).map_err(|e| invalid(at, e))?;
+        p.check_dislodged().map_err(|e| invalid(at, e))?;
         p.set_saved_by_name(map, self.saved.iter().map(|(k, v)| (k.as_str(), *v)))
             .map_err(|e| invalid(at, e))?;
         if phase.kind == PhaseKind::Retreat && p.dislodged.is_empty() {

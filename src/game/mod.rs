@@ -456,14 +456,13 @@ impl Position {
             pos.set_owners(map, owners.iter().map(|(k, v)| (k.as_str(), v.as_slice())))?;
         }
         pos.set_dislodged(map, &f.dislodged)?;
-        pos.check_dislodged(map)?;
+        pos.check_dislodged()?;
         pos.set_saved_by_name(map, f.saved.iter().map(|(k, v)| (k.as_str(), *v)))?;
         Ok(pos)
     }
 
     /// Dislodged units belong to a retreat phase.
-    pub fn check_dislodged(&self, map: &Map) -> Result<(), PositionError> {
-        let _ = map;
+    pub fn check_dislodged(&self) -> Result<(), PositionError> {
         if !self.dislodged.is_empty() && self.phase.kind != PhaseKind::Retreat {
             return Err(PositionError::DislodgedOutsideRetreat(
                 self.phase.to_string(),
