@@ -3,11 +3,14 @@
 //! [`crate::report::json::phase`]) with the caller's `id` first. The binary only reads
 //! lines and writes answers; a bad line gives `{"id": …, "error": …}`.
 
+use std::io::{self, BufRead, Write};
+use std::sync::{mpsc, OnceLock};
+
 use serde::{Deserialize, Serialize};
 
 use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, Position};
 use crate::judge::Rules;
-use crate::map::Map;
+use crate::map::{Map, EMBEDDED};
 use crate::orders::{nationality_warnings, parse_order_with, Diagnostic, Order, ParseOptions};
 use crate::report::json::{self, JsonResult};
 
@@ -61,39 +64,369 @@ fn strings(v: &serde_json::Value, what: &str) -> Result<Vec<String>, String> {
         .collect()
 }
 
-/// Answer one line as JSON text; `Err` holds the error answer's text. `map_for`
-/// gives the map a line names (`None`: the default map), or why it cannot.
-pub fn answer_line<'m>(
-    line: &str,
-    default_rules: Rules,
-    options: ParseOptions,
-    map_for: &mut dyn FnMut(Option<&str>) -> Result<&'m Map, String>,
-) -> Result<String, String> {
-    let fail = |id: serde_json::Value, e: &str| {
-        serde_json::to_string(&ErrorAnswer { id, error: e }).unwrap_or_default()
-    };
-    match answer(line, default_rules, options, map_for) {
-        Ok(a) => serde_json::to_string(&a).map_err(|e| fail(a.id.clone(), &e.to_string())),
-        Err(e) => {
-            // Only a failed line is read a second time, for whatever `id` it has.
-            let id = serde_json::from_str::<serde_json::Value>(line)
-                .ok()
-                .and_then(|v| v.get("id").cloned())
-                .unwrap_or(serde_json::Value::Null);
-            Err(fail(id, &e))
+/// The maps a batch line may name: the default map, the embedded maps (each loaded
+/// once, on first use) and the maps the caller registered. Nothing else: a line cannot
+/// make the program open a file.
+pub struct Maps {
+    default: Map,
+    embedded: Vec<(&'static str, OnceLock<Map>)>,
+    registered: Vec<(String, Map)>,
+}
+
+impl Maps {
+    /// The default map (for lines that name none) and every embedded map.
+    pub fn new(default: Map) -> Maps {
+        Maps {
+            default,
+            embedded: EMBEDDED
+                .iter()
+                .map(|(name, _, _)| (*name, OnceLock::new()))
+                .collect(),
+            registered: Vec::new(),
         }
+    }
+
+    /// Let lines name `map` as `name` (`--map-file NAME=PATH`).
+    pub fn register(&mut self, name: &str, map: Map) {
+        self.registered.retain(|(n, _)| n != name);
+        self.registered.push((name.to_string(), map));
+    }
+
+    /// The map a line names (`None`: the default map).
+    pub fn get(&self, name: Option<&str>) -> Result<&Map, String> {
+        let Some(name) = name else {
+            return Ok(&self.default);
+        };
+        if name == self.default.name {
+            return Ok(&self.default);
+        }
+        if let Some((_, m)) = self.registered.iter().find(|(n, _)| n == name) {
+            return Ok(m);
+        }
+        let key = name.trim().to_ascii_lowercase();
+        let key = if key == "classic" { "standard" } else { &key };
+        if let Some((n, cell)) = self.embedded.iter().find(|(n, _)| *n == key) {
+            if *n == self.default.name {
+                return Ok(&self.default);
+            }
+            if let Some(m) = cell.get() {
+                return Ok(m);
+            }
+            let m = Map::embedded(n).ok_or_else(|| format!("unknown map `{name}`"))?;
+            return Ok(cell.get_or_init(|| m));
+        }
+        let mut known: Vec<&str> = self.embedded.iter().map(|(n, _)| *n).collect();
+        known.extend(self.registered.iter().map(|(n, _)| n.as_str()));
+        Err(format!(
+            "unknown map `{}`: a batch line may name an embedded or registered map ({}); \
+             register a map file with `--map-file NAME=PATH`",
+            name.chars().take(100).collect::<String>(),
+            known.join(", ")
+        ))
     }
 }
 
-/// Answer one case.
-fn answer<'m>(
+/// Answer one line as JSON text; `Err` holds the error answer's text.
+pub fn answer_line(
     line: &str,
     default_rules: Rules,
     options: ParseOptions,
-    map_for: &mut dyn FnMut(Option<&str>) -> Result<&'m Map, String>,
+    maps: &Maps,
+) -> Result<String, String> {
+    let mut out = Vec::new();
+    let ok = answer_into(&mut out, line, default_rules, options, maps);
+    let text = String::from_utf8(out).unwrap_or_default();
+    if ok {
+        Ok(text)
+    } else {
+        Err(text)
+    }
+}
+
+/// Append the answer to one line to `out` (no newline); `false` when it is an error
+/// answer.
+pub fn answer_into(
+    out: &mut Vec<u8>,
+    line: &str,
+    default_rules: Rules,
+    options: ParseOptions,
+    maps: &Maps,
+) -> bool {
+    let line = line.strip_prefix('\u{feff}').unwrap_or(line);
+    let start = out.len();
+    let e = match answer(line, default_rules, options, maps) {
+        Ok(a) => match serde_json::to_writer(&mut *out, &a) {
+            Ok(()) => return true,
+            Err(e) => {
+                out.truncate(start);
+                e.to_string()
+            }
+        },
+        Err(e) => e,
+    };
+    // Only a failed line is read a second time, for whatever `id` it has.
+    let id = serde_json::from_str::<serde_json::Value>(line)
+        .ok()
+        .and_then(|v| v.get("id").cloned())
+        .unwrap_or(serde_json::Value::Null);
+    error_answer(out, id, &e);
+    false
+}
+
+fn error_answer(out: &mut Vec<u8>, id: serde_json::Value, error: &str) {
+    let start = out.len();
+    if serde_json::to_writer(&mut *out, &ErrorAnswer { id, error }).is_err() {
+        out.truncate(start);
+        out.extend_from_slice(b"{\"id\":null,\"error\":\"cannot write the answer\"}");
+    }
+}
+
+/// How [`stream`] works.
+#[derive(Clone, Copy, Debug)]
+pub struct StreamOptions {
+    /// The edition for lines that name none.
+    pub rules: Rules,
+    pub parse: ParseOptions,
+    /// Worker threads (1: everything on the calling thread).
+    pub jobs: usize,
+    /// The longest line read, in bytes; a longer line gets an error answer.
+    pub max_line: usize,
+}
+
+/// The default for [`StreamOptions::max_line`]: 1 MiB.
+pub const MAX_LINE: usize = 1 << 20;
+
+/// What [`stream`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamStats {
+    /// Lines answered (blank lines are skipped).
+    pub lines: u64,
+    /// Of those, error answers.
+    pub errors: u64,
+}
+
+/// One line as read: its text, or why it cannot be read.
+enum Raw {
+    Line(std::ops::Range<usize>),
+    TooLong(usize),
+}
+
+/// Lines read together and answered by one worker.
+struct Chunk {
+    /// The line number of the first line.
+    first: u64,
+    bytes: Vec<u8>,
+    lines: Vec<Raw>,
+}
+
+const CHUNK_LINES: usize = 256;
+const CHUNK_BYTES: usize = 1 << 18;
+
+/// Read one line of at most `max` bytes into `buf` (without its line end). `None` at
+/// the end of the input; `Some(false)` when the line was longer (the rest of it is
+/// skipped, not kept).
+fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<Option<bool>> {
+    let start = buf.len();
+    let mut fits = true;
+    let mut any = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            break;
+        }
+        any = true;
+        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(k) => (k, true),
+            None => (avail.len(), false),
+        };
+        if fits {
+            if buf.len() - start + take > max {
+                fits = false;
+                buf.truncate(start);
+            } else {
+                buf.extend_from_slice(&avail[..take]);
+            }
+        }
+        input.consume(if done { take + 1 } else { take });
+        if done {
+            break;
+        }
+    }
+    if !any {
+        return Ok(None);
+    }
+    if fits && buf.last() == Some(&b'\r') {
+        buf.pop();
+    }
+    Ok(Some(fits))
+}
+
+/// Read a chunk of lines; `None` at the end of the input.
+fn read_chunk(input: &mut dyn BufRead, first: u64, max: usize) -> io::Result<Option<Chunk>> {
+    let mut c = Chunk {
+        first,
+        bytes: Vec::new(),
+        lines: Vec::new(),
+    };
+    while c.lines.len() < CHUNK_LINES && c.bytes.len() < CHUNK_BYTES {
+        let start = c.bytes.len();
+        match read_line(input, &mut c.bytes, max)? {
+            None => break,
+            Some(true) => c.lines.push(Raw::Line(start..c.bytes.len())),
+            Some(false) => c.lines.push(Raw::TooLong(max)),
+        }
+    }
+    Ok((!c.lines.is_empty()).then_some(c))
+}
+
+/// Answer every line of a chunk.
+fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions) -> (Vec<u8>, StreamStats) {
+    let mut out = Vec::with_capacity(c.bytes.len() * 5);
+    let mut stats = StreamStats::default();
+    for (k, raw) in c.lines.iter().enumerate() {
+        let n = c.first + k as u64;
+        let ok = match raw {
+            Raw::TooLong(max) => {
+                let e = format!(
+                    "line {n} is longer than {max} bytes: it is not read \
+                     (raise the limit with --max-line-bytes)"
+                );
+                error_answer(&mut out, serde_json::Value::Null, &e);
+                false
+            }
+            Raw::Line(r) => {
+                let bytes = &c.bytes[r.clone()];
+                if bytes.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                match std::str::from_utf8(bytes) {
+                    Ok(line) => answer_into(&mut out, line, o.rules, o.parse, maps),
+                    Err(e) => {
+                        let lossy = String::from_utf8_lossy(bytes);
+                        let id = serde_json::from_str::<serde_json::Value>(&lossy)
+                            .ok()
+                            .and_then(|v| v.get("id").cloned())
+                            .unwrap_or(serde_json::Value::Null);
+                        let e = format!(
+                            "line {n} is not valid UTF-8 (at byte {}): save the file as UTF-8",
+                            e.valid_up_to()
+                        );
+                        error_answer(&mut out, id, &e);
+                        false
+                    }
+                }
+            }
+        };
+        out.push(b'\n');
+        stats.lines += 1;
+        stats.errors += u64::from(!ok);
+    }
+    (out, stats)
+}
+
+/// Answer JSON Lines from `input` to `output`, line by line, in input order, on
+/// `jobs` threads, in bounded memory (a few chunks of lines per thread). A bad line
+/// gets an error answer and the batch goes on; only an I/O error stops it.
+pub fn stream(
+    input: &mut (dyn BufRead + Send),
+    output: &mut dyn Write,
+    maps: &Maps,
+    o: &StreamOptions,
+) -> io::Result<StreamStats> {
+    let mut stats = StreamStats::default();
+    let mut add = |s: StreamStats| {
+        stats.lines += s.lines;
+        stats.errors += s.errors;
+    };
+    let mut line = 1u64;
+    let skip_bom = |c: &mut Chunk| {
+        if let Some(Raw::Line(r)) = c.lines.first_mut() {
+            if c.bytes[r.clone()].starts_with("\u{feff}".as_bytes()) {
+                r.start += 3;
+            }
+        }
+    };
+    if o.jobs <= 1 {
+        while let Some(mut c) = read_chunk(input, line, o.max_line)? {
+            if line == 1 {
+                skip_bom(&mut c);
+            }
+            line += c.lines.len() as u64;
+            let (out, s) = answer_chunk(&c, maps, o);
+            output.write_all(&out)?;
+            add(s);
+        }
+        output.flush()?;
+        return Ok(stats);
+    }
+    let jobs = o.jobs;
+    std::thread::scope(|scope| -> io::Result<()> {
+        // Chunk `k` goes to worker `k % jobs`; the writer takes answers in the same
+        // turn, so the output keeps the input's order with no reordering buffer.
+        let mut to_workers = Vec::with_capacity(jobs);
+        let mut from_workers = Vec::with_capacity(jobs);
+        for _ in 0..jobs {
+            let (tx, rx) = mpsc::sync_channel::<Chunk>(2);
+            let (atx, arx) = mpsc::sync_channel::<(Vec<u8>, StreamStats)>(2);
+            to_workers.push(tx);
+            from_workers.push(arx);
+            scope.spawn(move || {
+                for c in rx {
+                    if atx.send(answer_chunk(&c, maps, o)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        let reader = scope.spawn(move || -> io::Result<()> {
+            let mut k = 0usize;
+            while let Some(mut c) = read_chunk(input, line, o.max_line)? {
+                if line == 1 {
+                    skip_bom(&mut c);
+                }
+                line += c.lines.len() as u64;
+                if to_workers[k % jobs].send(c).is_err() {
+                    break;
+                }
+                k += 1;
+            }
+            Ok(())
+        });
+        let mut k = 0usize;
+        let written = loop {
+            let Ok((out, s)) = from_workers[k % jobs].recv() else {
+                break Ok(());
+            };
+            if let Err(e) = output.write_all(&out) {
+                break Err(e);
+            }
+            add(s);
+            k += 1;
+        };
+        drop(from_workers);
+        let read = reader
+            .join()
+            .unwrap_or_else(|_| Err(io::Error::other("the reading thread failed")));
+        written?;
+        read?;
+        output.flush()
+    })?;
+    Ok(stats)
+}
+
+/// Answer one case.
+fn answer(
+    line: &str,
+    default_rules: Rules,
+    options: ParseOptions,
+    maps: &Maps,
 ) -> Result<Answer, String> {
     let c: Case = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
-    let map = map_for(c.map.as_deref())?;
+    let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
         Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
         None => default_rules,

@@ -1,63 +1,80 @@
 //! `arbiter adjudicate --batch`: JSON Lines in, JSON Lines out, one case per line, for
-//! every kind of phase. The answers come from [`arbiter::batch::answer_line`]; this
-//! module only reads lines, keeps the maps, and writes the answers.
+//! every kind of phase. The work is [`arbiter::batch::stream`]: line by line, on every
+//! core, in input order, in bounded memory. This module opens the input and the output,
+//! registers the maps lines may name, and reports throughput with `--stats`.
 
-use std::collections::HashMap;
-use std::fmt::Write;
+use std::io::{BufReader, BufWriter, Write};
+use std::time::Instant;
 
-use super::{
-    load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS,
-    EXIT_OK,
-};
-use arbiter::batch::answer_line;
-use arbiter::map::Map;
+use super::{load_map, parse_rules, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS, EXIT_OK};
+use arbiter::batch::{stream, Maps, StreamOptions};
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
-    let default_map = load_map(&args.map)?;
-    let default_rules = parse_rules(&args.rules)?;
-    let input = read_input(&args.orders)?;
-    // Load every map the lines name first, so answers can borrow them.
-    let mut maps: HashMap<String, Result<Map, String>> = HashMap::new();
-    for line in input.lines().filter(|l| l.contains("\"map\"")) {
-        if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
-            if let Some(name) = v.get("map").and_then(|m| m.as_str()) {
-                if name != default_map.name && !maps.contains_key(name) {
-                    maps.insert(name.to_string(), load_map(name).map_err(|f| f.0));
-                }
+    let mut maps = Maps::new(load_map(&args.map)?);
+    for spec in &args.map_file {
+        let (name, path) = spec.split_once('=').ok_or_else(|| {
+            Fatal(format!(
+                "--map-file `{spec}`: write NAME=PATH, e.g. --map-file mine=maps/mine.yaml"
+            ))
+        })?;
+        let map = load_map(path).map_err(|f| Fatal(format!("--map-file {name}: {}", f.0)))?;
+        maps.register(name, map);
+    }
+    let options = StreamOptions {
+        rules: parse_rules(&args.rules)?,
+        parse: arbiter::orders::ParseOptions {
+            strict: args.strict,
+        },
+        jobs: match args.jobs {
+            Some(0) => return Err(Fatal("--jobs must be at least 1".into())),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        },
+        max_line: args.max_line_bytes,
+    };
+    let mut input: Box<dyn std::io::BufRead + Send> = if args.orders == "-" {
+        Box::new(BufReader::with_capacity(1 << 16, std::io::stdin()))
+    } else {
+        let f = std::fs::File::open(&args.orders)
+            .map_err(|e| Fatal(format!("cannot read `{}`: {e}", args.orders)))?;
+        Box::new(BufReader::with_capacity(1 << 16, f))
+    };
+    let started = Instant::now();
+    let stats = match args.output.as_deref() {
+        None => {
+            let stdout = std::io::stdout();
+            let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+            let r = stream(&mut input, &mut out, &maps, &options);
+            match r {
+                Ok(s) => s,
+                // The reader of our output went away (`| head`): stop quietly.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(EXIT_OK),
+                Err(e) => return Err(Fatal(format!("batch stopped: {e}"))),
             }
         }
-    }
-    let mut map_for = |name: Option<&str>| -> Result<&Map, String> {
-        match name {
-            None => Ok(&default_map),
-            Some(n) if n == default_map.name => Ok(&default_map),
-            Some(n) => match maps.get(n) {
-                Some(Ok(m)) => Ok(m),
-                Some(Err(e)) => Err(e.clone()),
-                None => Err(format!("unknown map `{n}`")),
-            },
+        Some(path) => {
+            let mut stats = None;
+            super::write_atomically(path, |f| {
+                let mut out = BufWriter::with_capacity(1 << 16, f);
+                stats = Some(stream(&mut input, &mut out, &maps, &options)?);
+                out.flush()
+            })?;
+            stats.unwrap_or_default()
         }
     };
-    let mut out = String::new();
-    let mut errors = 0;
-    for line in input.lines() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let options = arbiter::orders::ParseOptions {
-            strict: args.strict,
-        };
-        let text = match answer_line(line, default_rules, options, &mut map_for) {
-            Ok(t) => t,
-            Err(t) => {
-                errors += 1;
-                t
-            }
-        };
-        let _ = writeln!(out, "{text}");
+    if args.stats {
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!(
+            "{} lines ({} errors) in {:.3} s: {:.0} lines/s on {} thread{}",
+            stats.lines,
+            stats.errors,
+            secs,
+            stats.lines as f64 / secs.max(1e-9),
+            options.jobs,
+            if options.jobs == 1 { "" } else { "s" }
+        );
     }
-    write_output(args.output.as_deref(), &out)?;
-    Ok(if errors > 0 {
+    Ok(if stats.errors > 0 {
         EXIT_DIAGNOSTICS
     } else {
         EXIT_OK

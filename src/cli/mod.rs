@@ -85,7 +85,9 @@ pub fn render(
 
 #[derive(clap::Args, Debug)]
 pub struct AdjudicateArgs {
-    /// Orders file, or `-` for standard input. With --batch: JSON Lines, one case per line.
+    /// Orders file, or `-` for standard input (the default). With --batch: JSON Lines,
+    /// one case per line.
+    #[arg(default_value = "-")]
     pub orders: String,
     /// Position file (YAML: phase, units by power, supply-centre owners). Default: the
     /// map's starting position.
@@ -103,6 +105,19 @@ pub struct AdjudicateArgs {
     /// JSON Lines in, JSON Lines out: one case per line.
     #[arg(long)]
     pub batch: bool,
+    /// With --batch: worker threads (default: every core).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// With --batch: print lines, errors and lines per second to standard error.
+    #[arg(long)]
+    pub stats: bool,
+    /// With --batch: let lines name the map file PATH as NAME (`"map": "NAME"`); lines
+    /// may name embedded maps and maps registered so, nothing else. Repeatable.
+    #[arg(long, value_name = "NAME=PATH")]
+    pub map_file: Vec<String>,
+    /// With --batch: the longest line read, in bytes; a longer line gets an error answer.
+    #[arg(long, value_name = "BYTES", default_value_t = arbiter::batch::MAX_LINE)]
+    pub max_line_bytes: usize,
     /// Game name for the results header.
     #[arg(long)]
     pub game: Option<String>,
@@ -188,8 +203,7 @@ pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {
     })
 }
 
-/// Write the output to standard output, or atomically to a file (temporary file in the
-/// same directory, then rename).
+/// Write the output to standard output, or atomically to a file.
 pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
     use std::io::Write;
     match path {
@@ -198,29 +212,36 @@ pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
             out.write_all(text.as_bytes())
                 .map_err(|e| Fatal(format!("cannot write output: {e}")))
         }
-        Some(p) => {
-            let dir = p
-                .parent()
-                .filter(|d| !d.as_os_str().is_empty())
-                .unwrap_or(Path::new("."));
-            let name = p
-                .file_name()
-                .ok_or_else(|| Fatal(format!("`{}` is not a file name", p.display())))?;
-            let tmp = dir.join(format!(
-                ".{}.tmp{}",
-                name.to_string_lossy(),
-                std::process::id()
-            ));
-            let write = || -> std::io::Result<()> {
-                let mut f = std::fs::File::create(&tmp)?;
-                f.write_all(text.as_bytes())?;
-                f.sync_all()?;
-                std::fs::rename(&tmp, p)
-            };
-            write().map_err(|e| {
-                let _ = std::fs::remove_file(&tmp);
-                Fatal(format!("cannot write `{}`: {e}", p.display()))
-            })
-        }
+        Some(p) => write_atomically(p, |f| f.write_all(text.as_bytes())),
     }
+}
+
+/// Write a file atomically: `write` fills a temporary file in the same directory,
+/// which is synced and then renamed over `path`; on failure `path` is untouched.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> Result<(), Fatal> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .ok_or_else(|| Fatal(format!("`{}` is not a file name", path.display())))?;
+    let tmp = dir.join(format!(
+        ".{}.tmp{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let run = || -> std::io::Result<()> {
+        let mut f = std::fs::File::create(&tmp)?;
+        write(&mut f)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    };
+    run().map_err(|e| {
+        let _ = std::fs::remove_file(&tmp);
+        Fatal(format!("cannot write `{}`: {e}", path.display()))
+    })
 }
