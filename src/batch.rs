@@ -6,42 +6,86 @@
 use std::io::{self, BufRead, Write};
 use std::sync::{mpsc, OnceLock};
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, Position};
 use crate::judge::Rules;
-use crate::map::{Map, EMBEDDED};
+use crate::map::{Map, Power, EMBEDDED};
 use crate::orders::{nationality_warnings, parse_order_with, Diagnostic, Order, ParseOptions};
 use crate::report::json::{self, JsonResult};
 
 /// One input line. Keys other than these are ignored (a line may carry the caller's
-/// own data, such as an expected result).
+/// own data, such as an expected result). Strings are borrowed from the line where
+/// they hold no escapes.
 #[derive(Deserialize)]
-struct Case {
-    #[serde(default)]
-    id: serde_json::Value,
-    #[serde(default)]
-    map: Option<String>,
-    #[serde(default)]
-    phase: Option<String>,
-    #[serde(default)]
-    rules: Option<String>,
-    #[serde(default)]
-    units: serde_json::Map<String, serde_json::Value>,
-    #[serde(default)]
-    orders: serde_json::Map<String, serde_json::Value>,
+struct Case<'a> {
+    #[serde(default, borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    map: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    phase: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    rules: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    units: PowerLists<'a>,
+    #[serde(default, borrow)]
+    orders: PowerLists<'a>,
     /// Retreat phase: the dislodged units with their retreats.
     #[serde(default)]
     dislodged: Vec<DislodgedEntry>,
     /// Adjustment phase: supply-centre owners after the Fall, by power.
-    #[serde(default)]
-    centers: Option<serde_json::Map<String, serde_json::Value>>,
+    #[serde(default, borrow)]
+    centers: Option<PowerLists<'a>>,
+}
+
+/// `{"power": ["text", …], …}` in the order written; a power named twice is an error
+/// (the second list would otherwise replace the first without a word).
+#[derive(Default)]
+struct PowerLists<'a>(Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for PowerLists<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+            type Value = PowerLists<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object of lists of strings by power")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut m: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut out: Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)> = Vec::new();
+                while let Some(k) = m.next_key::<Cow<'de, str>>()? {
+                    if out.iter().any(|(p, _)| *p == k) {
+                        return Err(serde::de::Error::custom(format!(
+                            "`{k}` is given twice: give each power's list once"
+                        )));
+                    }
+                    let v: Vec<Cow<'de, str>> = m.next_value()?;
+                    out.push((k, v));
+                }
+                Ok(PowerLists(out))
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
+impl PowerLists<'_> {
+    fn iter(&self) -> impl Iterator<Item = (&str, &[Cow<'_, str>])> {
+        self.0.iter().map(|(p, l)| (p.as_ref(), l.as_slice()))
+    }
 }
 
 /// The answer to one line.
 #[derive(Serialize)]
-pub struct Answer {
-    pub id: serde_json::Value,
+pub struct Answer<'a> {
+    pub id: &'a RawValue,
     #[serde(flatten)]
     pub result: JsonResult,
 }
@@ -50,18 +94,6 @@ pub struct Answer {
 struct ErrorAnswer<'a> {
     id: serde_json::Value,
     error: &'a str,
-}
-
-fn strings(v: &serde_json::Value, what: &str) -> Result<Vec<String>, String> {
-    v.as_array()
-        .ok_or_else(|| format!("{what} must be a list of strings"))?
-        .iter()
-        .map(|s| {
-            s.as_str()
-                .map(str::to_string)
-                .ok_or_else(|| format!("{what} must be a list of strings"))
-        })
-        .collect()
 }
 
 /// The maps a batch line may name: the default map, the embedded maps (each loaded
@@ -155,7 +187,7 @@ pub fn answer_into(
     let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let start = out.len();
     let e = match answer(line, default_rules, options, maps) {
-        Ok(a) => match serde_json::to_writer(&mut *out, &a) {
+        Ok(a) => match write_answer(out, &a) {
             Ok(()) => return true,
             Err(e) => {
                 out.truncate(start);
@@ -171,6 +203,19 @@ pub fn answer_into(
         .unwrap_or(serde_json::Value::Null);
     error_answer(out, id, &e);
     false
+}
+
+/// `{"id": …, ` and the result's keys: the result is written as it is, with its
+/// opening brace turned into the comma after the id.
+fn write_answer(out: &mut Vec<u8>, a: &Answer) -> serde_json::Result<()> {
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(a.id.get().as_bytes());
+    let mark = out.len();
+    serde_json::to_writer(&mut *out, &a.result)?;
+    if let Some(b) = out.get_mut(mark) {
+        *b = b',';
+    }
+    Ok(())
 }
 
 fn error_answer(out: &mut Vec<u8>, id: serde_json::Value, error: &str) {
@@ -419,13 +464,18 @@ pub fn stream(
 }
 
 /// Answer one case.
-fn answer(
-    line: &str,
+fn answer<'l>(
+    line: &'l str,
     default_rules: Rules,
     options: ParseOptions,
     maps: &Maps,
-) -> Result<Answer, String> {
-    let c: Case = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
+) -> Result<Answer<'l>, String> {
+    if !line.trim_start().starts_with('{') {
+        return Err(
+            "bad JSON: a batch line must be a JSON object (`{\"units\": …, \"orders\": …}`)".into(),
+        );
+    }
+    let c: Case<'l> = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
     let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
         Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
@@ -446,50 +496,44 @@ fn answer(
             format!("unknown phase `{p}`: write movement, retreat, adjustment or e.g. `Fall 1901 retreat`")
         })?,
     };
-    let mut units: Vec<(String, Vec<String>)> = Vec::new();
-    for (power, list) in &c.units {
-        units.push((power.clone(), strings(list, &format!("units of {power}"))?));
-    }
-    let mut position = Position::from_units(
-        map,
-        phase,
-        units.iter().map(|(p, l)| (p.as_str(), l.as_slice())),
-    )
-    .map_err(|e| e.to_string())?;
+    let mut position =
+        Position::from_units(map, phase, c.units.iter()).map_err(|e| e.to_string())?;
     position
         .set_dislodged(map, &c.dislodged)
         .map_err(|e| e.to_string())?;
     position.check_dislodged().map_err(|e| e.to_string())?;
     if let Some(centers) = &c.centers {
-        let mut owners: Vec<(String, Vec<String>)> = Vec::new();
-        for (power, list) in centers {
-            owners.push((
-                power.clone(),
-                strings(list, &format!("centers of {power}"))?,
-            ));
-        }
         position
-            .set_owners(map, owners.iter().map(|(p, l)| (p.as_str(), l.as_slice())))
+            .set_owners(map, centers.iter())
             .map_err(|e| e.to_string())?;
     }
     // Parse each order on its own; an unreadable one is reported in place.
     let mut parsed: Vec<Order> = Vec::new();
-    let mut slots: Vec<(String, String, Result<usize, String>)> = Vec::new();
+    let mut slots: Vec<(Power, &str, Result<usize, String>)> = Vec::new();
     let mut warnings: Vec<Vec<Diagnostic>> = Vec::new();
-    for (power, list) in &c.orders {
+    for (power, list) in c.orders.iter() {
         let pw = map
             .power_by_name(power)
             .ok_or_else(|| format!("unknown power `{power}`"))?;
-        let id = map.power(pw).id.clone();
-        for text in strings(list, &format!("orders of {power}"))? {
-            match parse_order_with(map, &text, Some(pw), options) {
+        for text in list {
+            match parse_order_with(map, text, Some(pw), options) {
+                Ok((o, _)) if o.power.is_some_and(|p| p != pw) => slots.push((
+                    pw,
+                    text,
+                    Err(format!(
+                        "the order is written for {}, but it is listed under {}: \
+                         list it under its own power",
+                        map.power(o.power.unwrap_or(pw)).name,
+                        map.power(pw).name
+                    )),
+                )),
                 Ok((o, w)) => {
-                    slots.push((id.clone(), text, Ok(parsed.len())));
+                    slots.push((pw, text, Ok(parsed.len())));
                     parsed.push(o);
                     warnings.push(w);
                 }
                 Err(d) => slots.push((
-                    id.clone(),
+                    pw,
                     text,
                     Err(match d.help {
                         Some(h) => format!("cannot read the order: {} ({h})", d.message),
@@ -507,19 +551,23 @@ fn answer(
         ));
     }
     let (mut result, _) = advance(map, rules, &position, &parsed, None);
-    let mut entries = json::orders(map, &result).into_iter();
+    result.diagnostics.clear();
+    let mut j = json::phase(map, &result);
+    let mut entries = std::mem::take(&mut j.orders).into_iter();
     let mut orders = Vec::with_capacity(slots.len());
     for (power, text, slot) in slots {
         match slot {
             Ok(k) => {
-                let mut e = entries.next().expect("one entry per parsed order");
-                e.order = text;
+                let Some(mut e) = entries.next() else {
+                    return Err("internal error: an order has no result".into());
+                };
+                e.order = text.to_string();
                 e.warnings = warnings[k].iter().map(|d| d.message.clone()).collect();
                 orders.push(e);
             }
             Err(reason) => orders.push(json::JsonOrder {
-                power: Some(power),
-                order: text,
+                power: Some(map.power(power).id.clone()),
+                order: text.to_string(),
                 canonical: None,
                 outcome: "illegal",
                 reason: Some(reason),
@@ -528,11 +576,9 @@ fn answer(
             }),
         }
     }
-    result.diagnostics.clear();
-    let mut j = json::phase(map, &result);
     j.orders = orders;
     Ok(Answer {
-        id: c.id,
+        id: c.id.unwrap_or(RawValue::NULL),
         result: j,
     })
 }

@@ -728,14 +728,14 @@ fn the_stated_nationality_is_checked_against_the_board() {
     let text = "Germany:\nA Mun S Russian A Ber - Kie\nA Mun S German A Ber - Kie\nF Kie C T A Ber - Den\nA Mun S A Ber\nA Mun S Austrian A Sil - Ber\n";
     let p = parse_orders(&map, text);
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
-    let s = stated_nationality(&map, &p.orders[0]).unwrap();
+    let s = stated_nationality(&p.orders[0]).unwrap();
     assert_eq!(map.power(s.0).id, "russia");
     assert_eq!(s.1.line, 2);
     assert_eq!(
         &text.lines().nth(1).unwrap()[s.1.start as usize..s.1.end as usize],
         "Russian"
     );
-    assert!(stated_nationality(&map, &p.orders[3]).is_none());
+    assert!(stated_nationality(&p.orders[3]).is_none());
     let w = nationality_warnings(&map, &position.units, &p.orders);
     // German is right; Russian and T (Turkish) are wrong; no unit in Silesia: legality's.
     assert_eq!(w.len(), 2);

@@ -197,6 +197,7 @@ fn random_orders(map: &Map, rng: &mut Rng, pos: &Position) -> Vec<Order> {
             kind,
             text: String::new(),
             span: Span::default(),
+            stated: None,
         });
     }
     // Many units support a neighbour in what it does (so supports match and units fall).

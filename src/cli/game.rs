@@ -245,7 +245,7 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
                         retreats: d
                             .retreats
                             .iter()
-                            .map(|&l| map.loc_id(l).to_uppercase())
+                            .map(|&l| map.loc_upper(l).to_string())
                             .collect(),
                     })
                     .collect(),

@@ -421,7 +421,7 @@ impl PositionRecord {
                     retreats: d
                         .retreats
                         .iter()
-                        .map(|&l| map.loc_id(l).to_uppercase())
+                        .map(|&l| map.loc_upper(l).to_string())
                         .collect(),
                 })
                 .collect(),

@@ -25,11 +25,7 @@ pub struct Unit {
 impl Unit {
     /// `F STP/SC`.
     pub fn short(&self, map: &Map) -> String {
-        format!(
-            "{} {}",
-            self.kind.letter(),
-            map.loc_id(self.loc).to_uppercase()
-        )
+        format!("{} {}", self.kind.letter(), map.loc_upper(self.loc))
     }
 }
 
@@ -306,10 +302,10 @@ impl Position {
     }
 
     /// Build a position from units given per power name (as in the batch input).
-    pub fn from_units<'a>(
+    pub fn from_units<'a, S: AsRef<str> + 'a>(
         map: &Map,
         phase: Phase,
-        units: impl IntoIterator<Item = (&'a str, &'a [String])>,
+        units: impl IntoIterator<Item = (&'a str, &'a [S])>,
     ) -> Result<Position, PositionError> {
         let mut out = Vec::new();
         for (power, list) in units {
@@ -317,16 +313,17 @@ impl Position {
                 .power_by_name(power)
                 .ok_or_else(|| PositionError::Power(power.to_string()))?;
             for u in list {
+                let u = u.as_ref();
                 let mut unit = Self::parse_unit(map, pw, u).ok_or_else(|| PositionError::Unit {
                     power: power.to_string(),
-                    unit: u.clone(),
+                    unit: u.to_string(),
                 })?;
                 let p = map.prov_of(unit.loc);
                 let why = map.placement_problem(unit.kind, unit.loc);
                 if let Some(why) = why {
                     return Err(PositionError::Misplaced {
                         power: power.to_string(),
-                        unit: u.clone(),
+                        unit: u.to_string(),
                         why,
                     });
                 }
@@ -414,10 +411,10 @@ impl Position {
     }
 
     /// Set supply-centre owners from lists by power; centres not listed are unowned.
-    pub fn set_owners<'a>(
+    pub fn set_owners<'a, S: AsRef<str> + 'a>(
         &mut self,
         map: &Map,
-        owners: impl IntoIterator<Item = (&'a str, &'a [String])>,
+        owners: impl IntoIterator<Item = (&'a str, &'a [S])>,
     ) -> Result<(), PositionError> {
         self.owners = vec![None; map.province_count()];
         for (power, list) in owners {
@@ -425,10 +422,11 @@ impl Position {
                 .power_by_name(power)
                 .ok_or_else(|| PositionError::Power(power.to_string()))?;
             for c in list {
+                let c = c.as_ref();
                 let p = map
                     .prov_by_id(c)
                     .filter(|&p| map.province(p).supply)
-                    .ok_or_else(|| PositionError::Centre(c.clone()))?;
+                    .ok_or_else(|| PositionError::Centre(c.to_string()))?;
                 if self.owners[p.0 as usize].is_some_and(|o| o != pw) {
                     return Err(PositionError::TwoOwners(map.province(p).name.clone()));
                 }

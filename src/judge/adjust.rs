@@ -26,6 +26,7 @@ pub fn save_order(power: Power) -> Order {
         kind: OrderKind::Save,
         text: "Save for a colonial build".to_string(),
         span: Span::default(),
+        stated: None,
     }
 }
 

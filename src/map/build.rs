@@ -873,6 +873,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         })
         .collect();
     let sea_table = super::SeaTable::new(&seas, &fleet_reach_any);
+    let ids = super::LocIds::new(&provinces, &coasts);
     let map = Map {
         name: f.name,
         title: f.title.unwrap_or_default(),
@@ -894,6 +895,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         shores,
         names: std::sync::OnceLock::new(),
         sea_table,
+        ids,
     };
     // Starting units must stand where such a unit can, one to a province.
     let mut taken: HashMap<Prov, String> = HashMap::new();

@@ -206,6 +206,37 @@ pub struct Map {
     /// The seas numbered `0..`, for convoy searches on small bit sets; `None` when the
     /// map has more than 128 seas.
     sea_table: Option<SeaTable>,
+    /// Every location's short id, for printing and lookup.
+    ids: LocIds,
+}
+
+/// Every location's short id (`lon`, `spa/nc`) as written, in upper case, and an index
+/// from the lower-case id back to the location.
+#[derive(Debug, Clone)]
+pub(crate) struct LocIds {
+    ids: Vec<String>,
+    upper: Vec<String>,
+    index: std::collections::HashMap<String, Loc>,
+}
+
+impl LocIds {
+    pub(crate) fn new(provinces: &[Province], coasts: &[Coast]) -> LocIds {
+        let ids: Vec<String> = provinces
+            .iter()
+            .map(|p| p.id.clone())
+            .chain(coasts.iter().map(|c| {
+                let p = provinces.get(c.province.0 as usize).map_or("", |p| &p.id);
+                format!("{p}/{}", c.id)
+            }))
+            .collect();
+        let upper = ids.iter().map(|s| s.to_uppercase()).collect();
+        let index = ids
+            .iter()
+            .enumerate()
+            .map(|(k, s)| (s.to_ascii_lowercase(), Loc(k as u16)))
+            .collect();
+        LocIds { ids, upper, index }
+    }
 }
 
 /// The seas of a map with at most 128 of them as bits of a `u128`, so a set of seas is
@@ -395,10 +426,18 @@ impl Map {
 
     /// Short name of a location: `lon`, `spa/nc`.
     pub fn loc_id(&self, l: Loc) -> String {
-        match self.coast(l) {
-            Some(c) => format!("{}/{}", self.province(c.province).id, c.id),
-            None => self.province(self.prov_of(l)).id.clone(),
-        }
+        self.loc_key(l).to_string()
+    }
+
+    /// Short id of a location, borrowed: `lon`, `spa/nc`.
+    pub fn loc_key(&self, l: Loc) -> &str {
+        self.ids.ids.get(l.0 as usize).map_or("?", String::as_str)
+    }
+
+    /// Short id of a location in upper case, as canonical orders print it: `LON`,
+    /// `SPA/NC`.
+    pub fn loc_upper(&self, l: Loc) -> &str {
+        self.ids.upper.get(l.0 as usize).map_or("?", String::as_str)
     }
 
     /// Long name of a location: `London`, `Spain (north coast)`.
@@ -415,20 +454,16 @@ impl Map {
 
     /// Find a location by its short id (`lon`, `spa/nc`, case-insensitive).
     pub fn loc_by_id(&self, id: &str) -> Option<Loc> {
-        let id = id.trim().to_ascii_lowercase();
-        let (p, c) = match id.split_once('/') {
-            Some((p, c)) => (p, Some(c)),
-            None => (id.as_str(), None),
-        };
-        let prov = self.prov_by_id(p)?;
-        match c {
-            None => Some(prov.into()),
-            Some(c) => self
-                .province(prov)
-                .coasts
-                .iter()
-                .copied()
-                .find(|&l| self.coast(l).is_some_and(|k| k.id == c)),
+        let id = id.trim();
+        let mut buf = [0u8; 32];
+        match buf.get_mut(..id.len()) {
+            Some(b) if id.is_ascii() => {
+                b.copy_from_slice(id.as_bytes());
+                b.make_ascii_lowercase();
+                let key = std::str::from_utf8(b).ok()?;
+                self.ids.index.get(key).copied()
+            }
+            _ => self.ids.index.get(&id.to_ascii_lowercase()).copied(),
         }
     }
 

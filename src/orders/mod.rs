@@ -80,6 +80,10 @@ pub struct Order {
     /// The order as written (trimmed), and where.
     pub text: String,
     pub span: Span,
+    /// The nationality written for the supported or convoyed unit, and where
+    /// (`S Turkish F Bla - Rum`); the judge ignores it (DATC 4.C.5, 4.C.6), see
+    /// [`nationality_warnings`].
+    pub stated: Option<(Power, Span)>,
 }
 
 impl Order {
@@ -91,38 +95,57 @@ impl Order {
     /// Canonical short form: `F LON - NTH`, `A PAR S A MAR - BUR`, `F NTH C A LON - NWY`.
     /// `kind` gives the unit type to print where the order omitted it.
     pub fn canonical(&self, map: &Map, kind: Option<UnitKind>) -> String {
-        let loc = |l: Loc| map.loc_id(l).to_uppercase();
-        let unit = |u: &UnitRef, k: Option<UnitKind>| match u.kind.or(k) {
-            Some(k) => format!("{} {}", k.letter(), loc(u.loc)),
-            None => loc(u.loc),
-        };
-        let me = match &self.unit {
-            Some(u) => unit(u, kind),
-            None => String::new(),
-        };
-        match self.kind {
-            OrderKind::Hold => format!("{me} H"),
-            OrderKind::Move { to, via_convoy } => {
-                format!(
-                    "{me} - {}{}",
-                    loc(to),
-                    if via_convoy { " VIA CONVOY" } else { "" }
-                )
+        let mut s = String::with_capacity(24);
+        self.write_canonical(&mut s, map, kind);
+        s
+    }
+
+    /// [`Order::canonical`], appended to `s`.
+    pub fn write_canonical(&self, s: &mut String, map: &Map, kind: Option<UnitKind>) {
+        let unit = |s: &mut String, u: &UnitRef, k: Option<UnitKind>| {
+            if let Some(k) = u.kind.or(k) {
+                s.push(k.letter());
+                s.push(' ');
             }
-            OrderKind::Support { target, to: None } => format!("{me} S {}", unit(&target, None)),
-            OrderKind::Support {
-                target,
-                to: Some(to),
-            } => {
-                format!("{me} S {} - {}", unit(&target, None), loc(to))
+            s.push_str(map.loc_upper(u.loc));
+        };
+        if let Some(u) = &self.unit {
+            if !matches!(self.kind, OrderKind::Build) {
+                unit(s, u, kind);
+            }
+        }
+        match self.kind {
+            OrderKind::Hold => s.push_str(" H"),
+            OrderKind::Move { to, via_convoy } => {
+                s.push_str(" - ");
+                s.push_str(map.loc_upper(to));
+                if via_convoy {
+                    s.push_str(" VIA CONVOY");
+                }
+            }
+            OrderKind::Support { target, to } => {
+                s.push_str(" S ");
+                unit(s, &target, None);
+                if let Some(to) = to {
+                    s.push_str(" - ");
+                    s.push_str(map.loc_upper(to));
+                }
             }
             OrderKind::Convoy { army, to } => {
-                format!("{me} C {} - {}", unit(&army, Some(UnitKind::Army)), loc(to))
+                s.push_str(" C ");
+                unit(s, &army, Some(UnitKind::Army));
+                s.push_str(" - ");
+                s.push_str(map.loc_upper(to));
             }
-            OrderKind::Disband => format!("{me} D"),
-            OrderKind::Build => format!("BUILD {me}"),
-            OrderKind::Waive => "WAIVE".to_string(),
-            OrderKind::Save => "SAVE".to_string(),
+            OrderKind::Disband => s.push_str(" D"),
+            OrderKind::Build => {
+                s.push_str("BUILD ");
+                if let Some(u) = &self.unit {
+                    unit(s, u, kind);
+                }
+            }
+            OrderKind::Waive => s.push_str("WAIVE"),
+            OrderKind::Save => s.push_str("SAVE"),
         }
     }
 }

@@ -4,45 +4,19 @@
 //! compares it with the units and returns warnings. The parser has no board, so this is
 //! a separate step, called with the position the orders are judged on.
 
-use super::grammar::Ctx;
 use super::{Diagnostic, Order, OrderKind, Span};
 use crate::game::Unit;
 use crate::map::{Map, Power};
 
 /// The nationality written for the supported or convoyed unit of `order`
 /// (`S Turkish F Bla - Rum`, `S T F Bla - Rum`, `C English A Lon - Nwy`), and where it
-/// is written. `None` for other orders, or when no nationality is written.
-///
-/// The nationality is not kept on [`Order`]; it is read again from [`Order::text`],
-/// which holds the order as written.
-pub fn stated_nationality(map: &Map, order: &Order) -> Option<(Power, Span)> {
-    let target = match order.kind {
-        OrderKind::Support { target, .. } => target,
-        OrderKind::Convoy { army, .. } => army,
-        _ => return None,
-    };
-    if order.text.is_empty() {
-        return None;
+/// is written. `None` for other orders, or when no nationality is written. The parser
+/// keeps it on the order ([`Order::stated`]).
+pub fn stated_nationality(order: &Order) -> Option<(Power, Span)> {
+    match order.kind {
+        OrderKind::Support { .. } | OrderKind::Convoy { .. } => order.stated,
+        _ => None,
     }
-    let ctx = Ctx::new(map, &order.text, order.span.line, false);
-    let (_, body) = ctx.body(&order.text).ok()?;
-    let again = match body.kind {
-        OrderKind::Support { target, .. } => target,
-        OrderKind::Convoy { army, .. } => army,
-        _ => return None,
-    };
-    if map.prov_of(again.loc) != map.prov_of(target.loc) {
-        return None;
-    }
-    let (p, s) = body.stated?;
-    Some((
-        p,
-        Span {
-            line: order.span.line,
-            start: order.span.start + s.start,
-            end: order.span.start + s.end,
-        },
-    ))
 }
 
 /// A warning for every support or convoy whose written nationality does not match the
@@ -57,7 +31,7 @@ pub fn nationality_warnings(map: &Map, units: &[Unit], orders: &[Order]) -> Vec<
             OrderKind::Convoy { army, .. } => (army, "convoyed"),
             _ => continue,
         };
-        let Some((stated, span)) = stated_nationality(map, o) else {
+        let Some((stated, span)) = stated_nationality(o) else {
             continue;
         };
         let p = map.prov_of(target.loc);

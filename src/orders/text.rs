@@ -338,6 +338,7 @@ impl Ctx<'_> {
                     kind: b.kind,
                     text: text.to_string(),
                     span: self.span(body.trim_start(), text.len()),
+                    stated: b.stated,
                 })
             }
             Err(Err::Failure(e)) | Err(Err::Error(e)) => Err(match e.msg {

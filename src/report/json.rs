@@ -154,7 +154,7 @@ pub fn owners_by_power(map: &Map, owners: &[Option<Power>]) -> BTreeMap<String, 
         if let Some(pw) = owners[p.0 as usize] {
             out.entry(map.power(pw).id.clone())
                 .or_default()
-                .push(map.province(p).id.to_uppercase());
+                .push(map.loc_upper(p.into()).to_string());
         }
     }
     out
@@ -171,13 +171,13 @@ pub fn owed(map: &Map, owed: &[Owed]) -> Vec<JsonOwed> {
             build_sites: o
                 .build_sites
                 .iter()
-                .map(|&p| map.province(p).id.to_uppercase())
+                .map(|&p| map.loc_upper(p.into()).to_string())
                 .collect(),
             saved: o.saved,
             colonial_sites: o
                 .colonial_sites
                 .iter()
-                .map(|&p| map.province(p).id.to_uppercase())
+                .map(|&p| map.loc_upper(p.into()).to_string())
                 .collect(),
             may_save: o.may_save,
         })
@@ -194,11 +194,11 @@ pub fn phase(map: &Map, result: &PhaseResult) -> JsonResult {
             JsonDislodged {
                 power: map.power(u.power).id.clone(),
                 unit: u.short(map),
-                by: map.province(d.by).id.to_uppercase(),
+                by: map.loc_upper(d.by.into()).to_string(),
                 retreats: d
                     .retreats
                     .iter()
-                    .map(|&l| map.loc_id(l).to_uppercase())
+                    .map(|&l| map.loc_upper(l).to_string())
                     .collect(),
             }
         })
@@ -212,7 +212,7 @@ pub fn phase(map: &Map, result: &PhaseResult) -> JsonResult {
         contested: result
             .contested
             .iter()
-            .map(|&p| map.province(p).id.to_uppercase())
+            .map(|&p| map.loc_upper(p.into()).to_string())
             .collect(),
         destroyed: result
             .destroyed

@@ -23,7 +23,12 @@ fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
 /// The canonical form of input order `k`.
 pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
     let orders = &result.input;
-    let mut o = orders[k].clone();
+    let src = &orders[k];
+    // A copy without the written text (which canonical form does not read).
+    let mut o = Order {
+        text: String::new(),
+        ..*src
+    };
     if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders[k].to) {
         o.kind = OrderKind::Move { to, via_convoy };
     }
