@@ -9,7 +9,7 @@
 
 mod svg;
 
-pub use svg::{power_colour, problem_province, svg, Rect, UNIT};
+pub use svg::{power_colour, problem_province, svg, Rect, CENTRE_R, SYMBOL, UNIT};
 
 use crate::game::{PhaseResult, Position};
 use crate::map::{Loc, Map, Prov};
@@ -131,7 +131,7 @@ pub fn layout(map: &Map) -> Layout {
             pts[l] = (px + 3.0 * UNIT * a.cos(), py + 3.0 * UNIT * a.sin());
         }
     }
-    relax(&mut pts, 3.6 * UNIT, 80);
+    relax(&mut pts, 3.6 * UNIT, 600);
     let (minx, maxx) = span(pts.iter().map(|p| p.0));
     let (miny, maxy) = span(pts.iter().map(|p| p.1));
     let margin = 4.0 * UNIT;
@@ -198,7 +198,7 @@ fn relax(pts: &mut [(f64, f64)], min: f64, rounds: usize) {
                 } else {
                     (dx / d, dy / d)
                 };
-                let push = (min - d) / 2.0 * 0.6;
+                let push = (min - d) / 2.0 * 0.8;
                 moves[i].0 -= ux * push;
                 moves[i].1 -= uy * push;
                 moves[j].0 += ux * push;
@@ -232,8 +232,11 @@ pub enum RasterError {
     Encode(String),
 }
 
+/// A rasterised picture (RGBA, premultiplied).
+pub type RasterPixmap = resvg::tiny_skia::Pixmap;
+
 /// Rasterise an SVG (at 1 pixel per user unit) with the embedded font.
-pub fn raster(svg: &str) -> Result<resvg::tiny_skia::Pixmap, RasterError> {
+pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
     let mut opt = resvg::usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         ..Default::default()

@@ -15,12 +15,12 @@ pub const UNIT: f64 = 12.0;
 /// A province's node (terrain disc or square), half its size.
 const NODE: f64 = 1.15 * UNIT;
 /// A unit symbol, half its width.
-const SYMBOL: f64 = 0.8 * UNIT;
+pub const SYMBOL: f64 = 0.8 * UNIT;
 /// Offset of a supply centre's marker from its province's point, in units.
 pub(super) const CENTRE_DX: f64 = 1.15;
 pub(super) const CENTRE_DY: f64 = -1.15;
 /// A supply centre marker's radius.
-const CENTRE_R: f64 = 0.45 * UNIT;
+pub const CENTRE_R: f64 = 0.45 * UNIT;
 /// Label font size.
 const FONT: f64 = 0.85 * UNIT;
 /// Dark outline of symbols and arrows.
@@ -304,7 +304,9 @@ impl Placer {
     /// The best of the candidate centres for a text: no unit covered, then the fewest
     /// other things covered, then the first.
     fn place(&mut self, text: &str, size: f64, cands: &[(f64, f64)]) -> (f64, f64) {
-        let mut best: Option<((usize, usize), (f64, f64), Rect)> = None;
+        // (units covered, other things covered), centre, box.
+        type Scored = ((usize, usize), (f64, f64), Rect);
+        let mut best: Option<Scored> = None;
         for &(cx, cy) in cands {
             let b = text_box(text, size, cx, cy);
             let hard = self.hard.iter().filter(|r| r.overlaps(&b)).count();
@@ -944,10 +946,11 @@ fn edge(o: &mut String, lay: &Layout, a: Loc, b: Loc, kind: &str) {
         // An edge round the back of the world: a stub at each end, pointing off the
         // board, named after the other end.
         for (p, other_left) in [(pa, pb.0 < pa.0), (pb, pa.0 < pb.0)] {
+            // The other end lies the other way round the world.
             let end = if other_left {
-                0.5 * UNIT
-            } else {
                 lay.width - 0.5 * UNIT
+            } else {
+                0.5 * UNIT
             };
             let _ = writeln!(
                 o,
@@ -1263,8 +1266,8 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
             arrow(
                 &mut a,
                 &mut m,
-                (-0.6 * UNIT, 0.0),
-                (4.2 * UNIT, 0.0),
+                (-0.9 * UNIT, 0.0),
+                (3.6 * UNIT, 0.0),
                 "#777777",
                 line,
                 failed,
