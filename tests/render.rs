@@ -162,6 +162,13 @@ fn every_board_draws_well_formed_with_every_province_labelled_and_units_clear() 
         }
         assert_eq!(unit_boxes(&doc).len(), position.units.len(), "{name}");
         assert_labels_clear(&svg, name);
+        // Only the world's board has edges round the back (drawn as stubs).
+        let wraps = doc.descendants().filter(|n| has_class(n, "wrap")).count();
+        assert_eq!(
+            wraps > 0,
+            *name == "world1914",
+            "{name}: {wraps} wrap stubs"
+        );
         // The same picture twice is the same text (snapshots and diffs rely on it).
         assert_eq!(svg, render::svg(&map, &scene(&position, None, name)));
     }

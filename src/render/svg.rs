@@ -942,7 +942,14 @@ fn edge(o: &mut String, lay: &Layout, a: Loc, b: Loc, kind: &str) {
         "fleet" => "stroke=\"#0072B2\" stroke-width=\"1.6\" stroke-dasharray=\"7 4\"",
         _ => "stroke=\"#7a7a7a\" stroke-width=\"1.4\"",
     };
-    if (pa.0 - pb.0).abs() > lay.width / 2.0 {
+    // An edge between the two far sides of a wide board goes round the back of the
+    // world (world1914's Pacific): drawn straight it would cross the whole board.
+    let (lo, hi) = (pa.0.min(pb.0), pa.0.max(pb.0));
+    let wraps = hi - lo > (lay.width / 2.0).max(60.0 * UNIT)
+        && lo < 0.25 * lay.width
+        && hi > 0.75 * lay.width
+        && (pa.1 - pb.1).abs() < 0.25 * lay.height;
+    if wraps {
         // An edge round the back of the world: a stub at each end, pointing off the
         // board, named after the other end.
         for (p, other_left) in [(pa, pb.0 < pa.0), (pb, pa.0 < pb.0)] {
