@@ -25,5 +25,6 @@ pub mod game;
 pub mod judge;
 pub mod map;
 pub mod orders;
+pub mod render;
 pub mod report;
 pub mod suite;

@@ -76,6 +76,10 @@ pub struct JudgeArgs {
     /// Output format of the sheet.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+    /// Also write a picture of the phase judged (its position and orders) to FILE, as
+    /// SVG (atomically), after the game is saved.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -576,9 +580,21 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     }
     let out = render_judgement(&map, &game.name, &j, &files, args.format)?;
     let phase = j.result.phase;
+    let picture = args
+        .svg
+        .as_ref()
+        .map(|_| super::render::picture(&map, &game.name, &game.position, Some(&j.result)));
     game.record(&map, files, j, errors > 0);
     store::save(&args.game, &game.to_yaml(&map), &bytes)?;
     print!("{out}");
+    if let (Some(path), Some(svg)) = (&args.svg, &picture) {
+        super::write_output(Some(path), svg).map_err(|Fatal(e)| {
+            Fatal(format!(
+                "{e} (the phase was judged and `{shown}` saved; draw it again with \
+                 `arbiter render {shown} -o FILE`)"
+            ))
+        })?;
+    }
     let next = match game.over {
         None => format!("next: {}", game.position.phase),
         Some(_) => "the game is over".to_string(),
@@ -743,7 +759,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
     Ok(EXIT_OK)
 }
 
-fn not_judged(game: &Game, phase: Phase, shown: &str) -> Fatal {
+pub(super) fn not_judged(game: &Game, phase: Phase, shown: &str) -> Fatal {
     let now = game.position.phase;
     if phase == now && game.over.is_none() {
         return Fatal(format!(
@@ -767,7 +783,7 @@ fn not_judged(game: &Game, phase: Phase, shown: &str) -> Fatal {
 
 /// History entry `k` judged again from its stored position and orders, with a warning
 /// if this arbiter now rules differently from the stored results.
-fn rejudged(game: &Game, map: &Map, k: usize) -> Judgement {
+pub(super) fn rejudged(game: &Game, map: &Map, k: usize) -> Judgement {
     let j = game.rejudge(map, k).expect("k is in the history");
     let h = &game.history[k];
     let now = report::json::orders(map, &j.result);

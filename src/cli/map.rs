@@ -67,6 +67,10 @@ pub struct ShowArgs {
     /// One province in detail: its id or a name.
     #[arg(value_name = "PROVINCE")]
     pub province: Option<String>,
+    /// Also draw the map (every province and edge, with the problems `map check`
+    /// finds ringed) to FILE as SVG.
+    #[arg(long, value_name = "FILE", conflicts_with = "province")]
+    pub svg: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -307,8 +311,41 @@ fn show(args: &ShowArgs) -> Result<i32, Fatal> {
         Some(p) => show_province(&map, p)?,
         None => show_map(&map),
     };
+    if let Some(path) = &args.svg {
+        let problems = map_problems(&map, &args.map);
+        write_output(Some(path), &super::render::map_picture(&map, problems))?;
+    }
     write_output(None, &text)?;
     Ok(EXIT_OK)
+}
+
+/// What `map check` finds in a map (read from its file, or an embedded map's source),
+/// each tied to the province its key names.
+fn map_problems(map: &Map, name: &str) -> Vec<arbiter::render::Problem> {
+    let (file, src) = if Path::new(name).exists() && Map::embedded(name).is_none() {
+        match std::fs::read_to_string(name) {
+            Ok(s) => (name.to_string(), s),
+            Err(_) => return Vec::new(),
+        }
+    } else if let Some((f, s)) = embedded_source(name) {
+        (f.to_string(), s.to_string())
+    } else {
+        return Vec::new();
+    };
+    check::check(&src, &file, None)
+        .into_iter()
+        .map(|f| arbiter::render::Problem {
+            prov: arbiter::render::problem_province(map, &f.key),
+            text: format!(
+                "{}[{}] {}:{}: {}",
+                f.severity.name(),
+                f.code,
+                f.file,
+                f.line,
+                f.message
+            ),
+        })
+        .collect()
 }
 
 fn ids(map: &Map, it: impl Iterator<Item = arbiter::map::Loc>) -> String {

@@ -4,6 +4,7 @@ mod adjudicate;
 mod batch;
 mod game;
 mod map;
+mod render;
 mod store;
 mod test;
 
@@ -52,6 +53,9 @@ enum Command {
     Test(test::TestArgs),
     /// Map files: check, list, show, import from DPjudge.
     Map(map::MapArgs),
+    /// Draw a position as SVG (or PNG): a game's judged phase with its orders, or a
+    /// position file with optional orders.
+    Render(render::RenderArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -155,6 +159,7 @@ pub fn run() -> i32 {
         Command::Explain(args) => game::explain(&args),
         Command::Test(args) => test::run(&args),
         Command::Map(args) => map::run(&args),
+        Command::Render(args) => render::run(&args),
     };
     match result {
         Ok(code) => code,
@@ -205,14 +210,19 @@ pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {
 
 /// Write the output to standard output, or atomically to a file.
 pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
+    write_bytes(path, text.as_bytes())
+}
+
+/// [`write_output`] for bytes (a PNG).
+pub fn write_bytes(path: Option<&Path>, bytes: &[u8]) -> Result<(), Fatal> {
     use std::io::Write;
     match path {
         None => {
             let mut out = std::io::stdout().lock();
-            out.write_all(text.as_bytes())
+            out.write_all(bytes)
                 .map_err(|e| Fatal(format!("cannot write output: {e}")))
         }
-        Some(p) => write_atomically(p, |f| f.write_all(text.as_bytes())),
+        Some(p) => write_atomically(p, |f| f.write_all(bytes)),
     }
 }
 

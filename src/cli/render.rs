@@ -1,0 +1,208 @@
+//! `arbiter render`: a picture (SVG, or PNG with `--png`) of a position, from a game
+//! file (a judged phase with its orders, by default the last one) or a position file
+//! with an optional orders file; also the pictures `judge --svg` and `map show --svg`
+//! write.
+
+use std::path::{Path, PathBuf};
+
+use super::game::{not_judged, rejudged};
+use super::store::{self, Loaded};
+use super::{load_map, parse_rules, read_input, write_bytes, Fatal, EXIT_OK};
+use arbiter::game::file::{phase_key, Found, Game};
+use arbiter::game::{advance, Phase, PhaseResult, Position};
+use arbiter::map::Map;
+use arbiter::orders::{parse_orders_with, render_diagnostics, ParseOptions, Severity};
+use arbiter::render::{self, Problem, Scene};
+
+#[derive(clap::Args, Debug)]
+pub struct RenderArgs {
+    /// A game file: draw a judged phase (its position and orders). Without it, draw
+    /// --position (or the map's starting position).
+    #[arg(value_name = "GAME")]
+    pub game: Option<PathBuf>,
+    /// The phase of GAME to draw: `Spring 1901`, `F1901R`, … (default: the last one
+    /// judged). The current phase is drawn without orders.
+    #[arg(long, value_name = "PHASE", requires = "game")]
+    pub phase: Option<String>,
+    /// A position file (YAML) to draw instead of a game.
+    #[arg(long, value_name = "FILE", conflicts_with = "game")]
+    pub position: Option<PathBuf>,
+    /// Orders for the position (a file, or `-`): judged and drawn with their outcomes.
+    #[arg(long, value_name = "FILE", conflicts_with = "game")]
+    pub orders: Option<String>,
+    /// The map of --position: an embedded map's name or a YAML map file.
+    #[arg(
+        long,
+        value_name = "NAME|FILE",
+        default_value = "standard",
+        conflicts_with = "game"
+    )]
+    pub map: String,
+    /// Rule edition for --orders.
+    #[arg(long, default_value = "2023", conflicts_with = "game")]
+    pub rules: String,
+    /// Write a PNG image instead of SVG.
+    #[arg(long)]
+    pub png: bool,
+    /// Write the picture to FILE (atomically) instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+pub fn run(args: &RenderArgs) -> Result<i32, Fatal> {
+    let svg = match &args.game {
+        Some(path) => from_game(path, args.phase.as_deref())?,
+        None => from_position(args)?,
+    };
+    write_picture(args.output.as_deref(), &svg, args.png)?;
+    Ok(EXIT_OK)
+}
+
+/// Write an SVG, or the PNG of it.
+pub fn write_picture(path: Option<&Path>, svg: &str, png: bool) -> Result<(), Fatal> {
+    if png {
+        let bytes = render::png(svg).map_err(|e| Fatal(format!("cannot draw the PNG: {e}")))?;
+        write_bytes(path, &bytes)
+    } else {
+        write_bytes(path, svg.as_bytes())
+    }
+}
+
+/// The title of a phase's picture: `Spring 1901 movement: demo`.
+pub fn title(phase: Phase, name: &str) -> String {
+    format!("{phase}: {name}")
+}
+
+/// The SVG of a judged phase (its position and result).
+pub fn picture(map: &Map, name: &str, position: &Position, result: Option<&PhaseResult>) -> String {
+    render::svg(
+        map,
+        &Scene {
+            position,
+            result,
+            title: title(position.phase, name),
+            problems: Vec::new(),
+            bare: false,
+        },
+    )
+}
+
+fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
+    let Loaded { game, map, .. } = store::load(path)?;
+    let shown = path.display().to_string();
+    let k = match phase {
+        None => match game.history.len().checked_sub(1) {
+            Some(k) => k,
+            // Nothing judged yet: the current position.
+            None => return Ok(picture(&map, &game.name, &game.position, None)),
+        },
+        Some(s) => {
+            let phase = Phase::parse(s).ok_or_else(|| {
+                Fatal(format!(
+                    "unknown phase `{s}`: write e.g. `Fall 1901`, `Fall 1901 retreat` or `W1901`; {}",
+                    phases(&game)
+                ))
+            })?;
+            match game.find(phase) {
+                Some(Found::Judged(k)) => k,
+                Some(Found::Skipped(_)) => {
+                    return Err(Fatal(format!(
+                        "{phase} was skipped (nothing to do), so it has no picture; {}",
+                        phases(&game)
+                    )))
+                }
+                None if phase == game.position.phase => {
+                    return Ok(picture(&map, &game.name, &game.position, None))
+                }
+                None => {
+                    let Fatal(msg) = not_judged(&game, phase, &shown);
+                    return Err(Fatal(format!("{msg}; {}", phases(&game))));
+                }
+            }
+        }
+    };
+    let j = rejudged(&game, &map, k);
+    Ok(picture(
+        &map,
+        &game.name,
+        &game.history[k].before,
+        Some(&j.result),
+    ))
+}
+
+/// The phases of a game that have a picture, for error messages.
+fn phases(game: &Game) -> String {
+    let mut v: Vec<Phase> = game.history.iter().map(|h| h.phase()).collect();
+    if game.over.is_none() {
+        v.push(game.position.phase);
+    }
+    v.sort_by_key(|&p| phase_key(p));
+    let names: Vec<String> = v.iter().map(|p| format!("`{p}`")).collect();
+    format!("the phases that can be drawn are {}", names.join(", "))
+}
+
+fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
+    let map = load_map(&args.map)?;
+    let (position, name) = match &args.position {
+        Some(p) => {
+            let src = std::fs::read_to_string(p)
+                .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?;
+            let pos = Position::from_yaml(&map, &src)
+                .map_err(|e| Fatal(format!("{}: {e}", p.display())))?;
+            let name = p
+                .file_name()
+                .map(|f| f.to_string_lossy().to_string())
+                .unwrap_or_else(|| map.name.clone());
+            (pos, name)
+        }
+        None => (Position::initial(&map), map.name.clone()),
+    };
+    let result = match &args.orders {
+        Some(file) => {
+            let rules = parse_rules(&args.rules)?;
+            let text = read_input(file)?;
+            let parsed = parse_orders_with(&map, &text, ParseOptions::default());
+            let (result, _) = advance(&map, rules, &position, &parsed.orders, None);
+            let mut diagnostics = parsed.diagnostics;
+            diagnostics.extend(result.diagnostics.iter().cloned());
+            diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
+            if !diagnostics.is_empty() {
+                let shown = if file == "-" { "<stdin>" } else { file };
+                eprint!("{}", render_diagnostics(&diagnostics, &text, shown));
+                let errors = diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count();
+                if errors > 0 {
+                    eprintln!(
+                        "warning: {errors} order{} could not be read (above): they are not drawn, and their units hold",
+                        if errors == 1 { "" } else { "s" }
+                    );
+                }
+            }
+            Some(result)
+        }
+        None => None,
+    };
+    Ok(picture(&map, &name, &position, result.as_ref()))
+}
+
+/// The bare map for designers, with the problems `map check` found.
+pub fn map_picture(map: &Map, problems: Vec<Problem>) -> String {
+    let position = Position::initial(map);
+    let title = if map.title.is_empty() {
+        format!("Map {}", map.name)
+    } else {
+        format!("Map {}: {}", map.name, map.title)
+    };
+    render::svg(
+        map,
+        &Scene {
+            position: &position,
+            result: None,
+            title,
+            problems,
+            bare: true,
+        },
+    )
+}

@@ -1,0 +1,266 @@
+//! Pictures of the board: a schematic SVG of a position drawn from the provinces'
+//! drawing positions (`at`), with the phase's orders and their outcomes, and a PNG of
+//! it rasterised in-process (resvg, with an embedded font, so no system font or
+//! external program is needed).
+//!
+//! [`layout`] places every location of a map once (scaled to the map's density, and
+//! nudged apart where the source's positions crowd together); [`svg`] draws a
+//! [`Scene`] on it; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
+
+mod svg;
+
+pub use svg::{power_colour, problem_province, svg, Rect, CENTRE_R, SYMBOL, UNIT};
+
+use crate::game::{PhaseResult, Position};
+use crate::map::{Loc, Map, Prov};
+
+/// What to draw: a position, and optionally what a phase decided from it.
+#[derive(Clone, Debug)]
+pub struct Scene<'a> {
+    /// The position the phase started from (units, owners, dislodged units).
+    pub position: &'a Position,
+    /// The phase judged from `position`: orders drawn as arrows with their outcomes,
+    /// units dislodged, built and removed.
+    pub result: Option<&'a PhaseResult>,
+    /// The picture's title (`Spring 1901 movement: demo`).
+    pub title: String,
+    /// Problems to highlight (`map show --svg`): rings on the provinces named, and
+    /// the list in the legend.
+    pub problems: Vec<Problem>,
+    /// Draw no units, centres owners or orders: the bare board (`map show --svg`).
+    pub bare: bool,
+}
+
+/// One problem to highlight: the province it is about (if any) and its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub prov: Option<Prov>,
+    pub text: String,
+}
+
+/// Where everything of a map is drawn, in SVG user units (pixels at scale 1).
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Per location (provinces, then named coasts): its point.
+    pub points: Vec<(f64, f64)>,
+    /// Width and height of the board (the legend goes below it).
+    pub width: f64,
+    pub height: f64,
+}
+
+impl Layout {
+    /// The point of a location: where a unit there is drawn.
+    pub fn point(&self, l: Loc) -> (f64, f64) {
+        self.points[l.0 as usize]
+    }
+
+    /// The centre of a supply centre's marker in province `p`.
+    pub fn centre_marker(&self, p: Prov) -> (f64, f64) {
+        let (x, y) = self.point(p.into());
+        (x + svg::CENTRE_DX * UNIT, y + svg::CENTRE_DY * UNIT)
+    }
+}
+
+/// The largest board width the layout scales to; denser maps are spread by nudging.
+const MAX_WIDTH: f64 = 3400.0;
+
+/// Place every location of `map`: the `at` positions scaled so that neighbours are
+/// a few unit symbols apart, crowded points pushed apart, locations without a
+/// position placed in a row below (or, when no location has one, on a circle).
+pub fn layout(map: &Map) -> Layout {
+    let np = map.province_count();
+    let nl = np + map.coasts.len();
+    let given: Vec<Option<(f64, f64)>> = map
+        .locs()
+        .map(|l| {
+            let at = match map.coast(l) {
+                Some(c) => c.at,
+                None => map.province(map.prov_of(l)).at,
+            };
+            at.map(|(x, y)| (f64::from(x), f64::from(y)))
+        })
+        .collect();
+    let mut pts: Vec<(f64, f64)> = vec![(0.0, 0.0); nl];
+    let placed: Vec<(f64, f64)> = given.iter().flatten().copied().collect();
+    if placed.is_empty() {
+        // A circle of provinces, coasts beside their province.
+        let r = (np as f64 * 5.0 * UNIT / std::f64::consts::TAU).max(8.0 * UNIT);
+        for (i, pt) in pts.iter_mut().enumerate().take(np) {
+            let a = i as f64 / np as f64 * std::f64::consts::TAU - std::f64::consts::FRAC_PI_2;
+            *pt = (r + r * a.cos(), r + r * a.sin());
+        }
+    } else {
+        let d = nearest_distances(&placed);
+        let d10 = d.get(d.len() / 10).copied().unwrap_or(1.0).max(1.0);
+        let (minx, maxx) = span(placed.iter().map(|p| p.0));
+        let (miny, maxy) = span(placed.iter().map(|p| p.1));
+        let mut scale = (4.6 * UNIT / d10).clamp(0.25, 6.0);
+        if (maxx - minx) * scale > MAX_WIDTH {
+            scale = (MAX_WIDTH / (maxx - minx)).max(0.25);
+        }
+        let mut missing = 0.0;
+        for l in 0..np {
+            pts[l] = match given[l] {
+                Some((x, y)) => ((x - minx) * scale, (y - miny) * scale),
+                None => {
+                    missing += 1.0;
+                    (missing * 4.0 * UNIT, (maxy - miny) * scale + 4.0 * UNIT)
+                }
+            };
+        }
+        for l in np..nl {
+            pts[l] = match given[l] {
+                Some((x, y)) => ((x - minx) * scale, (y - miny) * scale),
+                None => (0.0, 0.0),
+            };
+        }
+    }
+    // Named coasts without a position of their own go round their province.
+    for (i, c) in map.coasts.iter().enumerate() {
+        let l = np + i;
+        if given[l].is_none() || placed.is_empty() {
+            let (px, py) = pts[c.province.0 as usize];
+            let k = map.province(c.province).coasts.len().max(1) as f64;
+            let j = map
+                .province(c.province)
+                .coasts
+                .iter()
+                .position(|&x| x.0 as usize == l)
+                .unwrap_or(0) as f64;
+            let a = j / k * std::f64::consts::TAU - std::f64::consts::FRAC_PI_2;
+            pts[l] = (px + 3.0 * UNIT * a.cos(), py + 3.0 * UNIT * a.sin());
+        }
+    }
+    relax(&mut pts, 3.6 * UNIT, 600);
+    let (minx, maxx) = span(pts.iter().map(|p| p.0));
+    let (miny, maxy) = span(pts.iter().map(|p| p.1));
+    let margin = 4.0 * UNIT;
+    for p in pts.iter_mut() {
+        p.0 = round(p.0 - minx + margin);
+        p.1 = round(p.1 - miny + margin);
+    }
+    Layout {
+        points: pts,
+        width: round(maxx - minx + 2.0 * margin),
+        height: round(maxy - miny + 2.0 * margin),
+    }
+}
+
+fn round(x: f64) -> f64 {
+    (x * 10.0).round() / 10.0
+}
+
+fn span(it: impl Iterator<Item = f64>) -> (f64, f64) {
+    it.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), x| {
+        (a.min(x), b.max(x))
+    })
+}
+
+/// Each point's distance to its nearest other point, sorted.
+fn nearest_distances(pts: &[(f64, f64)]) -> Vec<f64> {
+    let mut d: Vec<f64> = pts
+        .iter()
+        .enumerate()
+        .map(|(i, a)| {
+            pts.iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, b)| dist(*a, *b))
+                .fold(f64::INFINITY, f64::min)
+        })
+        .filter(|d| d.is_finite())
+        .collect();
+    d.sort_by(f64::total_cmp);
+    d
+}
+
+pub(crate) fn dist(a: (f64, f64), b: (f64, f64)) -> f64 {
+    ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt()
+}
+
+/// Push apart every two points closer than `min`, a few rounds (deterministic: each
+/// round computes every push from the same state, then applies them).
+fn relax(pts: &mut [(f64, f64)], min: f64, rounds: usize) {
+    for _ in 0..rounds {
+        let mut moves = vec![(0.0, 0.0); pts.len()];
+        let mut any = false;
+        for i in 0..pts.len() {
+            for j in i + 1..pts.len() {
+                let (dx, dy) = (pts[j].0 - pts[i].0, pts[j].1 - pts[i].1);
+                let d = (dx * dx + dy * dy).sqrt();
+                if d >= min {
+                    continue;
+                }
+                any = true;
+                let (ux, uy) = if d < 1e-6 {
+                    let a = (i * 7 + j * 13) as f64;
+                    (a.cos(), a.sin())
+                } else {
+                    (dx / d, dy / d)
+                };
+                let push = (min - d) / 2.0 * 0.8;
+                moves[i].0 -= ux * push;
+                moves[i].1 -= uy * push;
+                moves[j].0 += ux * push;
+                moves[j].1 += uy * push;
+            }
+        }
+        if !any {
+            break;
+        }
+        for (p, m) in pts.iter_mut().zip(&moves) {
+            p.0 += m.0;
+            p.1 += m.1;
+        }
+    }
+}
+
+/// The font the pictures are drawn with, embedded so a PNG needs no system font.
+pub const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
+
+/// The family name of [`FONT`].
+pub const FONT_FAMILY: &str = "DejaVu Sans";
+
+/// The SVG could not be rasterised.
+#[derive(Debug, thiserror::Error)]
+pub enum RasterError {
+    #[error("the SVG cannot be read: {0}")]
+    Svg(String),
+    #[error("the picture is too large to rasterise ({0} x {1} pixels)")]
+    Size(u32, u32),
+    #[error("cannot encode the PNG: {0}")]
+    Encode(String),
+}
+
+/// A rasterised picture (RGBA, premultiplied).
+pub type RasterPixmap = resvg::tiny_skia::Pixmap;
+
+/// Rasterise an SVG (at 1 pixel per user unit) with the embedded font.
+pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
+    let mut opt = resvg::usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        ..Default::default()
+    };
+    opt.fontdb_mut().load_font_data(FONT.to_vec());
+    let tree =
+        resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| RasterError::Svg(e.to_string()))?;
+    let size = tree.size().to_int_size();
+    let (w, h) = (size.width(), size.height());
+    if u64::from(w) * u64::from(h) > 100_000_000 {
+        return Err(RasterError::Size(w, h));
+    }
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(RasterError::Size(w, h))?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
+    Ok(pixmap)
+}
+
+/// Rasterise an SVG to PNG bytes.
+pub fn png(svg: &str) -> Result<Vec<u8>, RasterError> {
+    raster(svg)?
+        .encode_png()
+        .map_err(|e| RasterError::Encode(e.to_string()))
+}
