@@ -33,6 +33,15 @@ struct Case {
     /// Adjustment phase: supply-centre owners after the Fall, by power.
     #[serde(default)]
     centers: Option<serde_json::Map<String, serde_json::Value>>,
+    /// Builds saved last winter for a colonial build, by power.
+    #[serde(default)]
+    saved: std::collections::BTreeMap<String, u32>,
+    /// A tournament game ends after this year's Fall turn.
+    #[serde(default)]
+    last_year: Option<i32>,
+    /// Also answer every legal order of the position (before its orders).
+    #[serde(default)]
+    legal: bool,
 }
 
 /// The answer to one line.
@@ -41,6 +50,10 @@ pub struct Answer {
     pub id: serde_json::Value,
     #[serde(flatten)]
     pub result: JsonResult,
+    /// With `"legal": true`: every legal order of the line's position
+    /// ([`crate::legal::to_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -139,6 +152,12 @@ fn answer<'m>(
             .set_owners(map, owners.iter().map(|(p, l)| (p.as_str(), l.as_slice())))
             .map_err(|e| e.to_string())?;
     }
+    position
+        .set_saved_by_name(map, c.saved.iter().map(|(k, v)| (k.as_str(), *v)))
+        .map_err(|e| e.to_string())?;
+    let legal = c
+        .legal
+        .then(|| crate::legal::to_json(map, &crate::legal::legal_orders(map, &position, rules)));
     // Parse each order on its own; an unreadable one is reported in place.
     let mut parsed: Vec<Order> = Vec::new();
     let mut slots: Vec<(String, String, Result<usize, String>)> = Vec::new();
@@ -173,7 +192,7 @@ fn answer<'m>(
             std::slice::from_ref(o),
         ));
     }
-    let (mut result, _) = advance(map, rules, &position, &parsed, None);
+    let (mut result, _) = advance(map, rules, &position, &parsed, c.last_year);
     let mut entries = json::orders(map, &result).into_iter();
     let mut orders = Vec::with_capacity(slots.len());
     for (power, text, slot) in slots {
@@ -201,5 +220,6 @@ fn answer<'m>(
     Ok(Answer {
         id: c.id,
         result: j,
+        legal,
     })
 }

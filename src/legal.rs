@@ -47,6 +47,9 @@ pub struct PowerOrders {
     pub power: Power,
     /// Builds owed (positive) or removals owed (negative).
     pub change: i32,
+    /// Builds saved last winter for a colonial build: at most this many of the builds
+    /// may be on colonial sites (centres not home to the power, colonial build rule).
+    pub saved: usize,
     /// Builds, waive and save (builds owed), or removals (removals owed).
     pub orders: Vec<Order>,
 }
@@ -396,8 +399,30 @@ fn adjustments(map: &Map, position: &Position) -> Vec<PowerOrders> {
             PowerOrders {
                 power: pw,
                 change: o.change,
+                saved: o.saved,
                 orders,
             }
         })
         .collect()
+}
+
+/// The lists as JSON (the batch's `"legal"` key): in movement and retreat phases an
+/// object from each unit's location (`"STP/SC"`) to its orders; in an adjustment phase
+/// an object from each power owed something to `{"change": n, "orders": [...]}`
+/// (builds positive, removals negative), with `"saved": n` where the power has builds
+/// saved for colonial builds. Orders in canonical form.
+pub fn to_json(map: &Map, l: &LegalOrders) -> serde_json::Value {
+    let texts = |v: &[Order]| serde_json::Value::from_iter(v.iter().map(|o| o.text.clone()));
+    let mut out = serde_json::Map::new();
+    for u in &l.units {
+        out.insert(map.loc_id(u.unit.loc).to_uppercase(), texts(&u.orders));
+    }
+    for p in &l.powers {
+        let mut e = serde_json::json!({"change": p.change, "orders": texts(&p.orders)});
+        if p.saved > 0 {
+            e["saved"] = p.saved.into();
+        }
+        out.insert(map.power(p.power).id.clone(), e);
+    }
+    serde_json::Value::Object(out)
 }

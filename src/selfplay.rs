@@ -5,6 +5,15 @@
 //! invariants are checked ([`check_phase`]). A game is a function of its seed: the
 //! generator is a hand-written SplitMix64, so runs are the same on every machine.
 
+use std::fmt;
+
+use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, PhaseResult, Position, Unit};
+use crate::judge::{Outcome, Rules};
+use crate::legal::legal_orders;
+use crate::map::{Map, Power, ProvSet};
+use crate::orders::{Order, OrderKind};
+use crate::report::json;
+
 /// SplitMix64 (Steele, Lea and Flood): a small, fixed, portable generator.
 #[derive(Clone, Debug)]
 pub struct SplitMix64(u64);
@@ -48,4 +57,452 @@ impl SplitMix64 {
             v.swap(i, j);
         }
     }
+}
+
+/// The seed of game `game` of a run seeded `seed`: a fixed function, so a game is the
+/// same however many threads play the run.
+pub fn game_seed(seed: u64, game: u64) -> u64 {
+    SplitMix64::new(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
+}
+
+/// One adjudicated phase of a game: the position it started from, the orders given
+/// (grouped by power in map order, as a batch line lists them) and the result.
+#[derive(Clone, Debug)]
+pub struct PhaseRecord {
+    pub position: Position,
+    pub orders: Vec<Order>,
+    pub result: PhaseResult,
+}
+
+/// A whole game.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    pub seed: u64,
+    /// The phases adjudicated.
+    pub phases: usize,
+    /// The power that reached the victory threshold, if one did.
+    pub winner: Option<Power>,
+    /// The last phase adjudicated.
+    pub last: Phase,
+    /// Supply centres per power (map order) at the end.
+    pub centres: Vec<usize>,
+    /// Every phase, when asked for.
+    pub record: Vec<PhaseRecord>,
+}
+
+/// An invariant that did not hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Violation {
+    pub seed: u64,
+    pub phase: Phase,
+    pub what: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "game seed {}, {}: {}", self.seed, self.phase, self.what)
+    }
+}
+
+/// Play one game from the map's starting position with random legal orders until a
+/// power wins or the Fall turn of `last_year` ends it, checking the invariants after
+/// every phase. `record`: keep every phase ([`GameRecord::record`]).
+pub fn play_game(
+    map: &Map,
+    rules: Rules,
+    seed: u64,
+    last_year: i32,
+    record: bool,
+) -> Result<GameRecord, Violation> {
+    let mut rng = SplitMix64::new(seed);
+    let mut position = Position::initial(map);
+    let mut game = GameRecord {
+        seed,
+        phases: 0,
+        winner: None,
+        last: position.phase,
+        centres: Vec::new(),
+        record: Vec::new(),
+    };
+    loop {
+        // Units by power in map order: the order a batch line rebuilds them in.
+        position.units.sort_by_key(|u| u.power);
+        let legal = legal_orders(map, &position, rules);
+        let mut orders = match position.phase.kind {
+            PhaseKind::Movement => movement_orders(map, &mut rng, &legal.units),
+            PhaseKind::Retreat => legal
+                .units
+                .iter()
+                .filter_map(|u| {
+                    let retreats = &u.orders[..u.orders.len().saturating_sub(1)];
+                    if !retreats.is_empty() && rng.chance(85) {
+                        rng.pick(retreats).cloned()
+                    } else {
+                        u.orders.last().cloned()
+                    }
+                })
+                .collect(),
+            PhaseKind::Adjustment => adjustment_orders(map, &mut rng, &legal.powers),
+        };
+        orders.sort_by_key(|o| o.power);
+        let (result, next) = advance(map, rules, &position, &orders, Some(last_year));
+        check_phase(map, &position, &result, &next).map_err(|what| Violation {
+            seed,
+            phase: position.phase,
+            what,
+        })?;
+        game.phases += 1;
+        game.last = position.phase;
+        let done = result.next.is_none();
+        game.winner = result.winner;
+        if record {
+            game.record.push(PhaseRecord {
+                position,
+                orders,
+                result,
+            });
+        }
+        position = next;
+        if done {
+            break;
+        }
+    }
+    game.centres = vec![0; map.powers.len()];
+    for pw in position.owners.iter().flatten() {
+        game.centres[pw.0 as usize] += 1;
+    }
+    Ok(game)
+}
+
+fn target_prov(map: &Map, o: &Order) -> Option<crate::map::Prov> {
+    match o.kind {
+        OrderKind::Move { to, .. } => Some(map.prov_of(to)),
+        _ => None,
+    }
+}
+
+/// One order per unit: mostly moves, some supports, convoys and holds; a move is
+/// sometimes supported by a unit that can, and a convoyed move is convoyed by every
+/// fleet on a route that needs it.
+fn movement_orders(
+    map: &Map,
+    rng: &mut SplitMix64,
+    units: &[crate::legal::UnitOrders],
+) -> Vec<Order> {
+    let mut chosen: Vec<Option<Order>> = vec![None; units.len()];
+    let mut turn: Vec<usize> = (0..units.len()).collect();
+    rng.shuffle(&mut turn);
+    for &i in &turn {
+        if chosen[i].is_some() {
+            continue;
+        }
+        let list = &units[i].orders;
+        let of = |want: fn(&OrderKind) -> bool| -> Vec<&Order> {
+            list.iter().filter(|o| want(&o.kind)).collect()
+        };
+        let r = rng.below(100);
+        let pool = if r < 60 {
+            of(|k| matches!(k, OrderKind::Move { .. }))
+        } else if r < 80 {
+            of(|k| matches!(k, OrderKind::Support { .. }))
+        } else if r < 88 {
+            of(|k| matches!(k, OrderKind::Convoy { .. }))
+        } else {
+            Vec::new()
+        };
+        let Some(o) = rng
+            .pick(&pool)
+            .map(|o| (*o).clone())
+            .or(list.first().cloned())
+        else {
+            continue;
+        };
+        if let (Some(dest), Some(me)) = (target_prov(map, &o), o.unit) {
+            let from = map.prov_of(me.loc);
+            let matches = |h: &Order| match h.kind {
+                OrderKind::Convoy { army, to } => {
+                    map.prov_of(army.loc) == from && map.prov_of(to) == dest
+                }
+                _ => false,
+            };
+            // Every fleet that may convoy this move does (a route is then ordered).
+            for j in 0..units.len() {
+                if chosen[j].is_none() && j != i {
+                    if let Some(c) = units[j].orders.iter().find(|h| matches(h)) {
+                        chosen[j] = Some(c.clone());
+                    }
+                }
+            }
+            // Sometimes a unit that can supports it.
+            if rng.chance(50) {
+                let helpers: Vec<(usize, &Order)> = (0..units.len())
+                    .filter(|&j| j != i && chosen[j].is_none())
+                    .filter_map(|j| {
+                        units[j]
+                            .orders
+                            .iter()
+                            .find(|h| match h.kind {
+                                OrderKind::Support {
+                                    target,
+                                    to: Some(to),
+                                } => map.prov_of(target.loc) == from && map.prov_of(to) == dest,
+                                _ => false,
+                            })
+                            .map(|h| (j, h))
+                    })
+                    .collect();
+                if let Some(&(j, h)) = rng.pick(&helpers) {
+                    chosen[j] = Some(h.clone());
+                }
+            }
+        }
+        chosen[i] = Some(o);
+    }
+    chosen.into_iter().flatten().collect()
+}
+
+/// Builds on distinct sites up to what is owed (colonial builds up to the builds
+/// saved), sometimes a save or fewer builds; removals of random units, sometimes one
+/// short (civil disorder takes the rest).
+fn adjustment_orders(
+    map: &Map,
+    rng: &mut SplitMix64,
+    powers: &[crate::legal::PowerOrders],
+) -> Vec<Order> {
+    let mut out = Vec::new();
+    for p in powers {
+        let mut list: Vec<&Order> = p.orders.iter().collect();
+        rng.shuffle(&mut list);
+        if p.change < 0 {
+            let mut k = p.change.unsigned_abs() as usize;
+            if rng.chance(15) {
+                k -= 1;
+            }
+            out.extend(list.into_iter().take(k).cloned());
+            continue;
+        }
+        let mut left = p.change as usize;
+        let mut colonial_left = p.saved;
+        let mut used = ProvSet::EMPTY;
+        for o in list {
+            if left == 0 {
+                break;
+            }
+            let ok = match (o.kind, o.unit) {
+                (OrderKind::Build, Some(u)) => {
+                    let site = map.prov_of(u.loc);
+                    let colonial = map.build_rule == crate::map::BuildRule::Colonial
+                        && map.province(site).home != Some(p.power);
+                    let ok = !used.contains(site) && (!colonial || colonial_left > 0);
+                    if ok {
+                        used.insert(site);
+                        colonial_left -= colonial as usize;
+                    }
+                    ok
+                }
+                (OrderKind::Save, _) => rng.chance(30),
+                _ => rng.chance(10),
+            };
+            if ok {
+                out.push(o.clone());
+                left -= 1;
+            }
+        }
+    }
+    out
+}
+
+/// The invariants of one phase: every order has exactly one outcome and none is
+/// illegal (they came from the legal lists); no two units share a province; the units
+/// change in number only by the dislodgements, destructions, builds and removals the
+/// result reports; every owned province is a supply centre, a centre never falls back
+/// to no owner and changes hands only to a power whose unit stands on it; after the
+/// adjustments no power has more units than centres.
+pub fn check_phase(
+    map: &Map,
+    before: &Position,
+    r: &PhaseResult,
+    next: &Position,
+) -> Result<(), String> {
+    if r.orders.len() != r.input.len() {
+        return Err(format!(
+            "{} orders but {} outcomes",
+            r.input.len(),
+            r.orders.len()
+        ));
+    }
+    let mut ordered = vec![false; r.units.len()];
+    for (k, o) in r.orders.iter().enumerate() {
+        if let Outcome::Illegal(why) = &o.outcome {
+            return Err(format!(
+                "the legal order `{}` was judged illegal: {}",
+                r.input[k].text,
+                why.describe(map)
+            ));
+        }
+        match o.unit {
+            Some(u) if u < ordered.len() => {
+                if std::mem::replace(&mut ordered[u], true) {
+                    return Err(format!("two outcomes for {}", r.units[u].short(map)));
+                }
+            }
+            Some(_) => return Err(format!("`{}` names no unit", r.input[k].text)),
+            None if before.phase.kind != PhaseKind::Adjustment => {
+                return Err(format!("`{}` bound to no unit", r.input[k].text))
+            }
+            None => {}
+        }
+    }
+    let mut seen = ProvSet::EMPTY;
+    for u in &next.units {
+        let p = map.prov_of(u.loc);
+        if seen.contains(p) {
+            return Err(format!("two units in {}", map.province(p).name));
+        }
+        seen.insert(p);
+        if let Some(why) = map.placement_problem(u.kind, u.loc) {
+            return Err(format!("{}: {why}", u.short(map)));
+        }
+    }
+    let count = |v: &[Unit]| v.len() as i64;
+    let (expected, how) = match before.phase.kind {
+        PhaseKind::Movement => (
+            count(&before.units) - r.dislodged.len() as i64,
+            "units before less those dislodged",
+        ),
+        PhaseKind::Retreat => (
+            count(&before.units) + before.dislodged.len() as i64 - r.destroyed.len() as i64,
+            "units and retreating units less those destroyed",
+        ),
+        PhaseKind::Adjustment => (
+            count(&before.units) + r.built.len() as i64
+                - r.removed.len() as i64
+                - r.civil_disorder.len() as i64,
+            "units before, plus builds, less removals",
+        ),
+    };
+    if count(&next.units) != expected {
+        return Err(format!(
+            "{} units after, but {how} make {expected}",
+            next.units.len()
+        ));
+    }
+    if next.dislodged.len() != r.dislodged.len() {
+        return Err("the dislodged units do not carry into the retreat phase".into());
+    }
+    let mut owned = 0;
+    for p in map.provs() {
+        let (was, now) = (before.owners[p.0 as usize], next.owners[p.0 as usize]);
+        if now.is_some() {
+            owned += 1;
+            if !map.province(p).supply {
+                return Err(format!(
+                    "{} is owned but no supply centre",
+                    map.province(p).name
+                ));
+            }
+        }
+        if was != now {
+            let holder = next
+                .units
+                .iter()
+                .find(|u| map.prov_of(u.loc) == p)
+                .map(|u| u.power);
+            if now.is_none() || holder != now || r.owners_after.is_none() {
+                return Err(format!(
+                    "{} changed hands without a unit of its new owner there",
+                    map.province(p).name
+                ));
+            }
+        }
+    }
+    let centres = map.provs().filter(|&p| map.province(p).supply).count();
+    if owned > centres {
+        return Err(format!("{owned} centres owned of {centres}"));
+    }
+    if before.phase.kind == PhaseKind::Adjustment {
+        for pw in map.power_ids() {
+            let units = next.units.iter().filter(|u| u.power == pw).count();
+            let has = next.owners.iter().filter(|o| **o == Some(pw)).count();
+            if units > has {
+                return Err(format!(
+                    "{} has {units} units and {has} centres after the adjustments",
+                    map.power(pw).name
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A phase as a batch line (`arbiter adjudicate --batch`) that replays it: the
+/// position (units, dislodged units, centre owners, saved builds), the orders by
+/// power, the game's last year, and under `expect` the result the game got (the batch
+/// answer without its `id`).
+pub fn batch_line(map: &Map, id: &str, last_year: i32, p: &PhaseRecord) -> serde_json::Value {
+    use serde_json::{json, Map as Object, Value};
+    let pos = &p.position;
+    let mut units = Object::new();
+    let mut orders = Object::new();
+    let mut centers = Object::new();
+    let mut saved = Object::new();
+    for pw in map.power_ids() {
+        let name = &map.power(pw).id;
+        let mine: Vec<Value> = pos
+            .units
+            .iter()
+            .filter(|u| u.power == pw)
+            .map(|u| u.short(map).into())
+            .collect();
+        if !mine.is_empty() {
+            units.insert(name.clone(), mine.into());
+        }
+        let given: Vec<Value> = p
+            .orders
+            .iter()
+            .filter(|o| o.power == Some(pw))
+            .map(|o| o.text.clone().into())
+            .collect();
+        if !given.is_empty() {
+            orders.insert(name.clone(), given.into());
+        }
+        let owns: Vec<Value> = map
+            .provs()
+            .filter(|q| pos.owners[q.0 as usize] == Some(pw))
+            .map(|q| map.province(q).id.to_uppercase().into())
+            .collect();
+        centers.insert(name.clone(), owns.into());
+        if pos.saved_by(pw) > 0 {
+            saved.insert(name.clone(), pos.saved_by(pw).into());
+        }
+    }
+    let dislodged: Vec<DislodgedEntry> = pos
+        .dislodged
+        .iter()
+        .map(|d| DislodgedEntry {
+            power: map.power(d.unit.power).id.clone(),
+            unit: d.unit.short(map),
+            by: Some(map.province(d.by).id.to_uppercase()),
+            retreats: d
+                .retreats
+                .iter()
+                .map(|&l| map.loc_id(l).to_uppercase())
+                .collect(),
+        })
+        .collect();
+    let mut expect = json::phase(map, &p.result);
+    expect.diagnostics.clear();
+    json!({
+        "id": id,
+        "map": map.name,
+        "rules": p.result.rules.name(),
+        "phase": pos.phase.to_string(),
+        "units": units,
+        "dislodged": dislodged,
+        "centers": centers,
+        "saved": saved,
+        "last_year": last_year,
+        "orders": orders,
+        "expect": expect,
+    })
 }

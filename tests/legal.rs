@@ -509,3 +509,80 @@ fn random_positions_have_convoys_and_convoyed_supports() {
     assert!(convoys > 10, "{convoys}");
     assert!(convoyed_support > 0, "{convoyed_support}");
 }
+
+fn batch(line: &str) -> serde_json::Value {
+    let map = Map::standard();
+    let mut map_for = |_: Option<&str>| -> Result<&Map, String> { Ok(&map) };
+    let text = arbiter::batch::answer_line(
+        line,
+        Rules::default(),
+        arbiter::orders::ParseOptions::default(),
+        &mut map_for,
+    )
+    .unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// A batch line with `"legal": true` (and no orders) answers the lists of its
+/// position; without it there is no `legal` key.
+#[test]
+fn batch_lines_answer_legal_orders() {
+    let a = batch(
+        r#"{"id": 1, "legal": true, "units": {"germany": ["F kie", "A ber", "A mun"], "russia": ["F stp/sc", "A mos"]}}"#,
+    );
+    assert_eq!(a["id"], 1);
+    let legal = a["legal"].as_object().unwrap();
+    let keys: Vec<&str> = legal.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["KIE", "BER", "MUN", "STP/SC", "MOS"]);
+    let kie: BTreeSet<String> = legal["KIE"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        kie,
+        set(&[
+            "F KIE H",
+            "F KIE - BAL",
+            "F KIE - BER",
+            "F KIE - DEN",
+            "F KIE - HEL",
+            "F KIE - HOL",
+            "F KIE S A BER",
+            "F KIE S A MUN - BER",
+        ])
+    );
+    // Only Moscow's army may enter Livonia now (Warsaw is empty).
+    assert_eq!(
+        legal["STP/SC"],
+        serde_json::json!([
+            "F STP/SC H",
+            "F STP/SC - BOT",
+            "F STP/SC - FIN",
+            "F STP/SC - LVN",
+            "F STP/SC S A MOS - LVN"
+        ])
+    );
+    assert!(a["orders"].as_array().unwrap().is_empty());
+    let plain = batch(
+        r#"{"id": 2, "units": {"germany": ["F kie"]}, "orders": {"germany": ["F kie - hol"]}}"#,
+    );
+    assert!(plain.get("legal").is_none());
+    assert_eq!(plain["orders"][0]["outcome"], "succeeds");
+    // Adjustments: per power, with what it owes.
+    let w = batch(
+        r#"{"id": 3, "legal": true, "phase": "Winter 1901", "units": {"russia": ["A war", "F sev"]}, "centers": {"russia": ["mos", "sev", "stp", "war", "swe"]}}"#,
+    );
+    assert_eq!(w["legal"]["russia"]["change"], 3);
+    assert_eq!(
+        w["legal"]["russia"]["orders"],
+        serde_json::json!([
+            "BUILD A MOS",
+            "BUILD A STP",
+            "BUILD F STP/NC",
+            "BUILD F STP/SC",
+            "WAIVE"
+        ])
+    );
+}

@@ -4,6 +4,7 @@ mod adjudicate;
 mod batch;
 mod game;
 mod map;
+mod selfplay;
 mod store;
 mod test;
 
@@ -52,6 +53,8 @@ enum Command {
     Test(test::TestArgs),
     /// Map files: check, list, show, import from DPjudge.
     Map(map::MapArgs),
+    /// Play whole games with random legal orders, checking invariants every phase.
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -140,6 +143,7 @@ pub fn run() -> i32 {
         Command::Explain(args) => game::explain(&args),
         Command::Test(args) => test::run(&args),
         Command::Map(args) => map::run(&args),
+        Command::Selfplay(args) => selfplay::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -91,38 +91,62 @@ impl Order {
     /// Canonical short form: `F LON - NTH`, `A PAR S A MAR - BUR`, `F NTH C A LON - NWY`.
     /// `kind` gives the unit type to print where the order omitted it.
     pub fn canonical(&self, map: &Map, kind: Option<UnitKind>) -> String {
-        let loc = |l: Loc| map.loc_id(l).to_uppercase();
-        let unit = |u: &UnitRef, k: Option<UnitKind>| match u.kind.or(k) {
-            Some(k) => format!("{} {}", k.letter(), loc(u.loc)),
-            None => loc(u.loc),
+        // One string, written in place: lists of legal orders print thousands of these.
+        let mut s = String::with_capacity(32);
+        let loc = |s: &mut String, l: Loc| {
+            let upper =
+                |s: &mut String, id: &str| s.extend(id.chars().flat_map(char::to_uppercase));
+            match map.coast(l) {
+                Some(c) => {
+                    upper(s, &map.province(c.province).id);
+                    s.push('/');
+                    upper(s, &c.id);
+                }
+                None => upper(s, &map.province(map.prov_of(l)).id),
+            }
         };
-        let me = match &self.unit {
-            Some(u) => unit(u, kind),
-            None => String::new(),
+        let unit = |s: &mut String, u: &UnitRef, k: Option<UnitKind>| {
+            if let Some(k) = u.kind.or(k) {
+                s.push(k.letter());
+                s.push(' ');
+            }
+            loc(s, u.loc);
         };
         match self.kind {
-            OrderKind::Hold => format!("{me} H"),
+            OrderKind::Build => s.push_str("BUILD "),
+            OrderKind::Waive => return "WAIVE".to_string(),
+            OrderKind::Save => return "SAVE".to_string(),
+            _ => {}
+        }
+        if let Some(u) = &self.unit {
+            unit(&mut s, u, kind);
+        }
+        match self.kind {
+            OrderKind::Hold => s.push_str(" H"),
             OrderKind::Move { to, via_convoy } => {
-                format!(
-                    "{me} - {}{}",
-                    loc(to),
-                    if via_convoy { " VIA CONVOY" } else { "" }
-                )
+                s.push_str(" - ");
+                loc(&mut s, to);
+                if via_convoy {
+                    s.push_str(" VIA CONVOY");
+                }
             }
-            OrderKind::Support { target, to: None } => format!("{me} S {}", unit(&target, None)),
-            OrderKind::Support {
-                target,
-                to: Some(to),
-            } => {
-                format!("{me} S {} - {}", unit(&target, None), loc(to))
+            OrderKind::Support { target, to } => {
+                s.push_str(" S ");
+                unit(&mut s, &target, None);
+                if let Some(to) = to {
+                    s.push_str(" - ");
+                    loc(&mut s, to);
+                }
             }
             OrderKind::Convoy { army, to } => {
-                format!("{me} C {} - {}", unit(&army, Some(UnitKind::Army)), loc(to))
+                s.push_str(" C ");
+                unit(&mut s, &army, Some(UnitKind::Army));
+                s.push_str(" - ");
+                loc(&mut s, to);
             }
-            OrderKind::Disband => format!("{me} D"),
-            OrderKind::Build => format!("BUILD {me}"),
-            OrderKind::Waive => "WAIVE".to_string(),
-            OrderKind::Save => "SAVE".to_string(),
+            OrderKind::Disband => s.push_str(" D"),
+            OrderKind::Build | OrderKind::Waive | OrderKind::Save => {}
         }
+        s
     }
 }

@@ -1,0 +1,99 @@
+//! Every legal order of a position (`arbiter::legal::legal_orders`): the classic
+//! opening, the 34-unit mid-game of `test-cases/regressions/midgame.yaml`, and 110
+//! units on world1914 (244 provinces); and one whole self-play game. Each loop checks
+//! its own result: the number of orders listed (with the hand-checked lists of
+//! `tests/legal.rs` for the opening), and the game's phases and outcome.
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion};
+
+use arbiter::cases::parse_cases;
+use arbiter::game::Position;
+use arbiter::judge::Rules;
+use arbiter::legal::{legal_orders, LegalOrders};
+use arbiter::map::{Map, Power, Terrain, UnitKind};
+use arbiter::selfplay::SplitMix64;
+
+fn count_at(map: &Map, l: &LegalOrders, loc: &str) -> usize {
+    let loc = map.loc_by_id(loc).unwrap();
+    l.units
+        .iter()
+        .find(|u| u.unit.loc == loc)
+        .map_or(0, |u| u.orders.len())
+}
+
+/// `n` units of random powers on distinct random provinces (fixed seed).
+fn crowd(map: &Map, seed: u64, n: usize) -> Position {
+    let mut rng = SplitMix64::new(seed);
+    let mut pos = Position::initial(map);
+    pos.units.clear();
+    let mut taken = vec![false; map.province_count()];
+    while pos.units.len() < n {
+        let p = arbiter::map::Prov(rng.below(map.province_count()) as u16);
+        if taken[p.0 as usize] || map.terrain(p) == Terrain::Impassable {
+            continue;
+        }
+        taken[p.0 as usize] = true;
+        let kind = match map.terrain(p) {
+            Terrain::Sea => UnitKind::Fleet,
+            Terrain::Land => UnitKind::Army,
+            _ if rng.chance(50) => UnitKind::Army,
+            _ => UnitKind::Fleet,
+        };
+        let locs = map.unit_locs(kind, p);
+        pos.units.push(arbiter::game::Unit {
+            power: Power(rng.below(map.powers.len()) as u8),
+            kind,
+            loc: locs[rng.below(locs.len())],
+        });
+    }
+    pos
+}
+
+fn bench(c: &mut Criterion) {
+    let map = Map::standard();
+    let opening = Position::initial(&map);
+    let total = legal_orders(&map, &opening, Rules::default()).count();
+    c.bench_function("legal orders: opening (22 units)", |b| {
+        b.iter(|| {
+            let l = legal_orders(&map, black_box(&opening), Rules::default());
+            assert_eq!(l.units.len(), 22);
+            assert_eq!(count_at(&map, &l, "kie"), 8);
+            assert_eq!(count_at(&map, &l, "par"), 11);
+            assert_eq!(count_at(&map, &l, "stp/sc"), 6);
+            assert_eq!(l.count(), OPENING);
+            l
+        })
+    });
+    assert_eq!(total, OPENING);
+
+    let cases = parse_cases(include_str!("../test-cases/regressions/midgame.yaml")).unwrap();
+    let case = cases.iter().find(|c| c.id == "arbiter.midgame.34").unwrap();
+    let mid = case.prepare(&map).unwrap().position;
+    assert_eq!(mid.units.len(), 34);
+    c.bench_function("legal orders: 34-unit mid-game", |b| {
+        b.iter(|| {
+            let l = legal_orders(&map, black_box(&mid), Rules::default());
+            assert_eq!(l.units.len(), 34);
+            assert_eq!(l.count(), MIDGAME);
+            l
+        })
+    });
+
+    let world = Map::embedded("world1914").unwrap();
+    let big = crowd(&world, 1914, 110);
+    c.bench_function("legal orders: 110 units on world1914", |b| {
+        b.iter(|| {
+            let l = legal_orders(&world, black_box(&big), Rules::default());
+            assert_eq!(l.units.len(), 110);
+            assert_eq!(l.count(), WORLD);
+            l
+        })
+    });
+}
+
+const OPENING: usize = 238;
+const MIDGAME: usize = 1062;
+const WORLD: usize = 2358;
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
