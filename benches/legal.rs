@@ -91,9 +91,31 @@ fn bench(c: &mut Criterion) {
     });
 }
 
+/// One whole self-play game on the classic board, 10 years, fixed seed: legal orders,
+/// random choices and `advance` for every phase, with the invariants checked.
+fn selfplay(c: &mut Criterion) {
+    let map = Map::standard();
+    let seed = arbiter::selfplay::game_seed(2024, 0);
+    let first = arbiter::selfplay::play_game(&map, Rules::default(), seed, 1910, false).unwrap();
+    c.bench_function("selfplay: one 10-year game on standard", |b| {
+        b.iter(|| {
+            let g =
+                arbiter::selfplay::play_game(&map, Rules::default(), black_box(seed), 1910, false)
+                    .unwrap();
+            assert_eq!(
+                (g.phases, g.winner, g.last),
+                (first.phases, first.winner, first.last)
+            );
+            assert_eq!(g.centres, first.centres);
+            assert!(g.phases >= 20);
+            g
+        })
+    });
+}
+
 const OPENING: usize = 238;
 const MIDGAME: usize = 1062;
 const WORLD: usize = 2358;
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, selfplay);
 criterion_main!(benches);

@@ -341,11 +341,10 @@ pub fn check_phase(
             ));
         }
         match o.unit {
-            Some(u) if u < ordered.len() => {
-                if std::mem::replace(&mut ordered[u], true) {
-                    return Err(format!("two outcomes for {}", r.units[u].short(map)));
-                }
+            Some(u) if u < ordered.len() && ordered[u] => {
+                return Err(format!("two outcomes for {}", r.units[u].short(map)));
             }
+            Some(u) if u < ordered.len() => ordered[u] = true,
             Some(_) => return Err(format!("`{}` names no unit", r.input[k].text)),
             None if before.phase.kind != PhaseKind::Adjustment => {
                 return Err(format!("`{}` bound to no unit", r.input[k].text))

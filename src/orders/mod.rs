@@ -94,8 +94,15 @@ impl Order {
         // One string, written in place: lists of legal orders print thousands of these.
         let mut s = String::with_capacity(32);
         let loc = |s: &mut String, l: Loc| {
-            let upper =
-                |s: &mut String, id: &str| s.extend(id.chars().flat_map(char::to_uppercase));
+            let upper = |s: &mut String, id: &str| {
+                if id.is_ascii() {
+                    let start = s.len();
+                    s.push_str(id);
+                    s[start..].make_ascii_uppercase();
+                } else {
+                    s.push_str(&id.to_uppercase());
+                }
+            };
             match map.coast(l) {
                 Some(c) => {
                     upper(s, &map.province(c.province).id);
