@@ -10,7 +10,7 @@ use arbiter::cases::parse_cases;
 use arbiter::game::Position;
 use arbiter::judge::Rules;
 use arbiter::legal::{legal_orders, LegalOrders};
-use arbiter::map::{Map, Power, Terrain, UnitKind};
+use arbiter::map::Map;
 use arbiter::selfplay::SplitMix64;
 
 fn count_at(map: &Map, l: &LegalOrders, loc: &str) -> usize {
@@ -19,34 +19,6 @@ fn count_at(map: &Map, l: &LegalOrders, loc: &str) -> usize {
         .iter()
         .find(|u| u.unit.loc == loc)
         .map_or(0, |u| u.orders.len())
-}
-
-/// `n` units of random powers on distinct random provinces (fixed seed).
-fn crowd(map: &Map, seed: u64, n: usize) -> Position {
-    let mut rng = SplitMix64::new(seed);
-    let mut pos = Position::initial(map);
-    pos.units.clear();
-    let mut taken = vec![false; map.province_count()];
-    while pos.units.len() < n {
-        let p = arbiter::map::Prov(rng.below(map.province_count()) as u16);
-        if taken[p.0 as usize] || map.terrain(p) == Terrain::Impassable {
-            continue;
-        }
-        taken[p.0 as usize] = true;
-        let kind = match map.terrain(p) {
-            Terrain::Sea => UnitKind::Fleet,
-            Terrain::Land => UnitKind::Army,
-            _ if rng.chance(50) => UnitKind::Army,
-            _ => UnitKind::Fleet,
-        };
-        let locs = map.unit_locs(kind, p);
-        pos.units.push(arbiter::game::Unit {
-            power: Power(rng.below(map.powers.len()) as u8),
-            kind,
-            loc: locs[rng.below(locs.len())],
-        });
-    }
-    pos
 }
 
 fn bench(c: &mut Criterion) {
@@ -80,7 +52,7 @@ fn bench(c: &mut Criterion) {
     });
 
     let world = Map::embedded("world1914").unwrap();
-    let big = crowd(&world, 1914, 110);
+    let big = arbiter::selfplay::scatter(&world, &mut SplitMix64::new(1914), 110);
     c.bench_function("legal orders: 110 units on world1914", |b| {
         b.iter(|| {
             let l = legal_orders(&world, black_box(&big), Rules::default());
@@ -115,7 +87,7 @@ fn selfplay(c: &mut Criterion) {
 
 const OPENING: usize = 238;
 const MIDGAME: usize = 1062;
-const WORLD: usize = 2358;
+const WORLD: usize = 3883;
 
 criterion_group!(benches, bench, selfplay);
 criterion_main!(benches);

@@ -7,10 +7,13 @@
 
 use std::fmt;
 
-use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, PhaseResult, Position, Unit};
+use std::collections::BTreeMap;
+
+use crate::game::file::PositionRecord;
+use crate::game::{advance, Phase, PhaseKind, PhaseResult, Position, Unit};
 use crate::judge::{Outcome, Rules};
 use crate::legal::legal_orders;
-use crate::map::{Map, Power, ProvSet};
+use crate::map::{Map, Power, ProvSet, Terrain, UnitKind};
 use crate::orders::{Order, OrderKind};
 use crate::report::json;
 
@@ -59,14 +62,48 @@ impl SplitMix64 {
     }
 }
 
+/// A position of the map's first phase with `n` units (at most one per passable
+/// province) of random powers on random provinces, of a random type where both may
+/// stand; owners as at the start. For tests and benches: a crowded board on a map with
+/// many seas has fleets at sea, so convoys come up.
+pub fn scatter(map: &Map, rng: &mut SplitMix64, n: usize) -> Position {
+    let provs: Vec<crate::map::Prov> = map
+        .provs()
+        .filter(|&p| map.terrain(p) != Terrain::Impassable)
+        .collect();
+    let mut provs = provs;
+    rng.shuffle(&mut provs);
+    let mut position = Position::initial(map);
+    position.units = provs
+        .into_iter()
+        .take(n)
+        .map(|p| {
+            let kind = match map.terrain(p) {
+                Terrain::Sea => UnitKind::Fleet,
+                Terrain::Land => UnitKind::Army,
+                _ if rng.chance(50) => UnitKind::Army,
+                _ => UnitKind::Fleet,
+            };
+            let locs = map.unit_locs(kind, p);
+            Unit {
+                power: Power(rng.below(map.powers.len()) as u8),
+                kind,
+                loc: locs[rng.below(locs.len())],
+            }
+        })
+        .collect();
+    position
+}
+
 /// The seed of game `game` of a run seeded `seed`: a fixed function, so a game is the
 /// same however many threads play the run.
 pub fn game_seed(seed: u64, game: u64) -> u64 {
     SplitMix64::new(seed ^ game.wrapping_mul(0xd1b5_4a32_d192_ed03)).next_u64()
 }
 
-/// One adjudicated phase of a game: the position it started from, the orders given
-/// (grouped by power in map order, as a batch line lists them) and the result.
+/// One adjudicated phase of a game: the position it started from (units grouped by
+/// power id), the orders given (grouped the same way, as a batch line lists them) and
+/// the result.
 #[derive(Clone, Debug)]
 pub struct PhaseRecord {
     pub position: Position,
@@ -125,8 +162,8 @@ pub fn play_game(
         record: Vec::new(),
     };
     loop {
-        // Units by power in map order: the order a batch line rebuilds them in.
-        position.units.sort_by_key(|u| u.power);
+        // Units and orders by power id: the order a batch line lists them in.
+        position.units.sort_by_key(|u| &map.power(u.power).id);
         let legal = legal_orders(map, &position, rules);
         let mut orders = match position.phase.kind {
             PhaseKind::Movement => movement_orders(map, &mut rng, &legal.units),
@@ -144,7 +181,7 @@ pub fn play_game(
                 .collect(),
             PhaseKind::Adjustment => adjustment_orders(map, &mut rng, &legal.powers),
         };
-        orders.sort_by_key(|o| o.power);
+        orders.sort_by_key(|o| o.power.map(|pw| &map.power(pw).id));
         let (result, next) = advance(map, rules, &position, &orders, Some(last_year));
         check_phase(map, &position, &result, &next).map_err(|what| Violation {
             seed,
@@ -439,67 +476,24 @@ pub fn check_phase(
 /// power, the game's last year, and under `expect` the result the game got (the batch
 /// answer without its `id`).
 pub fn batch_line(map: &Map, id: &str, last_year: i32, p: &PhaseRecord) -> serde_json::Value {
-    use serde_json::{json, Map as Object, Value};
-    let pos = &p.position;
-    let mut units = Object::new();
-    let mut orders = Object::new();
-    let mut centers = Object::new();
-    let mut saved = Object::new();
-    for pw in map.power_ids() {
-        let name = &map.power(pw).id;
-        let mine: Vec<Value> = pos
-            .units
-            .iter()
-            .filter(|u| u.power == pw)
-            .map(|u| u.short(map).into())
-            .collect();
-        if !mine.is_empty() {
-            units.insert(name.clone(), mine.into());
-        }
-        let given: Vec<Value> = p
-            .orders
-            .iter()
-            .filter(|o| o.power == Some(pw))
-            .map(|o| o.text.clone().into())
-            .collect();
-        if !given.is_empty() {
-            orders.insert(name.clone(), given.into());
-        }
-        let owns: Vec<Value> = map
-            .provs()
-            .filter(|q| pos.owners[q.0 as usize] == Some(pw))
-            .map(|q| map.province(q).id.to_uppercase().into())
-            .collect();
-        centers.insert(name.clone(), owns.into());
-        if pos.saved_by(pw) > 0 {
-            saved.insert(name.clone(), pos.saved_by(pw).into());
+    let pos = PositionRecord::of(map, &p.position);
+    let mut orders: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for o in &p.orders {
+        if let Some(pw) = o.power {
+            orders.entry(&map.power(pw).id).or_default().push(&o.text);
         }
     }
-    let dislodged: Vec<DislodgedEntry> = pos
-        .dislodged
-        .iter()
-        .map(|d| DislodgedEntry {
-            power: map.power(d.unit.power).id.clone(),
-            unit: d.unit.short(map),
-            by: Some(map.province(d.by).id.to_uppercase()),
-            retreats: d
-                .retreats
-                .iter()
-                .map(|&l| map.loc_id(l).to_uppercase())
-                .collect(),
-        })
-        .collect();
     let mut expect = json::phase(map, &p.result);
     expect.diagnostics.clear();
-    json!({
+    serde_json::json!({
         "id": id,
         "map": map.name,
         "rules": p.result.rules.name(),
-        "phase": pos.phase.to_string(),
-        "units": units,
-        "dislodged": dislodged,
-        "centers": centers,
-        "saved": saved,
+        "phase": p.position.phase.to_string(),
+        "units": pos.units,
+        "dislodged": pos.dislodged,
+        "centers": pos.owners,
+        "saved": pos.saved,
         "last_year": last_year,
         "orders": orders,
         "expect": expect,

@@ -10,10 +10,10 @@ use std::collections::BTreeSet;
 use arbiter::game::{advance, Phase, Position, Retreating, Unit};
 use arbiter::judge::{Outcome, Rules};
 use arbiter::legal::{legal_orders, LegalOrders};
-use arbiter::map::{Loc, Map, Power, Prov, Terrain, UnitKind};
+use arbiter::map::{Loc, Map, UnitKind};
 use arbiter::orders::{parse_order, Order, OrderKind, Span, UnitRef};
 use arbiter::report::canonical;
-use arbiter::selfplay::SplitMix64;
+use arbiter::selfplay::{scatter, SplitMix64};
 
 fn texts(l: &LegalOrders, map: &Map, loc: &str) -> BTreeSet<String> {
     let loc = map.loc_by_id(loc).unwrap();
@@ -27,6 +27,19 @@ fn set(v: &[&str]) -> BTreeSet<String> {
     v.iter().map(|s| s.to_string()).collect()
 }
 
+/// Kiel's fleet in Spring 1901: bal, ber, den, hel, hol. Of those only Berlin holds a
+/// unit; of the units that could enter them only Munich's army (into Berlin).
+const KIEL: [&str; 8] = [
+    "F KIE H",
+    "F KIE - BAL",
+    "F KIE - BER",
+    "F KIE - DEN",
+    "F KIE - HEL",
+    "F KIE - HOL",
+    "F KIE S A BER",
+    "F KIE S A MUN - BER",
+];
+
 /// Spring 1901, worked out from the adjacency lists of `maps/standard.yaml`.
 #[test]
 fn opening_lists_checked_by_hand() {
@@ -34,21 +47,7 @@ fn opening_lists_checked_by_hand() {
     let l = legal_orders(&map, &Position::initial(&map), Rules::default());
     assert_eq!(l.units.len(), 22);
     assert!(l.powers.is_empty());
-    // Kiel's fleet: bal, ber, den, hel, hol. Of those only Berlin holds a unit; of the
-    // units that could enter them only Munich's army (into Berlin).
-    assert_eq!(
-        texts(&l, &map, "kie"),
-        set(&[
-            "F KIE H",
-            "F KIE - BAL",
-            "F KIE - BER",
-            "F KIE - DEN",
-            "F KIE - HEL",
-            "F KIE - HOL",
-            "F KIE S A BER",
-            "F KIE S A MUN - BER",
-        ])
-    );
+    assert_eq!(texts(&l, &map, "kie"), set(&KIEL));
     // Paris: bre, bur, gas, pic. Brest's fleet holds; Marseilles may go to Burgundy or
     // Gascony, Munich to Burgundy, Brest's fleet to Gascony or Picardy.
     assert_eq!(
@@ -269,38 +268,6 @@ fn retreats_and_disbands() {
     }
 }
 
-/// `n` units on distinct random provinces, of random powers; on a board with many seas
-/// this puts fleets at sea, so convoys come up.
-fn random_position(map: &Map, rng: &mut SplitMix64, n: usize) -> Position {
-    let provs: Vec<Prov> = map
-        .provs()
-        .filter(|&p| map.terrain(p) != Terrain::Impassable)
-        .collect();
-    let mut taken = BTreeSet::new();
-    let mut units = Vec::new();
-    while units.len() < n.min(provs.len()) {
-        let p = provs[rng.below(provs.len())];
-        if !taken.insert(p) {
-            continue;
-        }
-        let kind = match map.terrain(p) {
-            Terrain::Sea => UnitKind::Fleet,
-            Terrain::Land => UnitKind::Army,
-            _ if rng.chance(50) => UnitKind::Army,
-            _ => UnitKind::Fleet,
-        };
-        let locs = map.unit_locs(kind, p);
-        units.push(Unit {
-            power: Power(rng.below(map.powers.len()) as u8),
-            kind,
-            loc: locs[rng.below(locs.len())],
-        });
-    }
-    let mut pos = Position::initial(map);
-    pos.units = units;
-    pos
-}
-
 /// Adjudicate the orders of each unit in rounds (one order per unit a round, so no
 /// unit has two) and give each order's outcome with its result and index.
 fn adjudicate_each(
@@ -458,7 +425,7 @@ fn the_list_is_what_the_legality_filter_accepts_on_the_classic_board() {
     check_complete(&map, Rules::default(), &Position::initial(&map));
     let mut rng = SplitMix64::new(13);
     for (i, n) in [12, 20, 30, 45].into_iter().enumerate() {
-        let pos = random_position(&map, &mut rng, n);
+        let pos = scatter(&map, &mut rng, n);
         let rules = Rules::EDITIONS[i % Rules::EDITIONS.len()];
         check_complete(&map, rules, &pos);
     }
@@ -471,7 +438,7 @@ fn every_listed_order_is_legal_on_every_board() {
         let map = Map::embedded(name).unwrap();
         assert!(check_sound(&map, Rules::default(), &Position::initial(&map)) > 0);
         for n in [10, 40, 110] {
-            let pos = random_position(&map, &mut rng, n);
+            let pos = scatter(&map, &mut rng, n);
             for rules in Rules::EDITIONS {
                 check_sound(&map, rules, &pos);
             }
@@ -488,7 +455,7 @@ fn random_positions_have_convoys_and_convoyed_supports() {
     let mut convoys = 0;
     let mut convoyed_support = 0;
     for n in [12, 20, 30, 45] {
-        let pos = random_position(&map, &mut rng, n);
+        let pos = scatter(&map, &mut rng, n);
         for u in legal_orders(&map, &pos, Rules::default()).units {
             for o in u.orders {
                 match o.kind {
@@ -540,19 +507,7 @@ fn batch_lines_answer_legal_orders() {
         .iter()
         .map(|s| s.as_str().unwrap().to_string())
         .collect();
-    assert_eq!(
-        kie,
-        set(&[
-            "F KIE H",
-            "F KIE - BAL",
-            "F KIE - BER",
-            "F KIE - DEN",
-            "F KIE - HEL",
-            "F KIE - HOL",
-            "F KIE S A BER",
-            "F KIE S A MUN - BER",
-        ])
-    );
+    assert_eq!(kie, set(&KIEL));
     // Only Moscow's army may enter Livonia now (Warsaw is empty).
     assert_eq!(
         legal["STP/SC"],
