@@ -202,26 +202,30 @@ fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
     );
 
     // Per province: the units that could move there, as a support sees it (a fleet:
-    // any coast; `true`: an army only by convoy).
-    let mut movers: Vec<Vec<(usize, bool)>> = vec![Vec::new(); map.province_count()];
+    // any coast; `true`: an army only by convoy), as one sorted list.
+    let mut entries: Vec<(Prov, usize, bool)> = Vec::new();
     for (i, u) in units.iter().enumerate() {
         match u.kind {
             UnitKind::Fleet => {
-                for p in map.fleet_reach(u.loc).iter() {
-                    movers[p.0 as usize].push((i, false));
-                }
+                entries.extend(map.fleet_reach(u.loc).iter().map(|p| (p, i, false)));
             }
             UnitKind::Army => {
                 let land: ProvSet = moves[i].near.iter().map(|&l| map.prov_of(l)).collect();
-                for p in land.iter() {
-                    movers[p.0 as usize].push((i, false));
-                }
-                for p in moves[i].convoy.minus(&land).iter() {
-                    movers[p.0 as usize].push((i, true));
-                }
+                entries.extend(land.iter().map(|p| (p, i, false)));
+                entries.extend(moves[i].convoy.minus(&land).iter().map(|p| (p, i, true)));
             }
         }
     }
+    entries.sort_unstable();
+    // The entries of province `p` are `entries[start[p]..start[p + 1]]`.
+    let mut start = vec![0usize; map.province_count() + 1];
+    for &(p, _, _) in &entries {
+        start[p.0 as usize + 1] += 1;
+    }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    let movers = |p: Prov| &entries[start[p.0 as usize]..start[p.0 as usize + 1]];
 
     let mut out: Vec<UnitOrders> = units
         .iter()
@@ -234,6 +238,7 @@ fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
         let me = Some(unit_ref(u));
         let here = map.prov_of(u.loc);
         let list = &mut out[i].orders;
+        list.reserve(16);
         list.push(order(map, u.power, me, OrderKind::Hold));
         let m = &moves[i];
         let mut dests: Vec<(Loc, bool)> = m.near.iter().map(|&l| (l, false)).collect();
@@ -268,7 +273,7 @@ fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
         others.remove(here);
         let at_sea = others != fleets_at_sea;
         for p in r.iter() {
-            for &(t, by_convoy) in &movers[p.0 as usize] {
+            for &(_, t, by_convoy) in movers(p) {
                 if t == i {
                     continue;
                 }
