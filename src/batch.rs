@@ -40,6 +40,15 @@ struct Case<'a> {
     /// Adjustment phase: supply-centre owners after the Fall, by power.
     #[serde(default, borrow)]
     centers: Option<PowerLists<'a>>,
+    /// Builds saved last winter for a colonial build, by power.
+    #[serde(default)]
+    saved: std::collections::BTreeMap<String, u32>,
+    /// A tournament game ends after this year's Fall turn.
+    #[serde(default)]
+    last_year: Option<i32>,
+    /// Also answer every legal order of the position (before its orders).
+    #[serde(default)]
+    legal: bool,
 }
 
 /// `{"power": ["text", …], …}` in the order written; a power named twice is an error
@@ -88,6 +97,10 @@ pub struct Answer<'a> {
     pub id: &'a RawValue,
     #[serde(flatten)]
     pub result: JsonResult,
+    /// With `"legal": true`: every legal order of the line's position
+    /// ([`crate::legal::to_json`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal: Option<serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -214,6 +227,12 @@ fn write_answer(out: &mut Vec<u8>, a: &Answer) -> serde_json::Result<()> {
     serde_json::to_writer(&mut *out, &a.result)?;
     if let Some(b) = out.get_mut(mark) {
         *b = b',';
+    }
+    if let Some(legal) = &a.legal {
+        out.pop();
+        out.extend_from_slice(b",\"legal\":");
+        serde_json::to_writer(&mut *out, legal)?;
+        out.push(b'}');
     }
     Ok(())
 }
@@ -507,6 +526,12 @@ fn answer<'l>(
             .set_owners(map, centers.iter())
             .map_err(|e| e.to_string())?;
     }
+    position
+        .set_saved_by_name(map, c.saved.iter().map(|(k, v)| (k.as_str(), *v)))
+        .map_err(|e| e.to_string())?;
+    let legal = c
+        .legal
+        .then(|| crate::legal::to_json(map, &crate::legal::legal_orders(map, &position, rules)));
     // Parse each order on its own; an unreadable one is reported in place.
     let mut parsed: Vec<Order> = Vec::new();
     let mut slots: Vec<(Power, &str, Result<usize, String>)> = Vec::new();
@@ -550,7 +575,7 @@ fn answer<'l>(
             std::slice::from_ref(o),
         ));
     }
-    let (mut result, _) = advance(map, rules, &position, &parsed, None);
+    let (mut result, _) = advance(map, rules, &position, &parsed, c.last_year);
     result.diagnostics.clear();
     let mut j = json::phase(map, &result);
     let mut entries = std::mem::take(&mut j.orders).into_iter();
@@ -580,5 +605,6 @@ fn answer<'l>(
     Ok(Answer {
         id: c.id.unwrap_or(RawValue::NULL),
         result: j,
+        legal,
     })
 }

@@ -5,6 +5,7 @@ mod batch;
 mod game;
 mod map;
 mod render;
+mod selfplay;
 mod store;
 mod test;
 
@@ -56,6 +57,8 @@ enum Command {
     /// Draw a position as SVG (or PNG): a game's judged phase with its orders, or a
     /// position file with optional orders.
     Render(render::RenderArgs),
+    /// Play whole games with random legal orders, checking invariants every phase.
+    Selfplay(selfplay::SelfplayArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -160,6 +163,7 @@ pub fn run() -> i32 {
         Command::Test(args) => test::run(&args),
         Command::Map(args) => map::run(&args),
         Command::Render(args) => render::run(&args),
+        Command::Selfplay(args) => selfplay::run(&args),
     };
     match result {
         Ok(code) => code,

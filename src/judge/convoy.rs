@@ -214,65 +214,103 @@ fn reach_within<N: Net>(net: &N, allowed: N::B, start: N::B) -> N::B {
 /// Is fleet `f` on some route from `from` to `to` that needs every one of its fleets
 /// (an induced path: no fleet of it touches a later one but its successor)? A convoy
 /// by a fleet on no such route is illegal (DATC 4.E.1, 6.G.19).
+pub fn necessary(map: &Map, fleets: &ProvSet, from: Prov, to: Prov, f: Prov) -> bool {
+    let mut want = ProvSet::EMPTY;
+    want.insert(f);
+    !necessary_among(map, fleets, from, to, &want).is_empty()
+}
+
+/// The fleets of `want` that lie on some route from `from` to `to` needing every one of
+/// its fleets ([`necessary`] for many fleets in one search): the fleets whose convoy
+/// of an army from `from` to `to` is legal.
 ///
 /// A depth-first search over induced paths, pruned by reachability: a branch is cut as
-/// soon as `to` (or `f`, while the path lacks it) cannot be reached through the fleets
-/// still allowed.
-pub fn necessary(map: &Map, fleets: &ProvSet, from: Prov, to: Prov, f: Prov) -> bool {
-    if !fleets.contains(f) || !route_exists(map, fleets, from, to) {
-        return false;
+/// soon as `to` cannot be reached through the fleets still allowed, or when no fleet of
+/// `want` not yet found could lie on it.
+pub fn necessary_among(
+    map: &Map,
+    fleets: &ProvSet,
+    from: Prov,
+    to: Prov,
+    want: &ProvSet,
+) -> ProvSet {
+    let want = want.and(fleets);
+    if want.is_empty() || !route_exists(map, fleets, from, to) {
+        return ProvSet::EMPTY;
     }
     match small(map, fleets) {
         Some((net, bits)) => {
-            let f = net.number(f);
-            search(&net, bits, from, to, f)
+            let w = want.iter().fold(0u128, |b, p| b | 1 << net.number(p));
+            let found = search(&net, bits, from, to, w);
+            want.iter()
+                .filter(|&p| found.contains(net.number(p)))
+                .collect()
         }
-        None => search(&Wide(map), *fleets, from, to, f.0 as usize),
+        None => search(&Wide(map), *fleets, from, to, want),
     }
 }
 
-fn search<N: Net>(net: &N, fleets: N::B, from: Prov, to: Prov, f: usize) -> bool {
+/// The fleets (in `fleets`, sea provinces) reachable from `from` through a chain of
+/// them: an army in `from` may be convoyed to every coastal province one of them
+/// touches ([`route_exists`]).
+pub fn reachable(map: &Map, fleets: &ProvSet, from: Prov) -> ProvSet {
+    let net = Wide(map);
+    reach_within(&net, *fleets, net.touch(from).and(*fleets))
+}
+
+fn search<N: Net>(net: &N, fleets: N::B, from: Prov, to: Prov, want: N::B) -> N::B {
     struct Search<'a, N: Net> {
         net: &'a N,
         fleets: N::B,
         goal: N::B,
-        f: usize,
+        want: N::B,
     }
     impl<N: Net> Search<'_, N> {
         /// `last` ends the path; `used`: the path's fleets; `banned`: seas touching an
         /// earlier element than `last` (a later fleet there would make a shortcut).
-        fn dfs(&self, last: usize, used: N::B, banned: N::B, has_f: bool) -> bool {
+        fn dfs(&self, last: usize, used: N::B, banned: N::B, found: &mut N::B) {
             if self.goal.contains(last) {
-                return has_f;
+                *found = found.or(used.and(self.want));
+                return;
             }
             let allowed = self.fleets.minus(banned).minus(used);
             let next = self.net.adj(last).and(allowed);
             let reach = reach_within(self.net, allowed, next);
-            if !reach.intersects(self.goal) || (!has_f && !reach.contains(self.f)) {
-                return false;
+            if !reach.intersects(self.goal)
+                || reach.or(used).and(self.want).minus(*found).is_empty()
+            {
+                return;
             }
             let banned2 = banned.or(self.net.adj(last));
-            next.members().any(|s| {
+            for s in next.members() {
+                if self.want.minus(*found).is_empty() {
+                    return;
+                }
                 let mut used2 = used;
                 used2.insert(s);
-                self.dfs(s, used2, banned2, has_f || s == self.f)
-            })
+                self.dfs(s, used2, banned2, found);
+            }
         }
     }
     let search = Search {
         net,
         fleets,
         goal: net.touch(to).and(fleets),
-        f,
+        want,
     };
     // A later fleet may not touch `from` (else the path would not be induced).
     let banned = net.touch(from);
     let first = banned.and(fleets);
-    first.members().any(|s| {
+    let mut found = N::B::EMPTY;
+    for s in first.members() {
+        if want.minus(found).is_empty() {
+            break;
+        }
         let mut used = N::B::EMPTY;
         used.insert(s);
-        search.dfs(s, used, banned, s == f)
-    })
+        search.dfs(s, used, banned, &mut found);
+    }
+    found
 }
 
 #[cfg(test)]

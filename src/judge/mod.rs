@@ -2,7 +2,7 @@
 //! and the outcomes, each naming its cause.
 
 mod adjust;
-mod convoy;
+pub(crate) mod convoy;
 mod legality;
 mod outcome;
 mod resolve;
