@@ -109,9 +109,9 @@ fn answer<'m>(
             kind: PhaseKind::Adjustment,
             ..Phase::first(map)
         },
-        Some(p) => Phase::parse(p).ok_or_else(|| {
-            format!("unknown phase `{p}`: write movement, retreat, adjustment or e.g. `Fall 1901 retreat`")
-        })?,
+        Some(p) => {
+            Phase::parse(p).map_err(|e| format!("{e}; or write movement, retreat or adjustment"))?
+        }
     };
     let mut units: Vec<(String, Vec<String>)> = Vec::new();
     for (power, list) in &c.units {

@@ -166,7 +166,7 @@ impl Case {
     /// Build the position and parse the orders, under `rules`.
     pub fn prepare_under(&self, map: &Map, rules: Rules) -> Result<Prepared, String> {
         let phase = match &self.phase {
-            Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
+            Some(p) => Phase::parse(p).map_err(|e| e.to_string())?,
             None => Phase::first(map),
         };
         let mut position = Position::from_units(

@@ -681,12 +681,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
     let picked: Vec<usize> = match &args.phase {
         None => (0..game.history.len()).collect(),
         Some(s) => {
-            let phase = Phase::parse(s).ok_or_else(|| {
-                Fatal(format!(
-                    "unknown phase `{s}`: write e.g. `Spring 1901`, `Fall 1901 retreat`, \
-                     `Winter 1901` or `F1901R`"
-                ))
-            })?;
+            let phase = Phase::parse(s).map_err(|e| Fatal(e.to_string()))?;
             match game.find(phase) {
                 Some(Found::Judged(k)) => vec![k],
                 Some(Found::Skipped(k)) => {
@@ -932,8 +927,7 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
             ))
         })?,
         Some(s) => {
-            let phase = Phase::parse(s)
-                .ok_or_else(|| Fatal(format!("unknown phase `{s}`: write e.g. `Fall 1901`")))?;
+            let phase = Phase::parse(s).map_err(|e| Fatal(e.to_string()))?;
             match game.find(phase) {
                 Some(Found::Judged(k)) => k,
                 Some(Found::Skipped(_)) => {

@@ -402,7 +402,7 @@ pub fn phase_key(p: Phase) -> (i32, u8) {
 }
 
 fn parse_phase(at: &str, s: &str) -> Result<Phase, GameFileError> {
-    Phase::parse(s).ok_or_else(|| invalid(at, format!("unknown phase `{s}`")))
+    Phase::parse(s).map_err(|e| invalid(at, e.to_string()))
 }
 
 impl PositionRecord {

@@ -438,9 +438,9 @@ pub fn parse_phase(s: &str) -> Option<Phase> {
             [_, y, ..] => y.parse().ok()?,
             _ => return None,
         };
-        return Phase::parse(&format!("Winter {year}"));
+        return Phase::parse(&format!("Winter {year}")).ok();
     }
-    Phase::parse(&t)
+    Phase::parse(&t).ok()
 }
 
 /// Replace the jDip abbreviations the map does not know by the map's ids.
