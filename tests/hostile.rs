@@ -95,3 +95,84 @@ fn a_non_ascii_phase_is_an_error_not_a_panic_in_the_binary() {
     assert!(out.contains("unknown phase"), "{out}{}", stderr(&o));
     assert_ne!(o.status.code(), Some(101));
 }
+
+/// The small split board of `test-cases/maps/clean-split.ymap`, with `extra` coasts on
+/// Beta (flow style, one line).
+fn board_with_coasts(extra: usize) -> String {
+    let src = std::fs::read_to_string("test-cases/maps/clean-split.ymap").unwrap();
+    let mut more = String::new();
+    for i in 0..extra {
+        more.push_str(&format!("      - {{id: c{i}, name: C{i}, fleet: []}}\n"));
+    }
+    src.replacen(
+        "        fleet: [ttt]\n",
+        &format!("        fleet: [ttt]\n{more}"),
+        1,
+    )
+}
+
+fn too_many(src: &str) -> String {
+    let e = Map::from_yaml(src, "big.yaml").expect_err("refused");
+    assert!(
+        e.problems
+            .iter()
+            .all(|p| p.code == arbiter::map::ProblemCode::TooMany),
+        "{e}"
+    );
+    e.to_string()
+}
+
+#[test]
+fn map_limits_on_coasts_aliases_lists_and_powers() {
+    // 65,535 coasts in one province: once a u16 overflow.
+    let e = too_many(&board_with_coasts(65_533));
+    assert!(
+        e.contains("provinces.bbb.coasts: 65535 named coasts; a map may have at most 8"),
+        "{e}"
+    );
+    let e = too_many(&board_with_coasts(7));
+    assert!(e.contains("9 named coasts"), "{e}");
+    assert!(Map::from_yaml(&board_with_coasts(6), "ok.yaml").is_ok());
+
+    let base = std::fs::read_to_string("test-cases/maps/clean-split.ymap").unwrap();
+    let aliases = vec!["x"; 65].join(", ");
+    let src = base.replacen(
+        "    name: Gamma\n",
+        &format!("    name: Gamma\n    aliases: [{aliases}]\n"),
+        1,
+    );
+    assert!(too_many(&src).contains("provinces.ccc.aliases: 65 aliases"));
+
+    let army = vec!["aaa"; 1025].join(", ");
+    let src = base.replacen(
+        "    army: [aaa, bbb]\n",
+        &format!("    army: [{army}]\n"),
+        1,
+    );
+    assert!(too_many(&src).contains("provinces.ccc.army: 1025 army neighbours"));
+
+    let mut powers = String::from("powers:\n");
+    for i in 0..65 {
+        powers.push_str(&format!(
+            "  - {{id: p{i}, name: P{i}, adjective: P{i}, home: []}}\n"
+        ));
+    }
+    let src = base.replacen("powers:\n", &powers, 1);
+    assert!(too_many(&src).contains("powers: 67 powers; a map may have at most 64"));
+}
+
+#[test]
+fn a_map_over_a_limit_is_exit_2_in_the_binary() {
+    let map = temp_file("coasts", "map.yaml", board_with_coasts(20).as_bytes());
+    let o = arbiter(&["adjudicate", "--map", &map, "-"], Some(b""));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("22 named coasts; a map may have at most 8"),
+        "{}",
+        stderr(&o)
+    );
+    let o = arbiter(&["map", "check", &map], None);
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("TOO_MANY") || stderr(&o).contains("TOO_MANY")
+    );
+}

@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use super::file::MapFile;
 use super::{
-    Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_POWERS,
-    MAX_PROVINCES,
+    Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_ALIASES,
+    MAX_COASTS, MAX_LIST, MAX_POWERS, MAX_PROVINCES,
 };
 
 /// How bad a problem is. The loader reports errors only (a map with one does not
@@ -324,46 +324,95 @@ impl Problems {
     }
 }
 
+/// The map's size limits ([`MAX_PROVINCES`], [`MAX_POWERS`], [`MAX_COASTS`],
+/// [`MAX_ALIASES`], [`MAX_LIST`]), each a `TOO_MANY` problem naming the limit.
+fn limits(f: &MapFile, lines: &Lines, problems: &mut Problems) {
+    let mut over = |at: Pos, key: String, what: &str, count: usize, max: usize| {
+        if count > max {
+            problems.add(
+                at,
+                ProblemCode::TooMany,
+                key,
+                format!("{count} {what}; a map may have at most {max}"),
+            );
+        }
+    };
+    let top = |key: &str| lines.at(1, key, None);
+    over(
+        top("provinces"),
+        "provinces".into(),
+        "provinces",
+        f.provinces.len(),
+        MAX_PROVINCES,
+    );
+    over(
+        top("powers"),
+        "powers".into(),
+        "powers",
+        f.powers.len(),
+        MAX_POWERS,
+    );
+    for p in f.provinces.iter().take(MAX_PROVINCES) {
+        let at = || lines.at_block("provinces", &p.id);
+        let key = |k: &str| format!("provinces.{}.{k}", p.id);
+        over(
+            at(),
+            key("coasts"),
+            "named coasts",
+            p.coasts.len(),
+            MAX_COASTS,
+        );
+        over(
+            at(),
+            key("aliases"),
+            "aliases",
+            p.aliases.len(),
+            MAX_ALIASES,
+        );
+        over(at(), key("army"), "army neighbours", p.army.len(), MAX_LIST);
+        over(
+            at(),
+            key("fleet"),
+            "fleet neighbours",
+            p.fleet.len(),
+            MAX_LIST,
+        );
+        for c in p.coasts.iter().take(MAX_COASTS) {
+            let key = |k: &str| format!("provinces.{}.coasts.{}.{k}", p.id, c.id);
+            over(
+                at(),
+                key("aliases"),
+                "aliases",
+                c.aliases.len(),
+                MAX_ALIASES,
+            );
+            over(
+                at(),
+                key("fleet"),
+                "fleet neighbours",
+                c.fleet.len(),
+                MAX_LIST,
+            );
+        }
+    }
+    for p in f.powers.iter().take(MAX_POWERS) {
+        let at = || lines.at_block("powers", &p.id);
+        let key = |k: &str| format!("powers.{}.{k}", p.id);
+        over(at(), key("home"), "home centres", p.home.len(), MAX_LIST);
+        over(at(), key("owns"), "owned centres", p.owns.len(), MAX_LIST);
+        over(at(), key("units"), "units", p.units.len(), MAX_LIST);
+    }
+}
+
 fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     use ProblemCode as C;
     let lines = Lines::new(src);
     let mut problems = Problems::default();
 
-    if f.provinces.len() > MAX_PROVINCES {
-        // Nothing past this can be checked: the ids do not fit.
-        problems.add(
-            lines.at(1, "provinces", None),
-            C::TooMany,
-            "provinces".into(),
-            format!(
-                "{} provinces; a map may have at most {MAX_PROVINCES}",
-                f.provinces.len(),
-            ),
-        );
-        return Err(MapError {
-            file: file.to_string(),
-            problems: problems.0,
-        });
-    }
-    if f.powers.len() > MAX_POWERS {
-        problems.add(
-            lines.at(1, "powers", None),
-            C::TooMany,
-            "powers".into(),
-            format!("at most {MAX_POWERS} powers"),
-        );
-    }
-    let ncoasts: usize = f.provinces.iter().map(|p| p.coasts.len()).sum();
-    if f.provinces.len() + ncoasts > usize::from(u16::MAX) {
-        problems.add(
-            lines.at(1, "provinces", None),
-            C::TooMany,
-            "provinces".into(),
-            format!(
-                "{ncoasts} named coasts; a map may have at most {} locations (provinces and coasts)",
-                u16::MAX
-            ),
-        );
+    // The limits first: nothing past them is checked (the ids would not fit, and the
+    // work would grow with the size of a hostile file).
+    limits(&f, &lines, &mut problems);
+    if !problems.0.is_empty() {
         return Err(MapError {
             file: file.to_string(),
             problems: problems.0,

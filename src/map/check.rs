@@ -27,7 +27,7 @@ use serde_yaml::Value;
 
 use self::locate::{Locations, Pos};
 use super::names::normalize;
-use super::{Map, MapProblem, Terrain};
+use super::{Map, MapProblem, ProblemCode, Terrain};
 
 /// How bad a finding is. A map with an error does not load (or, for the checks of this
 /// module, is almost surely wrong); a warning is worth a look; a note lists something
@@ -163,8 +163,13 @@ pub struct Reference<'a> {
 pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Finding> {
     let locs = Locations::scan(src);
     let loaded = Map::from_yaml(src, file);
+    // Past a size limit the checker's own checks would only grow with the file.
+    let too_big = loaded
+        .as_ref()
+        .is_err_and(|e| e.problems.iter().any(|p| p.code == ProblemCode::TooMany));
     let raw = serde_yaml::from_str::<Value>(src)
         .ok()
+        .filter(|_| !too_big)
         .map(|v| Raw::read(&v));
     let mut c = Checker {
         file,
