@@ -176,3 +176,35 @@ fn a_map_over_a_limit_is_exit_2_in_the_binary() {
         String::from_utf8_lossy(&o.stdout).contains("TOO_MANY") || stderr(&o).contains("TOO_MANY")
     );
 }
+
+#[test]
+fn diagnostics_are_capped_and_long_lines_cut() {
+    use arbiter::orders::{parse_orders, render_diagnostics, Severity, MAX_DIAGNOSTICS};
+    let map = Map::standard();
+    // 50 KB on one line: 25,000 unreadable orders.
+    let text = "x,".repeat(25_000);
+    let p = parse_orders(&map, &text);
+    assert_eq!(p.diagnostics.len(), MAX_DIAGNOSTICS + 1);
+    let last = p.diagnostics.last().unwrap();
+    assert_eq!(last.severity, Severity::Error);
+    assert!(
+        last.message
+            .starts_with("24900 more problems in this text not listed"),
+        "{}",
+        last.message
+    );
+    let out = render_diagnostics(&p.diagnostics, &text, "orders.txt");
+    assert!(out.len() < 100 * 1024, "{} bytes", out.len());
+    assert!(out.contains("… and 1 more problem\n"), "{out}");
+    // The line is cut around the span, with `…` on both sides.
+    let fifth = out.split("\n\n").nth(60).unwrap();
+    assert!(
+        fifth.contains("| …,x,x,") && fifth.contains("x,x…\n"),
+        "{fifth}"
+    );
+    assert!(fifth.lines().all(|l| l.chars().count() < 120), "{fifth}");
+
+    let o = arbiter(&["adjudicate", "-"], Some(text.as_bytes()));
+    assert_eq!(o.status.code(), Some(1));
+    assert!(o.stderr.len() < 100 * 1024, "{} bytes", o.stderr.len());
+}

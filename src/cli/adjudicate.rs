@@ -6,9 +6,7 @@ use super::{
     EXIT_OK,
 };
 use arbiter::game::{advance, Position};
-use arbiter::orders::{
-    nationality_warnings, parse_orders_with, render_diagnostics, ParseOptions, Severity,
-};
+use arbiter::orders::{nationality_warnings, parse_orders_with, ParseOptions, Severity};
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let map = load_map(&args.map)?;
@@ -40,9 +38,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     } else {
         args.orders.as_str()
     };
-    if !diagnostics.is_empty() {
-        eprint!("{}", render_diagnostics(&diagnostics, &text, file));
-    }
+    super::print_diagnostics(&diagnostics, &text, file);
     let game = args.game.clone().unwrap_or_else(|| map.name.clone());
     let out = super::render(&map, &game, &result, args.format, &diagnostics)?;
     write_output(args.output.as_deref(), &out)?;

@@ -15,7 +15,7 @@ use arbiter::game::file::{phase_key, Found, Game, Judgement, OrderFile, Over};
 use arbiter::game::{Phase, PhaseKind, PhaseResult, Position};
 use arbiter::judge::owed;
 use arbiter::map::{BuildRule, Map, Power, Prov};
-use arbiter::orders::{normalize, render_diagnostics, Diagnostic};
+use arbiter::orders::{normalize, Diagnostic};
 use arbiter::report;
 
 /// The width text output is fitted to.
@@ -552,9 +552,7 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     }
     let j = game.judge(&map, &files, args.strict);
     for (f, ds) in files.iter().zip(&j.diagnostics) {
-        if !ds.is_empty() {
-            eprint!("{}", render_diagnostics(ds, &f.text, &f.file));
-        }
+        super::print_diagnostics(ds, &f.text, &f.file);
     }
     let errors = j
         .diagnostics

@@ -163,6 +163,18 @@ pub fn read_input(path: &str) -> Result<String, Fatal> {
     }
 }
 
+/// Write diagnostics to standard error as they are rendered (at most
+/// [`arbiter::orders::MAX_DIAGNOSTICS`], long lines cut).
+pub fn print_diagnostics(diags: &[arbiter::orders::Diagnostic], source: &str, file: &str) {
+    if diags.is_empty() {
+        return;
+    }
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+    // Standard error gone: nothing left to tell.
+    let _ = arbiter::orders::write_diagnostics(&mut err, diags, source, file);
+    let _ = std::io::Write::flush(&mut err);
+}
+
 /// An embedded map by name, or a map file.
 pub fn load_map(name: &str) -> Result<Map, Fatal> {
     if let Some(m) = Map::embedded(name) {

@@ -858,7 +858,7 @@ pub fn read_orders(map: &Map, files: &[OrderFile], options: ParseOptions) -> Rea
         }
         out.diagnostics.push(parsed.diagnostics);
         out.offsets.push(offset);
-        offset += f.text.lines().count() as u32 + 1;
+        offset += crate::orders::source_lines(&f.text).count() as u32 + 1;
     }
     out
 }

@@ -12,9 +12,10 @@ use std::cell::OnceCell;
 
 use nom::Err;
 
+use super::diagnostic::{source_lines, MAX_DIAGNOSTICS};
 use super::grammar::{at_end, Body, Ctx};
 use super::words::*;
-use super::{Diagnostic, Order};
+use super::{Diagnostic, Order, Severity, Span};
 use crate::map::names::{normalize, with_normalized, NameIndex};
 use crate::map::{Map, Power};
 
@@ -48,7 +49,8 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
     let mut header: Option<Power> = None;
     let lists = OnceCell::new();
     let lists = || *lists.get_or_init(|| list_style(names, text));
-    for (n, raw) in text.lines().enumerate() {
+    let mut kept = Kept::default();
+    for (n, raw) in source_lines(text).enumerate() {
         let cleaned = clean_line(raw);
         if is_label(&cleaned) {
             continue;
@@ -72,13 +74,57 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
                 }
                 Seg::Error(d, prefix) => {
                     line_power = prefix.or(line_power);
-                    out.diagnostics.push(d);
+                    kept.push(&mut out.diagnostics, d);
                 }
             }
-            out.diagnostics.append(&mut ctx.warnings.borrow_mut());
+            for d in ctx.warnings.borrow_mut().drain(..) {
+                kept.push(&mut out.diagnostics, d);
+            }
         }
     }
+    kept.close(&mut out.diagnostics);
     out
+}
+
+/// Keeps at most [`MAX_DIAGNOSTICS`] diagnostics and counts the rest, so a hostile text
+/// cannot grow the list without bound.
+#[derive(Default)]
+struct Kept {
+    /// How many were left out, whether one of them was an error, and where the first was.
+    omitted: usize,
+    error: bool,
+    first: Option<Span>,
+}
+
+impl Kept {
+    fn push(&mut self, list: &mut Vec<Diagnostic>, d: Diagnostic) {
+        if list.len() < MAX_DIAGNOSTICS {
+            list.push(d);
+        } else {
+            self.omitted += 1;
+            self.error |= d.severity == Severity::Error;
+            self.first.get_or_insert(d.span);
+        }
+    }
+
+    /// One last diagnostic that counts those left out (an error if one of them was).
+    fn close(self, list: &mut Vec<Diagnostic>) {
+        let Some(span) = self.first else { return };
+        let message = format!(
+            "{} more problem{} in this text not listed (at most {MAX_DIAGNOSTICS} are kept)",
+            self.omitted,
+            if self.omitted == 1 { "" } else { "s" }
+        );
+        let span = Span {
+            end: span.start,
+            ..span
+        };
+        list.push(if self.error {
+            Diagnostic::error(span, message, None)
+        } else {
+            Diagnostic::warning(span, message, None)
+        });
+    }
 }
 
 /// Parse one order (batch input): `power` is the power it is given for. A trailing `,`
@@ -193,7 +239,7 @@ fn list_style(names: &NameIndex, text: &str) -> ListStyle {
     let mut initials: Vec<char> = Vec::new();
     let mut lettered = false;
     let mut bare = false;
-    for line in text.lines() {
+    for line in source_lines(text) {
         let t = line.trim_start();
         if let Ok((r, w)) = word(t) {
             let mut cs = w.chars();
