@@ -208,3 +208,56 @@ fn diagnostics_are_capped_and_long_lines_cut() {
     assert_eq!(o.status.code(), Some(1));
     assert!(o.stderr.len() < 100 * 1024, "{} bytes", o.stderr.len());
 }
+
+#[test]
+fn every_file_read_has_a_size_limit() {
+    let limit_msg = "larger than the input limit of 64 bytes (raise it with --max-input-bytes)";
+    let big = temp_file("size", "big.txt", "A Par - Bur\n".repeat(10).as_bytes());
+    let small = temp_file("size", "small.txt", b"A Par - Bur\n");
+    let check = |args: &[&str], stdin: Option<&[u8]>| {
+        let o = arbiter(args, stdin);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(limit_msg), "{args:?}: {}", stderr(&o));
+    };
+    check(&["adjudicate", "--max-input-bytes", "64", &big], None);
+    check(
+        &["--max-input-bytes", "64", "adjudicate", "-"],
+        Some(&[b'\n'; 65]),
+    );
+    check(
+        &[
+            "adjudicate",
+            "--max-input-bytes",
+            "64",
+            "--position",
+            &big,
+            &small,
+        ],
+        None,
+    );
+    check(
+        &[
+            "adjudicate",
+            "--max-input-bytes",
+            "64",
+            "--map",
+            &big,
+            &small,
+        ],
+        None,
+    );
+    check(&["status", "--max-input-bytes", "64", &big], None);
+    // /dev/zero never ends: the default limit stops it.
+    if std::path::Path::new("/dev/zero").exists() {
+        let o = arbiter(&["adjudicate", "/dev/zero"], None);
+        assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("input limit of 16777216 bytes"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    // Within the limit: read as before.
+    let o = arbiter(&["adjudicate", "--max-input-bytes", "64", &small], None);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}

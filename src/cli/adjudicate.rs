@@ -13,7 +13,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let rules = parse_rules(&args.rules)?;
     let position = match &args.position {
         Some(p) => {
-            let src = std::fs::read_to_string(p)
+            let src = super::read_file(p)
                 .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?;
             Position::from_yaml(&map, &src).map_err(|e| Fatal(format!("{}: {e}", p.display())))?
         }
