@@ -116,8 +116,8 @@ pub enum Editions {
 }
 
 /// Read a file of cases.
-pub fn parse_cases(yaml: &str) -> Result<Vec<Case>, serde_yaml::Error> {
-    serde_yaml::from_str(yaml)
+pub fn parse_cases(yaml: &str) -> Result<Vec<Case>, crate::yaml::YamlError> {
+    crate::yaml::from_str(yaml)
 }
 
 /// A case made ready to adjudicate.

@@ -27,3 +27,4 @@ pub mod map;
 pub mod orders;
 pub mod report;
 pub mod suite;
+pub mod yaml;

@@ -261,3 +261,54 @@ fn every_file_read_has_a_size_limit() {
     let o = arbiter(&["adjudicate", "--max-input-bytes", "64", &small], None);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+#[test]
+fn yaml_aliases_and_deep_nesting_are_refused_before_serde() {
+    let map = Map::standard();
+    // A "billion laughs": each level names the one before it ten times.
+    let mut bomb = String::from("phase: Spring 1901\nunits:\n  france: &a0 [A par]\n");
+    for i in 1..9 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        bomb.push_str(&format!("x{i}: &a{i} [{refs}]\n"));
+    }
+    let e = Position::from_yaml(&map, &bomb).unwrap_err().to_string();
+    assert!(
+        e.starts_with("line 3, column 11: anchors and aliases"),
+        "{e}"
+    );
+    let deep = format!("phase: {}x{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let e = Position::from_yaml(&map, &deep).unwrap_err().to_string();
+    assert!(e.contains("nested deeper than 64 levels"), "{e}");
+
+    let src = std::fs::read_to_string("test-cases/maps/clean-split.ymap").unwrap();
+    let aliased = src.replacen("name: tiny", "name: &n tiny\ntitle: *n", 1);
+    let e = Map::from_yaml(&aliased, "m.yaml").unwrap_err();
+    assert_eq!(e.problems[0].line, 2, "{e}");
+    assert!(e.to_string().contains("anchors and aliases"), "{e}");
+    let deep = src.replacen(
+        "victory: 2",
+        &format!("victory: {}2{}", "{a: ".repeat(70), "}".repeat(70)),
+        1,
+    );
+    let e = Map::from_yaml(&deep, "m.yaml").unwrap_err();
+    assert!(
+        e.to_string().contains("nested deeper than 64 levels"),
+        "{e}"
+    );
+
+    let e = arbiter::cases::parse_cases("- &c {id: x}\n- *c\n").unwrap_err();
+    assert!(e.to_string().contains("anchors and aliases"), "{e}");
+    let e =
+        arbiter::game::file::GameFile::from_yaml("arbiter_game: &v 1\ncomplete: *v\n").unwrap_err();
+    assert!(e.to_string().contains("anchors and aliases"), "{e}");
+
+    // The binary: exit 2, not a slow load.
+    let pos = temp_file("alias", "pos.yaml", bomb.as_bytes());
+    let o = arbiter(&["adjudicate", "--position", &pos, "-"], Some(b""));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("anchors and aliases"), "{}", stderr(&o));
+    let m = temp_file("alias", "map.yaml", aliased.as_bytes());
+    let o = arbiter(&["map", "check", &m], None);
+    assert_ne!(o.status.code(), Some(0));
+    assert_ne!(o.status.code(), Some(101));
+}

@@ -189,6 +189,7 @@ impl GameFile {
         if src.trim().is_empty() {
             return Err(GameFileError::Empty);
         }
+        crate::yaml::guard(src).map_err(|e| GameFileError::Yaml(e.to_string()))?;
         let value: serde_yaml::Value =
             serde_yaml::from_str(src).map_err(|e| GameFileError::Yaml(yaml_error(&e)))?;
         let map = value.as_mapping().ok_or(GameFileError::NotAGame)?;

@@ -172,7 +172,7 @@ pub struct Position {
 #[derive(Debug, thiserror::Error)]
 pub enum PositionError {
     #[error("{0}")]
-    Yaml(#[from] serde_yaml::Error),
+    Yaml(#[from] crate::yaml::YamlError),
     #[error("{0}")]
     Phase(#[from] PhaseError),
     #[error("unknown power `{0}`")]
@@ -462,7 +462,7 @@ impl Position {
     /// power, optional `dislodged` units with their retreats, optional `saved` builds
     /// by power (colonial build rule).
     pub fn from_yaml(map: &Map, src: &str) -> Result<Position, PositionError> {
-        let f: PositionFile = serde_yaml::from_str(src)?;
+        let f: PositionFile = crate::yaml::from_str(src)?;
         let phase = match &f.phase {
             Some(s) => Phase::parse(s)?,
             None => Phase::first(map),

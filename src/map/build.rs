@@ -279,11 +279,11 @@ fn contains_word(line: &str, w: &str) -> bool {
 impl Map {
     /// Load a map from YAML text; `file` names it in error messages.
     pub fn from_yaml(src: &str, file: &str) -> Result<Map, MapError> {
-        let parsed: MapFile = serde_yaml::from_str(src).map_err(|e| MapError {
+        let parsed: MapFile = crate::yaml::from_str(src).map_err(|e| MapError {
             file: file.to_string(),
             problems: vec![MapProblem {
-                line: e.location().map(|l| l.line()).unwrap_or(0),
-                column: e.location().map(|l| l.column()).unwrap_or(0),
+                line: e.location().map_or(0, |l| l.0),
+                column: e.location().map_or(0, |l| l.1),
                 key: "yaml".into(),
                 code: ProblemCode::Yaml,
                 severity: Severity::Error,

@@ -161,15 +161,21 @@ pub struct Reference<'a> {
 /// Check a map file: every finding, sorted by line and column. `file` names the map in
 /// the findings; `reference` adds the comparison with an edge list.
 pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Finding> {
-    let locs = Locations::scan(src);
     let loaded = Map::from_yaml(src, file);
-    // Past a size limit the checker's own checks would only grow with the file.
-    let too_big = loaded
-        .as_ref()
-        .is_err_and(|e| e.problems.iter().any(|p| p.code == ProblemCode::TooMany));
+    // Past a size limit, or with aliases or deep nesting (the loader says which), the
+    // checker's own checks would only grow with the file.
+    let refused = crate::yaml::guard(src).is_err()
+        || loaded
+            .as_ref()
+            .is_err_and(|e| e.problems.iter().any(|p| p.code == ProblemCode::TooMany));
+    let locs = if refused {
+        Locations::default()
+    } else {
+        Locations::scan(src)
+    };
     let raw = serde_yaml::from_str::<Value>(src)
         .ok()
-        .filter(|_| !too_big)
+        .filter(|_| !refused)
         .map(|v| Raw::read(&v));
     let mut c = Checker {
         file,
