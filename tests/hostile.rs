@@ -312,3 +312,40 @@ fn yaml_aliases_and_deep_nesting_are_refused_before_serde() {
     assert_ne!(o.status.code(), Some(0));
     assert_ne!(o.status.code(), Some(101));
 }
+
+/// Work that was quadratic (or worse) now finishes at once; the bound is generous
+/// (the old code took many seconds on each, the new milliseconds).
+fn quickly<T>(what: &str, f: impl FnOnce() -> T) -> T {
+    let t = std::time::Instant::now();
+    let r = f();
+    assert!(t.elapsed().as_secs() < 5, "{what} took {:?}", t.elapsed());
+    r
+}
+
+#[test]
+fn long_words_tags_and_lists_take_linear_time() {
+    let map = Map::standard();
+    // A long word: "did you mean" compared it in full with every name (a 1 MB word:
+    // 2.8 s in release; this one, many seconds in a debug build).
+    let word = "burgundyx".repeat(11_000);
+    for text in [
+        format!("A Par - {word}\n"),
+        format!("{word} A Par - Bur\n"),
+        format!("A Par {word} Bur\n"),
+        format!("France: A {word} H\n"),
+    ] {
+        let p = quickly("a long word", || arbiter::orders::parse_orders(&map, &text));
+        assert!(!p.diagnostics.is_empty());
+    }
+    // 1 MB of result tags: stripping them rescanned the line from its start (27 s).
+    let text = format!("A Par - Bur {}\n", "(*bounce*) (fail) ".repeat(55_000));
+    let p = quickly("result tags", || arbiter::orders::parse_orders(&map, &text));
+    assert_eq!(p.orders.len(), 1, "{:?}", p.diagnostics.first());
+    // A neighbour list of 1,000 entries in block style: each entry's line was looked up
+    // from the start of its block (quadratic).
+    let src = std::fs::read_to_string("test-cases/maps/clean-split.ymap").unwrap();
+    let items: String = (0..1000).map(|_| "      - nowhere\n").collect();
+    let src = src.replacen("    army: [aaa, bbb]\n", &format!("    army:\n{items}"), 1);
+    let e = quickly("a long block list", || Map::from_yaml(&src, "m.yaml")).unwrap_err();
+    assert!(e.problems.len() >= 1000);
+}

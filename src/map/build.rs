@@ -1,6 +1,7 @@
 //! Compile a [`MapFile`] into a [`Map`]: assign dense ids, build the adjacency tables,
 //! and reject every inconsistency with file, line, column, key and a stable code.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::file::MapFile;
@@ -168,13 +169,24 @@ struct Pos {
 }
 
 /// Finds the line of a key in the source text, for messages about values serde has
-/// already read (serde_yaml keeps no positions past parsing).
+/// already read (serde_yaml keeps no positions past parsing). Each block's key lines and
+/// each line's words are indexed the first time they are asked for, so finding every
+/// entry of a long list costs time linear in the list.
 struct Lines<'a> {
     lines: Vec<&'a str>,
     /// Per id written `id: <id>` (or `- id: <id>`): the lines (0-based) it is on.
     ids: HashMap<&'a str, Vec<usize>>,
     /// Top-level keys written alone on their line (`provinces:`): their line (0-based).
     sections: HashMap<&'a str, usize>,
+    /// Per block start (0-based) and key: the lines (0-based) of the block that begin
+    /// with `key:`.
+    keys: RefCell<HashMap<(usize, String), Vec<usize>>>,
+    /// Per line (0-based): each whole word on it and its 1-based column (the first).
+    words: RefCell<HashMap<usize, HashMap<&'a str, usize>>>,
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '/' || c == '_' || c == '-'
 }
 
 impl<'a> Lines<'a> {
@@ -195,6 +207,8 @@ impl<'a> Lines<'a> {
             lines,
             ids,
             sections,
+            keys: RefCell::default(),
+            words: RefCell::default(),
         }
     }
 
@@ -211,20 +225,51 @@ impl<'a> Lines<'a> {
     /// line `from` (1-based), nested items included; `from` if not found.
     fn key(&self, from: usize, key: &str, word: Option<&str>) -> usize {
         let start = from.saturating_sub(1);
-        let indent = |l: &str| l.len() - l.trim_start().len();
-        let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
-        for (i, l) in self.lines.iter().enumerate().skip(start) {
-            let t = l.trim_start();
-            // The next item at this level or above ends the block.
-            if i > start && t.starts_with("- ") && indent(l) <= own {
-                break;
+        let mut keys = self.keys.borrow_mut();
+        let found = keys.entry((start, key.to_string())).or_insert_with(|| {
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
+            let mut found = Vec::new();
+            for (i, l) in self.lines.iter().enumerate().skip(start) {
+                let t = l.trim_start();
+                // The next item at this level or above ends the block.
+                if i > start && t.starts_with("- ") && indent(l) <= own {
+                    break;
+                }
+                let t = t.trim_start_matches("- ");
+                if t.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
+                    found.push(i);
+                }
             }
-            let t = t.trim_start_matches("- ");
-            if t.starts_with(&format!("{key}:")) && word.is_none_or(|w| contains_word(t, w)) {
-                return i + 1;
+            found
+        });
+        found
+            .iter()
+            .find(|&&i| word.is_none_or(|w| self.word_column(i, w).is_some()))
+            .map_or(from, |&i| i + 1)
+    }
+
+    /// The 1-based column of `w` as a whole word on line `i` (0-based), from the
+    /// line's word index.
+    fn word_column(&self, i: usize, w: &str) -> Option<usize> {
+        let l = self.lines.get(i)?;
+        let mut words = self.words.borrow_mut();
+        let index = words.entry(i).or_insert_with(|| {
+            let mut index = HashMap::new();
+            let mut start: Option<(usize, usize)> = None;
+            for (col, (k, c)) in l.char_indices().chain([(l.len(), ' ')]).enumerate() {
+                match (is_word(c), start) {
+                    (true, None) => start = Some((k, col)),
+                    (false, Some((s, scol))) => {
+                        index.entry(&l[s..k]).or_insert(scol + 1);
+                        start = None;
+                    }
+                    _ => {}
+                }
             }
-        }
-        from
+            index
+        });
+        index.get(w).copied()
     }
 
     /// Line and column of `word` (else of `key:`) in the item starting at `from`.
@@ -251,11 +296,14 @@ impl<'a> Lines<'a> {
         let Some(l) = line.checked_sub(1).and_then(|i| self.lines.get(i)) else {
             return 0;
         };
-        let is_word = |c: char| c.is_alphanumeric() || c == '/' || c == '_' || c == '-';
         let indent = l.chars().take_while(|&c| c == ' ' || c == '-').count() + 1;
         if word.is_empty() {
             return indent;
         }
+        if word.chars().all(is_word) {
+            return self.word_column(line - 1, word).unwrap_or(indent);
+        }
+        // A name of several words: looked for on its own line only (rare).
         let mut from = 0;
         while let Some(k) = l[from..].find(word) {
             let s = from + k;
@@ -269,11 +317,6 @@ impl<'a> Lines<'a> {
         }
         indent
     }
-}
-
-fn contains_word(line: &str, w: &str) -> bool {
-    line.split(|c: char| !(c.is_alphanumeric() || c == '/' || c == '_' || c == '-'))
-        .any(|t| t == w)
 }
 
 impl Map {
