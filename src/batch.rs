@@ -23,15 +23,15 @@ struct Case {
     phase: Option<String>,
     #[serde(default)]
     rules: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     units: serde_json::Map<String, serde_json::Value>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     orders: serde_json::Map<String, serde_json::Value>,
     /// Retreat phase: the dislodged units with their retreats.
     #[serde(default)]
     dislodged: Vec<DislodgedEntry>,
     /// Adjustment phase: supply-centre owners after the Fall, by power.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     centers: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
@@ -92,6 +92,10 @@ fn answer<'m>(
     options: ParseOptions,
     map_for: &mut dyn FnMut(Option<&str>) -> Result<&'m Map, String>,
 ) -> Result<Answer, String> {
+    // serde reads a struct from a JSON array too (by position): only an object is a case.
+    if !line.trim_start().starts_with('{') {
+        return Err("bad JSON: a line is one JSON object (`{\"units\": …, \"orders\": …}`)".into());
+    }
     let c: Case = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
     let map = map_for(c.map.as_deref())?;
     let rules = match &c.rules {

@@ -222,3 +222,79 @@ mod tests {
         assert!(guard(&format!("{}x\n", "- ".repeat(60))).is_ok());
     }
 }
+
+/// A map read by [`unique_keys`].
+pub trait KeyedMap: Default {
+    type Value;
+    /// Insert; `false` if the key was there already.
+    fn insert_new(&mut self, key: String, value: Self::Value) -> bool;
+}
+
+impl<V> KeyedMap for std::collections::BTreeMap<String, V> {
+    type Value = V;
+    fn insert_new(&mut self, key: String, value: V) -> bool {
+        match self.entry(key) {
+            std::collections::btree_map::Entry::Occupied(_) => false,
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(value);
+                true
+            }
+        }
+    }
+}
+
+impl KeyedMap for serde_json::Map<String, serde_json::Value> {
+    type Value = serde_json::Value;
+    fn insert_new(&mut self, key: String, value: serde_json::Value) -> bool {
+        if self.contains_key(&key) {
+            return false;
+        }
+        self.insert(key, value);
+        true
+    }
+}
+
+impl<M: KeyedMap> KeyedMap for Option<M> {
+    type Value = M::Value;
+    fn insert_new(&mut self, key: String, value: M::Value) -> bool {
+        self.get_or_insert_with(M::default).insert_new(key, value)
+    }
+}
+
+/// `#[serde(deserialize_with = "crate::yaml::unique_keys")]`: read a mapping (YAML or
+/// JSON), refusing a key given twice (serde keeps the last one silently, so a power's
+/// units or orders written twice would lose the first list). `null` reads as empty.
+pub fn unique_keys<'de, D, M>(d: D) -> Result<M, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    M: KeyedMap,
+    M::Value: serde::Deserialize<'de>,
+{
+    struct Visit<M>(std::marker::PhantomData<M>);
+    impl<'de, M> serde::de::Visitor<'de> for Visit<M>
+    where
+        M: KeyedMap,
+        M::Value: serde::Deserialize<'de>,
+    {
+        type Value = M;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a mapping")
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<M, E> {
+            Ok(M::default())
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<M, A::Error> {
+            let mut out = M::default();
+            while let Some((k, v)) = a.next_entry::<String, M::Value>()? {
+                let shown = k.chars().take(80).collect::<String>();
+                if !out.insert_new(k, v) {
+                    return Err(serde::de::Error::custom(format!(
+                        "the key `{shown}` is given twice"
+                    )));
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(Visit(std::marker::PhantomData))
+}

@@ -349,3 +349,92 @@ fn long_words_tags_and_lists_take_linear_time() {
     let e = quickly("a long block list", || Map::from_yaml(&src, "m.yaml")).unwrap_err();
     assert!(e.problems.len() >= 1000);
 }
+
+#[test]
+fn silent_acceptances_are_errors_now() {
+    let map = Map::standard();
+    // A power written twice: the first list of units was lost.
+    let e = Position::from_yaml(&map, "units:\n  france: [A par]\n  france: [A bur]\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("the key `france` is given twice"), "{e}");
+    let e = Position::from_yaml(&map, "owners:\n  france: [par]\n  germany: [par]\n")
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("listed for two powers"), "{e}");
+
+    // Maps: a winter start, blank names, no powers or provinces.
+    let base = std::fs::read_to_string("test-cases/maps/clean-split.ymap").unwrap();
+    for (from, to, says) in [
+        (
+            "season: spring",
+            "season: winter",
+            "a game starts in spring or fall",
+        ),
+        ("name: Gamma", "name: '   '", "at least one letter or digit"),
+        (
+            "adjective: Reddish",
+            "adjective: ' '",
+            "at least one letter or digit",
+        ),
+    ] {
+        let e = Map::from_yaml(&base.replacen(from, to, 1), "m.yaml").unwrap_err();
+        assert!(e.to_string().contains(says), "{to}: {e}");
+    }
+    let e = Map::from_yaml(
+        "name: x\nstart: {season: spring, year: 1901}\nvictory: 1\npowers: []\nprovinces: []\n",
+        "m.yaml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.contains("at least one province") && e.contains("at least one power"),
+        "{e}"
+    );
+    // A neighbour listed twice is stored once.
+    let twice = base.replacen(
+        "    fleet: [aaa, bbb/nc]\n",
+        "    fleet: [aaa, aaa, bbb/nc]\n",
+        1,
+    );
+    let m = Map::from_yaml(&twice, "m.yaml").unwrap();
+    let sss = m.loc_by_id("sss").unwrap();
+    assert_eq!(m.fleet_neighbours(sss).len(), 2);
+
+    // Old Mac line endings, a comment first: every order was lost without a word.
+    let p = arbiter::orders::parse_orders(&map, "# France\rA Par - Bur\rA Mar - Spa\r");
+    assert_eq!((p.orders.len(), p.diagnostics.len()), (2, 0));
+    assert_eq!(p.orders[1].span.line, 3);
+    // A byte-order mark before the first order.
+    let p = arbiter::orders::parse_orders(&map, "\u{feff}A Par - Bur\nA Mar - Spa\n");
+    assert_eq!(
+        (p.orders.len(), p.diagnostics.len()),
+        (2, 0),
+        "{:?}",
+        p.diagnostics
+    );
+    assert_eq!(p.orders[0].span.start, 0);
+
+    // Batch: a JSON array is no case; a power given twice is an error.
+    let o = arbiter(
+        &["adjudicate", "--batch", "-"],
+        Some(
+            b"[1, null, \"Spring 1901\"]\n\
+              {\"id\":2,\"units\":{\"france\":[\"A PAR\"],\"france\":[\"A BUR\"]}}\n\
+              {\"id\":3,\"units\":{\"france\":[\"A PAR\"]},\"orders\":{\"france\":[\"A PAR H\"],\"france\":[]}}\n",
+        ),
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].contains("a line is one JSON object"), "{out}");
+    assert!(
+        lines[1].contains("the key `france` is given twice"),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains("the key `france` is given twice"),
+        "{out}"
+    );
+    assert_eq!(o.status.code(), Some(1));
+}

@@ -206,13 +206,13 @@ pub enum PositionError {
 struct PositionFile {
     #[serde(default)]
     phase: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     units: BTreeMap<String, Vec<String>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     owners: Option<BTreeMap<String, Vec<String>>>,
     #[serde(default)]
     dislodged: Vec<DislodgedEntry>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     saved: BTreeMap<String, u32>,
 }
 

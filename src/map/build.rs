@@ -462,6 +462,59 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         });
     }
 
+    // Values the schema's types allow but a board cannot use.
+    let shape = |key: &str, message: &str| MapProblem {
+        line: lines.at(1, key, None).line,
+        column: lines.at(1, key, None).column,
+        key: key.into(),
+        code: C::Yaml,
+        severity: Severity::Error,
+        message: message.into(),
+        hint: None,
+    };
+    if f.start.season == super::Season::Winter {
+        problems.0.push(shape(
+            "start",
+            "a game starts in spring or fall (winter is the adjustment phase)",
+        ));
+    }
+    if f.provinces.is_empty() {
+        problems
+            .0
+            .push(shape("provinces", "a map has at least one province"));
+    }
+    if f.powers.is_empty() {
+        problems
+            .0
+            .push(shape("powers", "a map has at least one power"));
+    }
+    let blank = |s: &str| !s.chars().any(char::is_alphanumeric);
+    for p in &f.provinces {
+        let names = std::iter::once(&p.name).chain(&p.aliases);
+        let coast_names = p
+            .coasts
+            .iter()
+            .flat_map(|c| std::iter::once(&c.name).chain(&c.aliases));
+        if names.chain(coast_names).any(|s| blank(s)) {
+            problems.add(
+                lines.at_block("provinces", &p.id),
+                C::BadId,
+                format!("provinces.{}.name", p.id),
+                "a name or alias has at least one letter or digit".into(),
+            );
+        }
+    }
+    for p in &f.powers {
+        if [&p.name, &p.adjective].into_iter().any(|s| blank(s)) {
+            problems.add(
+                lines.at_block("powers", &p.id),
+                C::BadId,
+                format!("powers.{}.name", p.id),
+                "a power's name and adjective have at least one letter or digit".into(),
+            );
+        }
+    }
+
     // Province ids and names.
     let n = f.provinces.len();
     let mut prov_ids: HashMap<String, Prov> = HashMap::new();
@@ -741,7 +794,9 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                                 key.clone(),
                                 "a province is not its own neighbour".into(),
                             );
-                        } else {
+                        } else if !fleet_adj[from.0 as usize].contains(&to) {
+                            // A neighbour listed twice is kept once (`map check` warns:
+                            // DUPLICATE_EDGE).
                             fleet_adj[from.0 as usize].push(to);
                         }
                     }
