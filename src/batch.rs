@@ -177,7 +177,8 @@ fn answer<'m>(
             std::slice::from_ref(o),
         ));
     }
-    let (mut result, _) = advance(map, rules, &position, &parsed, None);
+    let (mut result, _) =
+        advance(map, rules, &position, &parsed, None).map_err(|e| e.to_string())?;
     let mut entries = json::orders(map, &result).into_iter();
     let mut orders = Vec::with_capacity(slots.len());
     for (power, text, slot) in slots {

@@ -231,7 +231,10 @@ impl Case {
             .iter()
             .map(|e| format!("parse error: {e}"))
             .collect::<Vec<_>>();
-        let (r, next) = advance(map, p.rules, &p.position, &p.orders, None);
+        let (r, next) = match advance(map, p.rules, &p.position, &p.orders, None) {
+            Ok(r) => r,
+            Err(e) => return vec![e.to_string()],
+        };
         words(&p.expected, &r, &mut diffs);
         let prov = |l| map.province(map.prov_of(l)).id.clone();
         if p.position.phase.kind == PhaseKind::Adjustment {
@@ -305,7 +308,13 @@ impl Case {
                     d.span.line, d.message
                 ));
             }
-            let (t, _) = advance(map, p.rules, &next, &parsed.orders, None);
+            let (t, _) = match advance(map, p.rules, &next, &parsed.orders, None) {
+                Ok(r) => r,
+                Err(e) => {
+                    diffs.push(e.to_string());
+                    return diffs;
+                }
+            };
             words(&expected, &t, &mut diffs);
             if let Some(want) = &self.destroyed {
                 let have = t.destroyed.iter().map(|&i| prov(t.units[i].loc)).collect();

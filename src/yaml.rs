@@ -183,46 +183,6 @@ fn too_deep() -> String {
     format!("nested deeper than {MAX_DEPTH} levels, the limit for this file")
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ordinary_files_pass() {
-        for src in [
-            include_str!("../maps/standard.yaml"),
-            include_str!("../maps/world1914.yaml"),
-            include_str!("../examples/fall1901.yaml"),
-            "text: |\n  A PAR - BUR (*bounce*)\n  *x &y\nnext: 1\n",
-            "a: 'it''s *not' # *comment\nb: \"x\\\" *y\"\nc: a*b & c\nd: [x, 'y*', {k: v}]\n",
-            "sheet: >-\n   & not an anchor\n\n   *nor an alias\n",
-            "q: 'multi\n  *line'\n",
-        ] {
-            assert_eq!(guard(src), Ok(()), "{src}");
-        }
-    }
-
-    #[test]
-    fn aliases_and_depth_are_refused_with_their_place() {
-        let e = guard("a: &big xxx\nb: [*big, *big]\n").unwrap_err();
-        assert_eq!((e.line, e.column), (1, 4));
-        assert!(e.message.contains("anchors and aliases"));
-        assert_eq!(guard("a:\n  - *x\n").unwrap_err().line, 2);
-        assert_eq!(guard("a: [b,\n *x]\n").unwrap_err().line, 2);
-        assert_eq!(guard("- !!str *x\n").unwrap_err().column, 9);
-        let deep = format!("a: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
-        let e = guard(&deep).unwrap_err();
-        assert!(e.message.contains("deeper than 64 levels"), "{e}");
-        let mut deep = String::new();
-        for i in 0..100 {
-            deep.push_str(&format!("{}k{i}:\n", " ".repeat(i)));
-        }
-        assert_eq!(guard(&deep).unwrap_err().line, 65);
-        assert!(guard(&"- ".repeat(70)).is_err());
-        assert!(guard(&format!("{}x\n", "- ".repeat(60))).is_ok());
-    }
-}
-
 /// A map read by [`unique_keys`].
 pub trait KeyedMap: Default {
     type Value;
@@ -297,4 +257,44 @@ where
         }
     }
     d.deserialize_any(Visit(std::marker::PhantomData))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinary_files_pass() {
+        for src in [
+            include_str!("../maps/standard.yaml"),
+            include_str!("../maps/world1914.yaml"),
+            include_str!("../examples/fall1901.yaml"),
+            "text: |\n  A PAR - BUR (*bounce*)\n  *x &y\nnext: 1\n",
+            "a: 'it''s *not' # *comment\nb: \"x\\\" *y\"\nc: a*b & c\nd: [x, 'y*', {k: v}]\n",
+            "sheet: >-\n   & not an anchor\n\n   *nor an alias\n",
+            "q: 'multi\n  *line'\n",
+        ] {
+            assert_eq!(guard(src), Ok(()), "{src}");
+        }
+    }
+
+    #[test]
+    fn aliases_and_depth_are_refused_with_their_place() {
+        let e = guard("a: &big xxx\nb: [*big, *big]\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 4));
+        assert!(e.message.contains("anchors and aliases"));
+        assert_eq!(guard("a:\n  - *x\n").unwrap_err().line, 2);
+        assert_eq!(guard("a: [b,\n *x]\n").unwrap_err().line, 2);
+        assert_eq!(guard("- !!str *x\n").unwrap_err().column, 9);
+        let deep = format!("a: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        let e = guard(&deep).unwrap_err();
+        assert!(e.message.contains("deeper than 64 levels"), "{e}");
+        let mut deep = String::new();
+        for i in 0..100 {
+            deep.push_str(&format!("{}k{i}:\n", " ".repeat(i)));
+        }
+        assert_eq!(guard(&deep).unwrap_err().line, 65);
+        assert!(guard(&"- ".repeat(70)).is_err());
+        assert!(guard(&format!("{}x\n", "- ".repeat(60))).is_ok());
+    }
 }

@@ -438,3 +438,25 @@ fn silent_acceptances_are_errors_now() {
     );
     assert_eq!(o.status.code(), Some(1));
 }
+
+#[test]
+fn orders_and_positions_of_another_map_are_refused_not_a_panic() {
+    use arbiter::game::advance;
+    use arbiter::judge::{adjudicate, Rules};
+    let world = Map::embedded("world1914").unwrap();
+    let standard = Map::standard();
+    // Read on the big board, judged on the small one: ids out of its range.
+    let far = world.locs().last().unwrap();
+    let text = format!("A {} H\n", world.loc_id(far));
+    let orders = arbiter::orders::parse_orders(&world, &text).orders;
+    assert_eq!(orders.len(), 1);
+    let pos = Position::initial(&standard);
+    let e = advance(&standard, Rules::default(), &pos, &orders, None).unwrap_err();
+    assert!(e.to_string().contains("is not on map `standard`"), "{e}");
+    assert!(adjudicate(&standard, &pos, &orders, Rules::default()).is_err());
+    // A position of the big board on the small one.
+    let big = Position::initial(&world);
+    assert!(advance(&standard, Rules::default(), &big, &[], None).is_err());
+    // The same map: judged as ever.
+    assert!(advance(&world, Rules::default(), &big, &orders, None).is_ok());
+}

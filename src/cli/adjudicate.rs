@@ -27,7 +27,8 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
             strict: args.strict,
         },
     );
-    let (result, _) = advance(&map, rules, &position, &parsed.orders, None);
+    let (result, _) =
+        advance(&map, rules, &position, &parsed.orders, None).map_err(|e| Fatal(e.to_string()))?;
     let mut diagnostics = parsed.diagnostics;
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match is ignored, with a warning.
     diagnostics.extend(nationality_warnings(&map, &position.units, &parsed.orders));

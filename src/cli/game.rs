@@ -550,7 +550,9 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
             text: read_input(o)?,
         });
     }
-    let j = game.judge(&map, &files, args.strict);
+    let j = game
+        .judge(&map, &files, args.strict)
+        .map_err(|e| Fatal(e.to_string()))?;
     for (f, ds) in files.iter().zip(&j.diagnostics) {
         super::print_diagnostics(ds, &f.text, &f.file);
     }
@@ -710,7 +712,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
         Format::Markdown => {
             let mut parts = Vec::new();
             for &k in &picked {
-                let j = rejudged(&game, &map, k);
+                let j = rejudged(&game, &map, k)?;
                 parts.push(report::markdown::sheet(&map, &game.name, &j.result));
             }
             parts.join("\n")
@@ -719,7 +721,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
             let mut list = Vec::new();
             for &k in &picked {
                 let h = &game.history[k];
-                let j = rejudged(&game, &map, k);
+                let j = rejudged(&game, &map, k)?;
                 let text = render_judgement(&map, &game.name, &j, &h.orders, Format::Json)?;
                 let v: serde_json::Value =
                     serde_json::from_str(&text).map_err(|e| Fatal(e.to_string()))?;
@@ -760,8 +762,11 @@ fn not_judged(game: &Game, phase: Phase, shown: &str) -> Fatal {
 
 /// History entry `k` judged again from its stored position and orders, with a warning
 /// if this arbiter now rules differently from the stored results.
-fn rejudged(game: &Game, map: &Map, k: usize) -> Judgement {
-    let j = game.rejudge(map, k).expect("k is in the history");
+fn rejudged(game: &Game, map: &Map, k: usize) -> Result<Judgement, Fatal> {
+    let j = game
+        .rejudge(map, k)
+        .ok_or_else(|| Fatal(format!("no judged phase {}", k + 1)))?
+        .map_err(|e| Fatal(e.to_string()))?;
     let h = &game.history[k];
     let now = report::json::orders(map, &j.result);
     let same = now.len() == h.results.len()
@@ -777,7 +782,7 @@ fn rejudged(game: &Game, map: &Map, k: usize) -> Judgement {
             h.phase()
         );
     }
-    j
+    Ok(j)
 }
 
 // ---------------------------------------------------------------------------------
@@ -941,7 +946,7 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
         Some(s) => Some(province(&map, s)?),
         None => None,
     };
-    let j = rejudged(&game, &map, k);
+    let j = rejudged(&game, &map, k)?;
     print!("{}", explained(&map, &j.result, province));
     Ok(EXIT_OK)
 }

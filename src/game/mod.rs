@@ -6,7 +6,7 @@
 pub mod advance;
 pub mod file;
 
-pub use advance::{advance, next_phase, PhaseResult};
+pub use advance::{advance, check_ids, next_phase, ForeignIds, PhaseResult};
 
 use std::collections::BTreeMap;
 
