@@ -1,31 +1,14 @@
 //! Hostile input: everything here once panicked, ran for seconds or gigabytes, or was
 //! silently accepted (issue 15). Through the library and the binary, as `tests/cli.rs`.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 use arbiter::game::{Phase, Position};
 use arbiter::map::Map;
 
-fn arbiter(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    let input = child.stdin.take().unwrap();
-    let data = stdin.map(<[u8]>::to_vec);
-    let writer = std::thread::spawn(move || {
-        let mut input = input;
-        if let Some(d) = data {
-            let _ = input.write_all(&d);
-        }
-    });
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    out
-}
+use common::arbiter_bytes as arbiter;
 
 /// Write `text` to a fresh file `name` under the temporary directory; return its path.
 fn temp_file(tag: &str, name: &str, text: &[u8]) -> String {

@@ -380,62 +380,32 @@ fn limits(f: &MapFile, lines: &Lines, problems: &mut Problems) {
             );
         }
     };
-    let top = |key: &str| lines.at(1, key, None);
-    over(
-        top("provinces"),
-        "provinces".into(),
-        "provinces",
-        f.provinces.len(),
-        MAX_PROVINCES,
-    );
-    over(
-        top("powers"),
-        "powers".into(),
-        "powers",
-        f.powers.len(),
-        MAX_POWERS,
-    );
+    for (key, count, max) in [
+        ("provinces", f.provinces.len(), MAX_PROVINCES),
+        ("powers", f.powers.len(), MAX_POWERS),
+    ] {
+        over(lines.at(1, key, None), key.into(), key, count, max);
+    }
     for p in f.provinces.iter().take(MAX_PROVINCES) {
-        let at = || lines.at_block("provinces", &p.id);
-        let key = |k: &str| format!("provinces.{}.{k}", p.id);
-        over(
-            at(),
-            key("coasts"),
-            "named coasts",
-            p.coasts.len(),
-            MAX_COASTS,
-        );
-        over(
-            at(),
-            key("aliases"),
-            "aliases",
-            p.aliases.len(),
-            MAX_ALIASES,
-        );
-        over(at(), key("army"), "army neighbours", p.army.len(), MAX_LIST);
-        over(
-            at(),
-            key("fleet"),
-            "fleet neighbours",
-            p.fleet.len(),
-            MAX_LIST,
-        );
+        let mut lists = vec![
+            (
+                String::from("coasts"),
+                "named coasts",
+                p.coasts.len(),
+                MAX_COASTS,
+            ),
+            ("aliases".into(), "aliases", p.aliases.len(), MAX_ALIASES),
+            ("army".into(), "army neighbours", p.army.len(), MAX_LIST),
+            ("fleet".into(), "fleet neighbours", p.fleet.len(), MAX_LIST),
+        ];
         for c in p.coasts.iter().take(MAX_COASTS) {
-            let key = |k: &str| format!("provinces.{}.coasts.{}.{k}", p.id, c.id);
-            over(
-                at(),
-                key("aliases"),
-                "aliases",
-                c.aliases.len(),
-                MAX_ALIASES,
-            );
-            over(
-                at(),
-                key("fleet"),
-                "fleet neighbours",
-                c.fleet.len(),
-                MAX_LIST,
-            );
+            let k = |k: &str| format!("coasts.{}.{k}", c.id);
+            lists.push((k("aliases"), "aliases", c.aliases.len(), MAX_ALIASES));
+            lists.push((k("fleet"), "fleet neighbours", c.fleet.len(), MAX_LIST));
+        }
+        for (k, what, count, max) in lists {
+            let at = lines.at_block("provinces", &p.id);
+            over(at, format!("provinces.{}.{k}", p.id), what, count, max);
         }
     }
     for p in f.powers.iter().take(MAX_POWERS) {
