@@ -173,9 +173,9 @@ pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Findin
     } else {
         Locations::scan(src)
     };
-    let raw = serde_yaml::from_str::<Value>(src)
-        .ok()
-        .filter(|_| !refused)
+    let raw = (!refused)
+        .then(|| serde_yaml::from_str::<Value>(src).ok())
+        .flatten()
         .map(|v| Raw::read(&v));
     let mut c = Checker {
         file,
