@@ -24,7 +24,8 @@ fn bench(c: &mut Criterion) {
                 black_box(&p.position),
                 black_box(&p.orders),
                 Rules::default(),
-            );
+            )
+            .unwrap();
             assert_eq!(
                 r.orders.iter().filter(|o| o.outcome.succeeded()).count(),
                 20
@@ -60,7 +61,8 @@ fn all_seas_convoy(c: &mut Criterion) {
                 black_box(&position),
                 black_box(&orders),
                 Rules::default(),
-            );
+            )
+            .unwrap();
             assert_eq!(
                 r.orders
                     .iter()
@@ -93,14 +95,15 @@ fn fall_to_spring(c: &mut Criterion) {
                 black_box(&p.position),
                 black_box(&p.orders),
                 None,
-            );
+            )
+            .unwrap();
             assert_eq!(m.dislodged.len(), 2);
             assert_eq!(retreat.phase.kind, PhaseKind::Retreat);
-            let (r, winter) = advance(&map, Rules::default(), &retreat, &[], None);
+            let (r, winter) = advance(&map, Rules::default(), &retreat, &[], None).unwrap();
             assert_eq!(r.destroyed.len(), 2);
             assert!(r.owners_after.is_some());
             assert_eq!(winter.phase.kind, PhaseKind::Adjustment);
-            let (a, spring) = advance(&map, Rules::default(), &winter, &[], None);
+            let (a, spring) = advance(&map, Rules::default(), &winter, &[], None).unwrap();
             let owed: i32 = r.owed.iter().map(|o| (-o.change).max(0)).sum();
             assert_eq!(a.civil_disorder.len() as i32, owed);
             assert_eq!(spring.phase.kind, PhaseKind::Movement);

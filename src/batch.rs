@@ -511,9 +511,9 @@ fn answer<'l>(
             kind: PhaseKind::Adjustment,
             ..Phase::first(map)
         },
-        Some(p) => Phase::parse(p).ok_or_else(|| {
-            format!("unknown phase `{p}`: write movement, retreat, adjustment or e.g. `Fall 1901 retreat`")
-        })?,
+        Some(p) => {
+            Phase::parse(p).map_err(|e| format!("{e}; or write movement, retreat or adjustment"))?
+        }
     };
     let mut position =
         Position::from_units(map, phase, c.units.iter()).map_err(|e| e.to_string())?;
@@ -575,7 +575,8 @@ fn answer<'l>(
             std::slice::from_ref(o),
         ));
     }
-    let (mut result, _) = advance(map, rules, &position, &parsed, c.last_year);
+    let (mut result, _) =
+        advance(map, rules, &position, &parsed, c.last_year).map_err(|e| e.to_string())?;
     result.diagnostics.clear();
     let mut j = json::phase(map, &result);
     let mut entries = std::mem::take(&mut j.orders).into_iter();

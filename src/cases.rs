@@ -116,8 +116,8 @@ pub enum Editions {
 }
 
 /// Read a file of cases.
-pub fn parse_cases(yaml: &str) -> Result<Vec<Case>, serde_yaml::Error> {
-    serde_yaml::from_str(yaml)
+pub fn parse_cases(yaml: &str) -> Result<Vec<Case>, crate::yaml::YamlError> {
+    crate::yaml::from_str(yaml)
 }
 
 /// A case made ready to adjudicate.
@@ -166,7 +166,7 @@ impl Case {
     /// Build the position and parse the orders, under `rules`.
     pub fn prepare_under(&self, map: &Map, rules: Rules) -> Result<Prepared, String> {
         let phase = match &self.phase {
-            Some(p) => Phase::parse(p).ok_or_else(|| format!("unknown phase `{p}`"))?,
+            Some(p) => Phase::parse(p).map_err(|e| e.to_string())?,
             None => Phase::first(map),
         };
         let mut position = Position::from_units(
@@ -231,7 +231,10 @@ impl Case {
             .iter()
             .map(|e| format!("parse error: {e}"))
             .collect::<Vec<_>>();
-        let (r, next) = advance(map, p.rules, &p.position, &p.orders, None);
+        let (r, next) = match advance(map, p.rules, &p.position, &p.orders, None) {
+            Ok(r) => r,
+            Err(e) => return vec![e.to_string()],
+        };
         words(&p.expected, &r, &mut diffs);
         let prov = |l| map.province(map.prov_of(l)).id.clone();
         if p.position.phase.kind == PhaseKind::Adjustment {
@@ -305,7 +308,13 @@ impl Case {
                     d.span.line, d.message
                 ));
             }
-            let (t, _) = advance(map, p.rules, &next, &parsed.orders, None);
+            let (t, _) = match advance(map, p.rules, &next, &parsed.orders, None) {
+                Ok(r) => r,
+                Err(e) => {
+                    diffs.push(e.to_string());
+                    return diffs;
+                }
+            };
             words(&expected, &t, &mut diffs);
             if let Some(want) = &self.destroyed {
                 let have = t.destroyed.iter().map(|&i| prov(t.units[i].loc)).collect();

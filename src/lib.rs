@@ -12,7 +12,7 @@
 //! let position = Position::initial(&map);
 //! let parsed = parse_orders(&map, "France:\nA Par - Bur\nGermany:\nA Mun - Bur\n");
 //! assert!(parsed.diagnostics.is_empty());
-//! let result = adjudicate(&map, &position, &parsed.orders, Rules::default());
+//! let result = adjudicate(&map, &position, &parsed.orders, Rules::default()).unwrap();
 //! assert!(result.orders.iter().all(|o| !o.outcome.succeeded()));
 //! ```
 //!
@@ -30,3 +30,4 @@ pub mod render;
 pub mod report;
 pub mod selfplay;
 pub mod suite;
+pub mod yaml;

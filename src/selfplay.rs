@@ -182,7 +182,12 @@ pub fn play_game(
             PhaseKind::Adjustment => adjustment_orders(map, &mut rng, &legal.powers),
         };
         orders.sort_by_key(|o| o.power.map(|pw| &map.power(pw).id));
-        let (result, next) = advance(map, rules, &position, &orders, Some(last_year));
+        let (result, next) =
+            advance(map, rules, &position, &orders, Some(last_year)).map_err(|e| Violation {
+                seed,
+                phase: position.phase,
+                what: e.to_string(),
+            })?;
         check_phase(map, &position, &result, &next).map_err(|what| Violation {
             seed,
             phase: position.phase,

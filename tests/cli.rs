@@ -1,21 +1,11 @@
 //! The `arbiter` binary end to end: the README's command, JSON, batch, exit codes.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
+
+use std::process::Output;
 
 fn arbiter(args: &[&str], stdin: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
-    cmd.args(args).current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().unwrap();
-    if let Some(s) = stdin {
-        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
-    } else {
-        drop(child.stdin.take());
-    }
-    child.wait_with_output().unwrap()
+    common::arbiter_bytes(args, stdin.map(str::as_bytes))
 }
 
 /// Write `text` to a fresh file under the temporary directory; return its path.

@@ -18,7 +18,7 @@ fn run(map: &Map, yaml: &str, orders: &str) -> (PhaseResult, Position) {
         "orders should parse: {:?}",
         parsed.diagnostics
     );
-    advance(map, Rules::default(), &position, &parsed.orders, None)
+    advance(map, Rules::default(), &position, &parsed.orders, None).unwrap()
 }
 
 /// Run orders for the position that follows `position`.
@@ -29,7 +29,9 @@ fn then(map: &Map, position: &Position, orders: &str) -> PhaseResult {
         "orders should parse: {:?}",
         parsed.diagnostics
     );
-    advance(map, Rules::default(), position, &parsed.orders, None).0
+    advance(map, Rules::default(), position, &parsed.orders, None)
+        .unwrap()
+        .0
 }
 
 fn every_line_fits(text: &str) {
@@ -340,10 +342,10 @@ fn every_case_explains_within_80_columns() {
         let text = std::fs::read_to_string(&f).unwrap();
         for case in arbiter::cases::parse_cases(&text).unwrap() {
             let Ok(p) = case.prepare(&map) else { continue };
-            let (r, next) = advance(&map, p.rules, &p.position, &p.orders, None);
+            let (r, next) = advance(&map, p.rules, &p.position, &p.orders, None).unwrap();
             let mut results = vec![r];
             if !next.dislodged.is_empty() {
-                results.push(advance(&map, p.rules, &next, &[], None).0);
+                results.push(advance(&map, p.rules, &next, &[], None).unwrap().0);
             }
             for r in &results {
                 n += 1;

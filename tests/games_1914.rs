@@ -32,7 +32,7 @@ fn orders(map: &Map, text: &str) -> Vec<Order> {
 
 /// Judge the position's phase with these orders; the result and the next position.
 fn step(map: &Map, pos: &Position, o: Vec<Order>) -> (PhaseResult, Position) {
-    let (r, next) = advance(map, Rules::default(), pos, &o, None);
+    let (r, next) = advance(map, Rules::default(), pos, &o, None).unwrap();
     assert!(
         r.diagnostics.is_empty(),
         "{}: {:?}",

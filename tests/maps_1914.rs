@@ -631,7 +631,7 @@ fn a_board_of_512_provinces_loads_and_adjudicates() {
         "Red:\nA p301 - p302\nA p303 S A p301 - p302\nA p400 - p100 via convoy\nF sea C A p400 - p100\n",
     );
     assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (r, next) = advance(&map, Rules::default(), &pos, &orders.orders, None);
+    let (r, next) = advance(&map, Rules::default(), &pos, &orders.orders, None).unwrap();
     assert!(
         r.orders.iter().all(|o| o.outcome == Outcome::Succeeds),
         "{:?}",

@@ -764,7 +764,7 @@ fn the_canonical_form_names_the_supported_unit_from_the_board() {
         "Mun S Kie - Ber\nKie - Ber\nBer S Kie\nF Kie C Ber - Den\nMun S F Kie\n",
     );
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &position, &p.orders, None);
+    let (result, _) = advance(&map, Rules::default(), &position, &p.orders, None).unwrap();
     let canon: Vec<String> = (0..p.orders.len())
         .map(|k| arbiter::report::canonical(&map, &result, k))
         .collect();
@@ -794,7 +794,7 @@ fn the_phase_decides_what_a_phase_style_means() {
         "Austria:\n- F Tri\nRussia:\nBuild waived\nW\n+ F Sev\n",
     );
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
-    let (result, after) = advance(&map, Rules::default(), &position, &p.orders, None);
+    let (result, after) = advance(&map, Rules::default(), &position, &p.orders, None).unwrap();
     let outcomes: Vec<&Outcome> = result.orders.iter().map(|o| &o.outcome).collect();
     assert!(
         outcomes.iter().all(|o| matches!(o, Outcome::Succeeds)),
@@ -811,7 +811,8 @@ fn the_phase_decides_what_a_phase_style_means() {
         &Position::initial(&map),
         &p.orders,
         None,
-    );
+    )
+    .unwrap();
     assert!(matches!(
         result.orders[0].outcome,
         Outcome::Illegal(Illegal::WrongPhase)
@@ -831,7 +832,7 @@ fn the_phase_decides_what_a_phase_style_means() {
         )
         .unwrap();
         let p = parse_orders(&map, text);
-        let (result, after) = advance(&map, Rules::default(), &position, &p.orders, None);
+        let (result, after) = advance(&map, Rules::default(), &position, &p.orders, None).unwrap();
         assert!(
             matches!(result.orders[0].outcome, Outcome::Succeeds),
             "{text}"

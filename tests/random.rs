@@ -323,14 +323,14 @@ fn random_phases_are_consistent_and_order_independent() {
         let pos = random_position(&map, &mut rng, n);
         let orders = random_orders(&map, &mut rng, &pos);
         let rules = Rules::EDITIONS[round % Rules::EDITIONS.len()];
-        let r = adjudicate(&map, &pos, &orders, rules);
+        let r = adjudicate(&map, &pos, &orders, rules).unwrap();
         check_consistent(&map, &pos, &r);
         // Reverse the orders and the units: the same decisions.
         let mut pos2 = pos.clone();
         pos2.units.reverse();
         let mut orders2 = orders.clone();
         orders2.reverse();
-        let r2 = adjudicate(&map, &pos2, &orders2, rules);
+        let r2 = adjudicate(&map, &pos2, &orders2, rules).unwrap();
         assert_eq!(
             summary(&map, &r),
             summary(&map, &r2),
@@ -394,7 +394,7 @@ fn the_backup_rule_fires_only_without_a_single_resolution() {
             );
         }
         // A failure reason always names its cause.
-        let r = adjudicate(&map, &pos, &orders, rules);
+        let r = adjudicate(&map, &pos, &orders, rules).unwrap();
         for o in &r.orders {
             if let Outcome::Fails(arbiter::judge::Failure::Bounced { against, .. }) = &o.outcome {
                 assert!(!against.is_empty(), "round {round}: a bounce names nobody");

@@ -6,16 +6,14 @@ use super::{
     EXIT_OK,
 };
 use arbiter::game::{advance, Position};
-use arbiter::orders::{
-    nationality_warnings, parse_orders_with, render_diagnostics, ParseOptions, Severity,
-};
+use arbiter::orders::{nationality_warnings, parse_orders_with, ParseOptions, Severity};
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let map = load_map(&args.map)?;
     let rules = parse_rules(&args.rules)?;
     let position = match &args.position {
         Some(p) => {
-            let src = std::fs::read_to_string(p)
+            let src = super::read_file(p)
                 .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?;
             Position::from_yaml(&map, &src).map_err(|e| Fatal(format!("{}: {e}", p.display())))?
         }
@@ -29,7 +27,8 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
             strict: args.strict,
         },
     );
-    let (result, _) = advance(&map, rules, &position, &parsed.orders, None);
+    let (result, _) =
+        advance(&map, rules, &position, &parsed.orders, None).map_err(|e| Fatal(e.to_string()))?;
     let mut diagnostics = parsed.diagnostics;
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match is ignored, with a warning.
     diagnostics.extend(nationality_warnings(&map, &position.units, &parsed.orders));
@@ -40,9 +39,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     } else {
         args.orders.as_str()
     };
-    if !diagnostics.is_empty() {
-        eprint!("{}", render_diagnostics(&diagnostics, &text, file));
-    }
+    super::print_diagnostics(&diagnostics, &text, file);
     let game = args.game.clone().unwrap_or_else(|| map.name.clone());
     let out = super::render(&map, &game, &result, args.format, &diagnostics)?;
     write_output(args.output.as_deref(), &out)?;

@@ -15,7 +15,7 @@ use arbiter::game::file::{phase_key, Found, Game, Judgement, OrderFile, Over};
 use arbiter::game::{Phase, PhaseKind, PhaseResult, Position};
 use arbiter::judge::owed;
 use arbiter::map::{BuildRule, Map, Power, Prov};
-use arbiter::orders::{normalize, render_diagnostics, Diagnostic};
+use arbiter::orders::{normalize, Diagnostic};
 use arbiter::report;
 
 /// The width text output is fitted to.
@@ -554,11 +554,11 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
             text: read_input(o)?,
         });
     }
-    let j = game.judge(&map, &files, args.strict);
+    let j = game
+        .judge(&map, &files, args.strict)
+        .map_err(|e| Fatal(e.to_string()))?;
     for (f, ds) in files.iter().zip(&j.diagnostics) {
-        if !ds.is_empty() {
-            eprint!("{}", render_diagnostics(ds, &f.text, &f.file));
-        }
+        super::print_diagnostics(ds, &f.text, &f.file);
     }
     let errors = j
         .diagnostics
@@ -697,12 +697,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
     let picked: Vec<usize> = match &args.phase {
         None => (0..game.history.len()).collect(),
         Some(s) => {
-            let phase = Phase::parse(s).ok_or_else(|| {
-                Fatal(format!(
-                    "unknown phase `{s}`: write e.g. `Spring 1901`, `Fall 1901 retreat`, \
-                     `Winter 1901` or `F1901R`"
-                ))
-            })?;
+            let phase = Phase::parse(s).map_err(|e| Fatal(e.to_string()))?;
             match game.find(phase) {
                 Some(Found::Judged(k)) => vec![k],
                 Some(Found::Skipped(k)) => {
@@ -733,7 +728,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
         Format::Markdown => {
             let mut parts = Vec::new();
             for &k in &picked {
-                let j = rejudged(&game, &map, k);
+                let j = rejudged(&game, &map, k)?;
                 parts.push(report::markdown::sheet(&map, &game.name, &j.result));
             }
             parts.join("\n")
@@ -742,7 +737,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
             let mut list = Vec::new();
             for &k in &picked {
                 let h = &game.history[k];
-                let j = rejudged(&game, &map, k);
+                let j = rejudged(&game, &map, k)?;
                 let text = render_judgement(&map, &game.name, &j, &h.orders, Format::Json)?;
                 let v: serde_json::Value =
                     serde_json::from_str(&text).map_err(|e| Fatal(e.to_string()))?;
@@ -783,8 +778,11 @@ pub(super) fn not_judged(game: &Game, phase: Phase, shown: &str) -> Fatal {
 
 /// History entry `k` judged again from its stored position and orders, with a warning
 /// if this arbiter now rules differently from the stored results.
-pub(super) fn rejudged(game: &Game, map: &Map, k: usize) -> Judgement {
-    let j = game.rejudge(map, k).expect("k is in the history");
+pub(super) fn rejudged(game: &Game, map: &Map, k: usize) -> Result<Judgement, Fatal> {
+    let j = game
+        .rejudge(map, k)
+        .ok_or_else(|| Fatal(format!("no judged phase {}", k + 1)))?
+        .map_err(|e| Fatal(e.to_string()))?;
     let h = &game.history[k];
     let now = report::json::orders(map, &j.result);
     let same = now.len() == h.results.len()
@@ -800,7 +798,7 @@ pub(super) fn rejudged(game: &Game, map: &Map, k: usize) -> Judgement {
             h.phase()
         );
     }
-    j
+    Ok(j)
 }
 
 // ---------------------------------------------------------------------------------
@@ -948,8 +946,7 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
             ))
         })?,
         Some(s) => {
-            let phase = Phase::parse(s)
-                .ok_or_else(|| Fatal(format!("unknown phase `{s}`: write e.g. `Fall 1901`")))?;
+            let phase = Phase::parse(s).map_err(|e| Fatal(e.to_string()))?;
             match game.find(phase) {
                 Some(Found::Judged(k)) => k,
                 Some(Found::Skipped(_)) => {
@@ -965,7 +962,7 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
         Some(s) => Some(province(&map, s)?),
         None => None,
     };
-    let j = rejudged(&game, &map, k);
+    let j = rejudged(&game, &map, k)?;
     print!("{}", explained(&map, &j.result, province));
     Ok(EXIT_OK)
 }

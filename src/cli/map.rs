@@ -128,7 +128,7 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
     let reference = match &args.reference {
         Some(p) => Some((
             p.display().to_string(),
-            std::fs::read_to_string(p)
+            super::read_file(p)
                 .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?,
         )),
         None => None,
@@ -141,7 +141,7 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
     let (mut te, mut tw, mut tn) = (0, 0, 0);
     for name in &args.files {
         let (file, src) = if Path::new(name).exists() {
-            match std::fs::read_to_string(name) {
+            match super::read_file(name) {
                 Ok(s) => (name.clone(), s),
                 Err(e) => {
                     eprintln!("error: cannot read `{name}`: {e}");
@@ -530,9 +530,9 @@ fn show_province(map: &Map, name: &str) -> Result<String, Fatal> {
 
 fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     let path = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file)
-        .map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))?;
-    let mut read = |p: &str| std::fs::read_to_string(p).map_err(|e| e.to_string());
+    let text =
+        super::read_file(&args.file).map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))?;
+    let mut read = |p: &str| super::read_file(p).map_err(|e| e.to_string());
     let imported = dpjudge::import(&path, &text, args.name.as_deref(), &mut read)
         .map_err(|e| Fatal(e.to_string()))?;
     let out_name = args

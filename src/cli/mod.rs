@@ -29,6 +29,54 @@ pub const EXIT_USAGE: i32 = 2;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// The largest file (or standard input) any command reads, in bytes: orders,
+    /// positions, maps, game files, suites.
+    #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: u64,
+}
+
+/// The default of `--max-input-bytes`: 16 MiB.
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+
+/// The limit `--max-input-bytes` set for this run.
+static MAX_INPUT_BYTES: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(DEFAULT_MAX_INPUT_BYTES);
+
+/// Read all of `r`, but never more than `--max-input-bytes`: one byte more is an error
+/// naming the limit and the option, before anything larger is held in memory (a FIFO
+/// or `/dev/zero` cannot exhaust it).
+pub fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
+    let limit = MAX_INPUT_BYTES.load(std::sync::atomic::Ordering::Relaxed);
+    let mut buf = Vec::new();
+    r.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    if buf.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "larger than the input limit of {limit} bytes (raise it with --max-input-bytes)"
+            ),
+        ));
+    }
+    Ok(buf)
+}
+
+/// [`read_limited`] of a file's bytes.
+pub fn read_file_bytes(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
+    read_limited(std::fs::File::open(path)?)
+}
+
+/// [`read_limited`] of a file as UTF-8 text: the one way the binary reads a file.
+pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<String> {
+    utf8(read_file_bytes(path)?)
+}
+
+fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
+    String::from_utf8(bytes).map_err(|_| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
 }
 
 #[derive(Subcommand, Debug)]
@@ -150,6 +198,7 @@ pub fn run() -> i32 {
             return code;
         }
     };
+    MAX_INPUT_BYTES.store(cli.max_input_bytes, std::sync::atomic::Ordering::Relaxed);
     let result = match cli.command {
         Command::Adjudicate(args) if args.batch => batch::run(&args),
         Command::Adjudicate(args) => adjudicate::run(&args),
@@ -177,14 +226,24 @@ pub fn run() -> i32 {
 /// Read a file, or standard input for `-`.
 pub fn read_input(path: &str) -> Result<String, Fatal> {
     if path == "-" {
-        let mut s = String::new();
-        std::io::stdin()
-            .read_to_string(&mut s)
-            .map_err(|e| Fatal(format!("cannot read standard input: {e}")))?;
-        Ok(s)
+        read_limited(std::io::stdin().lock())
+            .and_then(utf8)
+            .map_err(|e| Fatal(format!("cannot read standard input: {e}")))
     } else {
-        std::fs::read_to_string(path).map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))
+        read_file(path).map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))
     }
+}
+
+/// Write diagnostics to standard error as they are rendered (at most
+/// [`arbiter::orders::MAX_DIAGNOSTICS`], long lines cut).
+pub fn print_diagnostics(diags: &[arbiter::orders::Diagnostic], source: &str, file: &str) {
+    if diags.is_empty() {
+        return;
+    }
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+    // Standard error gone: nothing left to tell.
+    let _ = arbiter::orders::write_diagnostics(&mut err, diags, source, file);
+    let _ = std::io::Write::flush(&mut err);
 }
 
 /// An embedded map by name, or a map file.
@@ -198,8 +257,7 @@ pub fn load_map(name: &str) -> Result<Map, Fatal> {
             "unknown map `{name}`: give an embedded map name (`standard`, `classic1913`, `world1914`) or a YAML file"
         )));
     }
-    let src = std::fs::read_to_string(path)
-        .map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
+    let src = read_file(path).map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
     Map::from_yaml(&src, name).map_err(|e| Fatal(format!("the map is not valid:\n{e}")))
 }
 

@@ -97,9 +97,9 @@ fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
             None => return Ok(picture(&map, &game.name, &game.position, None)),
         },
         Some(s) => {
-            let phase = Phase::parse(s).ok_or_else(|| {
+            let phase = Phase::parse(s).map_err(|e| {
                 Fatal(format!(
-                    "unknown phase `{s}`: write e.g. `Fall 1901`, `Fall 1901 retreat` or `W1901`; {}",
+                    "{e}; e.g. `Fall 1901`, `Fall 1901 retreat` or `W1901`; {}",
                     phases(&game)
                 ))
             })?;
@@ -121,7 +121,7 @@ fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
             }
         }
     };
-    let j = rejudged(&game, &map, k);
+    let j = rejudged(&game, &map, k)?;
     Ok(picture(
         &map,
         &game.name,
@@ -162,7 +162,8 @@ fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
             let rules = parse_rules(&args.rules)?;
             let text = read_input(file)?;
             let parsed = parse_orders_with(&map, &text, ParseOptions::default());
-            let (result, _) = advance(&map, rules, &position, &parsed.orders, None);
+            let (result, _) = advance(&map, rules, &position, &parsed.orders, None)
+                .map_err(|e| Fatal(e.to_string()))?;
             let mut diagnostics = parsed.diagnostics;
             diagnostics.extend(result.diagnostics.iter().cloned());
             diagnostics.sort_by_key(|d| (d.span.line, d.span.start));

@@ -45,7 +45,7 @@ fn sibling(path: &Path, suffix: &str) -> PathBuf {
 /// never touched.
 pub fn load(path: &Path) -> Result<Loaded, Fatal> {
     let shown = path.display();
-    let bytes = fs::read(path).map_err(|e| {
+    let bytes = super::read_file_bytes(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             Fatal(format!(
                 "no game file `{shown}`: create one with `arbiter new {shown}`"
@@ -216,7 +216,7 @@ pub fn save(path: &Path, text: &str, loaded: &[u8]) -> Result<(), Fatal> {
     };
     write_temp(&tmp, text).map_err(fail)?;
     // Nobody saved the game since this command loaded it.
-    match fs::read(path) {
+    match super::read_file_bytes(path) {
         Ok(now) if now == loaded => {}
         Ok(_) => {
             let _ = fs::remove_file(&tmp);

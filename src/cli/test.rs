@@ -226,7 +226,7 @@ fn run_file<W: Write>(
 ) -> Result<(), Fatal> {
     let file = path.display().to_string();
     let format = SuiteFormat::of_name(&file);
-    let text = match std::fs::read(path).map(String::from_utf8) {
+    let text = match super::read_file_bytes(path).map(String::from_utf8) {
         Ok(Ok(t)) => t,
         problem => {
             let why = match problem {

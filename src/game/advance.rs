@@ -12,8 +12,8 @@ use crate::judge::{
     adjudicate, adjudicate_adjustments, adjudicate_retreats, owed, owners_after, Dislodged,
     OrderResult, Owed, Rules,
 };
-use crate::map::{Map, Power, Prov, Season};
-use crate::orders::{Diagnostic, Order};
+use crate::map::{Loc, Map, Power, Prov, Season};
+use crate::orders::{Diagnostic, Order, OrderKind};
 
 /// What one phase decided, for every kind of phase. Outcomes refer to units by index
 /// into `units`: the units on the board before a movement or adjustment phase, the
@@ -85,15 +85,87 @@ pub fn next_phase(p: Phase) -> Phase {
     Phase { season, year, kind }
 }
 
+/// A position or orders with an id that is not on the map they are judged on: they
+/// were read against another map. Ids are dense indices into one [`Map`]'s tables, so
+/// [`check_ids`] refuses them at the entry of [`advance`] and
+/// [`crate::judge::adjudicate`] rather than letting an index run out of bounds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} is not on map `{map}`: the position or the orders were read against another map")]
+pub struct ForeignIds {
+    pub what: String,
+    pub map: String,
+}
+
+/// Check that every id of `position` and `orders` indexes `map`'s tables: provinces,
+/// locations and powers in range, one owner entry per province, one saved count per
+/// power at most. Linear in the input.
+pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(), ForeignIds> {
+    let nlocs = map.locs().count();
+    let (nprovs, npowers) = (map.province_count(), map.powers.len());
+    let fail = |what: String| {
+        Err(ForeignIds {
+            what,
+            map: map.name.clone(),
+        })
+    };
+    let loc_ok = |l: Loc| (l.0 as usize) < nlocs;
+    let power_ok = |p: Power| (p.0 as usize) < npowers;
+    if position.owners.len() != nprovs {
+        return fail(format!(
+            "an owner table of {} provinces (the map has {nprovs})",
+            position.owners.len()
+        ));
+    }
+    if position.saved.len() > npowers || position.owners.iter().flatten().any(|&p| !power_ok(p)) {
+        return fail("a power of the position".into());
+    }
+    let units = position
+        .units
+        .iter()
+        .chain(position.dislodged.iter().map(|d| &d.unit));
+    for u in units {
+        if !loc_ok(u.loc) || !power_ok(u.power) {
+            return fail(format!("unit id {} of power id {}", u.loc.0, u.power.0));
+        }
+    }
+    for d in &position.dislodged {
+        if (d.by.0 as usize) >= nprovs || !d.retreats.iter().all(|&l| loc_ok(l)) {
+            return fail("a retreat of a dislodged unit".into());
+        }
+    }
+    for o in orders {
+        let mut locs = Vec::with_capacity(3);
+        locs.extend(o.unit.map(|u| u.loc));
+        match o.kind {
+            OrderKind::Move { to, .. } => locs.push(to),
+            OrderKind::Support { target, to } => {
+                locs.push(target.loc);
+                locs.extend(to);
+            }
+            OrderKind::Convoy { army, to } => locs.extend([army.loc, to]),
+            _ => {}
+        }
+        if !locs.into_iter().all(loc_ok) || !o.power.is_none_or(power_ok) {
+            return fail(format!(
+                "the order `{}`",
+                o.text.chars().take(80).collect::<String>()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Adjudicate the phase of `position` with `orders` and step to the next phase that
 /// needs orders. `last_year`: a tournament game ends after that year's Fall turn.
+/// Refused, with nothing judged, if an id is not on `map` ([`check_ids`]).
 pub fn advance(
     map: &Map,
     rules: Rules,
     position: &Position,
     orders: &[Order],
     last_year: Option<i32>,
-) -> (PhaseResult, Position) {
+) -> Result<(PhaseResult, Position), ForeignIds> {
+    check_ids(map, position, orders)?;
     let mut r = PhaseResult {
         phase: position.phase,
         rules,
@@ -129,7 +201,7 @@ pub fn advance(
     };
     match position.phase.kind {
         PhaseKind::Movement => {
-            let m = adjudicate(map, position, orders, rules);
+            let m = adjudicate(map, position, orders, rules)?;
             next.units = m.units_after();
             next.dislodged = m
                 .dislodged
@@ -197,7 +269,7 @@ pub fn advance(
                 r.owed = owed(map, &next.owners, &next.units, &next.saved);
                 r.winner = winner(map, &next.owners);
                 if r.winner.is_some() || last_year.is_some_and(|y| next.phase.year >= y) {
-                    return (r, next);
+                    return Ok((r, next));
                 }
                 if !r.owed.iter().any(Owed::has_work) {
                     r.skipped.push(next.phase);
@@ -210,7 +282,7 @@ pub fn advance(
         }
     }
     r.next = Some(next.phase);
-    (r, next)
+    Ok((r, next))
 }
 
 /// The power owning at least the map's victory threshold of supply centres, if any.

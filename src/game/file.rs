@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::advance::{advance, PhaseResult};
+use super::advance::{advance, ForeignIds, PhaseResult};
 use super::{DislodgedEntry, Phase, PhaseKind, Position};
 use crate::judge::{Illegal, Outcome, Rules};
 use crate::map::{Map, Power, Season};
@@ -189,6 +189,7 @@ impl GameFile {
         if src.trim().is_empty() {
             return Err(GameFileError::Empty);
         }
+        crate::yaml::guard(src).map_err(|e| GameFileError::Yaml(e.to_string()))?;
         let value: serde_yaml::Value =
             serde_yaml::from_str(src).map_err(|e| GameFileError::Yaml(yaml_error(&e)))?;
         let map = value.as_mapping().ok_or(GameFileError::NotAGame)?;
@@ -402,7 +403,7 @@ pub fn phase_key(p: Phase) -> (i32, u8) {
 }
 
 fn parse_phase(at: &str, s: &str) -> Result<Phase, GameFileError> {
-    Phase::parse(s).ok_or_else(|| invalid(at, format!("unknown phase `{s}`")))
+    Phase::parse(s).map_err(|e| invalid(at, e.to_string()))
 }
 
 impl PositionRecord {
@@ -722,7 +723,12 @@ impl Game {
 
     /// Judge the current phase with these order files (nothing is recorded).
     /// `strict`: every correction of a misspelling is an error.
-    pub fn judge(&self, map: &Map, files: &[OrderFile], strict: bool) -> Judgement {
+    pub fn judge(
+        &self,
+        map: &Map,
+        files: &[OrderFile],
+        strict: bool,
+    ) -> Result<Judgement, ForeignIds> {
         judge_from(
             map,
             self.rules,
@@ -777,7 +783,7 @@ impl Game {
     }
 
     /// Judge history entry `k` again from its stored position and orders.
-    pub fn rejudge(&self, map: &Map, k: usize) -> Option<Judgement> {
+    pub fn rejudge(&self, map: &Map, k: usize) -> Option<Result<Judgement, ForeignIds>> {
         let h = self.history.get(k)?;
         // A recorded phase was read without --strict.
         Some(judge_from(
@@ -858,7 +864,7 @@ pub fn read_orders(map: &Map, files: &[OrderFile], options: ParseOptions) -> Rea
         }
         out.diagnostics.push(parsed.diagnostics);
         out.offsets.push(offset);
-        offset += f.text.lines().count() as u32 + 1;
+        offset += crate::orders::source_lines(&f.text).count() as u32 + 1;
     }
     out
 }
@@ -883,9 +889,9 @@ fn judge_from(
     files: &[OrderFile],
     last_year: Option<i32>,
     options: ParseOptions,
-) -> Judgement {
+) -> Result<Judgement, ForeignIds> {
     let mut read = read_orders(map, files, options);
-    let (mut result, next) = advance(map, rules, position, &read.orders, last_year);
+    let (mut result, next) = advance(map, rules, position, &read.orders, last_year)?;
     let mut bound = std::mem::take(&mut result.diagnostics);
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,
     // with a warning.
@@ -902,12 +908,12 @@ fn judge_from(
         ds.sort_by_key(|d| (d.span.line, d.span.start));
     }
     result.diagnostics = read.diagnostics.iter().flatten().cloned().collect();
-    Judgement {
+    Ok(Judgement {
         result,
         next,
         diagnostics: read.diagnostics,
         file_of: read.file_of,
-    }
+    })
 }
 
 /// In retreat and adjustment phases the judge reports an illegal order only as its
@@ -982,7 +988,7 @@ mod tests {
             ("germany.txt", "Germany:\nA Mun - Bur\n  A Ber - Kie\r\n"),
         ]);
         let before = g.clone();
-        let j = g.judge(&map, &f, false);
+        let j = g.judge(&map, &f, false).unwrap();
         assert!(!j.has_errors());
         g.record(&map, f.clone(), j, false);
         assert_eq!(g.history.len(), 1);
@@ -1007,7 +1013,7 @@ mod tests {
             ("a.txt", "France:\nA Par - Bur\nA Pic - Bel\n"),
             ("b.txt", "Germany:\nA Mun - Burgandi\nA Par H\n"),
         ]);
-        let j = g.judge(&map, &f, false);
+        let j = g.judge(&map, &f, false).unwrap();
         assert!(j.has_errors());
         // a.txt line 3: no unit in Picardy; b.txt line 2: unknown name; line 3: foreign unit.
         assert_eq!(j.diagnostics[0].len(), 1);
@@ -1042,7 +1048,7 @@ mod tests {
                 text: t.to_string(),
             })
             .collect();
-        let j = g.judge(&map, &f, false);
+        let j = g.judge(&map, &f, false).unwrap();
         g.record(&map, f.clone(), j, true);
         let text = g.to_yaml(&map);
         assert!(

@@ -6,7 +6,7 @@
 pub mod advance;
 pub mod file;
 
-pub use advance::{advance, next_phase, PhaseResult};
+pub use advance::{advance, check_ids, next_phase, ForeignIds, PhaseResult};
 
 use std::collections::BTreeMap;
 
@@ -55,44 +55,56 @@ impl Phase {
         }
     }
 
-    /// Read `Spring 1901`, `Fall 1901 retreat`, `Winter 1901`, `S1901M`, `F1901R`, `W1901A`.
-    pub fn parse(s: &str) -> Option<Phase> {
+    /// Read `Spring 1901`, `Fall 1901 retreat`, `Winter 1901`, `S1901M`, `F1901R`, `W1901A`:
+    /// exactly the forms of docs/CLI.md ("Phase formats"), in any case. Anything else,
+    /// such as `Spring of 1901`, `Spring 1901 movementxyz` or trailing words, is refused.
+    pub fn parse(s: &str) -> Result<Phase, PhaseError> {
+        let err = || PhaseError(s.trim().chars().take(80).collect());
         let t = s.trim().to_ascii_lowercase();
         let words: Vec<&str> = t.split_whitespace().collect();
-        let (season, year, kind) = if words.len() == 1 && t.len() >= 5 {
-            let season = match &t[..1] {
-                "s" => Season::Spring,
-                "f" => Season::Fall,
-                "w" => Season::Winter,
-                _ => return None,
-            };
-            let digits: String = t[1..].chars().take_while(|c| c.is_ascii_digit()).collect();
-            let year = digits.parse().ok()?;
-            let kind = match &t[1 + digits.len()..] {
-                "m" | "" => None,
-                "r" => Some(PhaseKind::Retreat),
-                "a" | "b" => Some(PhaseKind::Adjustment),
-                _ => return None,
-            };
-            (season, year, kind)
-        } else {
-            let season = match *words.first()? {
-                "spring" => Season::Spring,
-                "fall" | "autumn" => Season::Fall,
-                "winter" => Season::Winter,
-                _ => return None,
-            };
-            let year = words.get(1)?.trim_start_matches("of").parse().ok()?;
-            let kind = match words.get(2).copied() {
-                None => None,
-                Some(w) if w.starts_with("move") => Some(PhaseKind::Movement),
-                Some(w) if w.starts_with("retreat") => Some(PhaseKind::Retreat),
-                Some(w) if w.starts_with("adjust") || w.starts_with("build") => {
-                    Some(PhaseKind::Adjustment)
-                }
-                _ => return None,
-            };
-            (season, year, kind)
+        let year = |y: &str| -> Option<i32> {
+            let ok = !y.is_empty() && y.len() <= 6 && y.bytes().all(|b| b.is_ascii_digit());
+            ok.then(|| y.parse().ok()).flatten()
+        };
+        let (season, year, kind) = match words.as_slice() {
+            [w] => {
+                let mut cs = w.chars();
+                let season = match cs.next() {
+                    Some('s') => Season::Spring,
+                    Some('f') => Season::Fall,
+                    Some('w') => Season::Winter,
+                    _ => return Err(err()),
+                };
+                let rest = cs.as_str();
+                let digits =
+                    rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let kind = match &rest[digits..] {
+                    "m" | "" => None,
+                    "r" => Some(PhaseKind::Retreat),
+                    "a" | "b" => Some(PhaseKind::Adjustment),
+                    _ => return Err(err()),
+                };
+                (season, year(&rest[..digits]).ok_or_else(err)?, kind)
+            }
+            [season, y, kind @ ..] if kind.len() <= 1 => {
+                let season = match *season {
+                    "spring" => Season::Spring,
+                    "fall" | "autumn" => Season::Fall,
+                    "winter" => Season::Winter,
+                    _ => return Err(err()),
+                };
+                let kind = match kind.first().copied() {
+                    None => None,
+                    Some("movement" | "moves" | "move") => Some(PhaseKind::Movement),
+                    Some("retreat" | "retreats") => Some(PhaseKind::Retreat),
+                    Some("adjustment" | "adjustments" | "builds" | "build") => {
+                        Some(PhaseKind::Adjustment)
+                    }
+                    Some(_) => return Err(err()),
+                };
+                (season, year(y).ok_or_else(err)?, kind)
+            }
+            _ => return Err(err()),
         };
         let kind = kind.unwrap_or(if season == Season::Winter {
             PhaseKind::Adjustment
@@ -100,11 +112,19 @@ impl Phase {
             PhaseKind::Movement
         });
         if (season == Season::Winter) != (kind == PhaseKind::Adjustment) {
-            return None;
+            return Err(err());
         }
-        Some(Phase { season, year, kind })
+        Ok(Phase { season, year, kind })
     }
 }
+
+/// A phase name [`Phase::parse`] does not read (the text, cut to 80 characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown phase `{0}`: write a season, a year and optionally the kind, e.g. `Spring 1901`, \
+     `Fall 1901 retreat`, `Winter 1901`, or the short forms `S1901M`, `F1901R`, `W1901A`"
+)]
+pub struct PhaseError(pub String);
 
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -148,9 +168,9 @@ pub struct Position {
 #[derive(Debug, thiserror::Error)]
 pub enum PositionError {
     #[error("{0}")]
-    Yaml(#[from] serde_yaml::Error),
-    #[error("unknown phase `{0}`: write e.g. `Spring 1901`, `Fall 1901 retreat` or `Winter 1901`")]
-    Phase(String),
+    Yaml(#[from] crate::yaml::YamlError),
+    #[error("{0}")]
+    Phase(#[from] PhaseError),
     #[error("unknown power `{0}`")]
     Power(String),
     #[error("power {power}: cannot read unit `{unit}`: write `A par` or `F stp/sc`")]
@@ -182,13 +202,13 @@ pub enum PositionError {
 struct PositionFile {
     #[serde(default)]
     phase: Option<String>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     units: BTreeMap<String, Vec<String>>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     owners: Option<BTreeMap<String, Vec<String>>>,
     #[serde(default)]
     dislodged: Vec<DislodgedEntry>,
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     saved: BTreeMap<String, u32>,
 }
 
@@ -440,9 +460,9 @@ impl Position {
     /// power, optional `dislodged` units with their retreats, optional `saved` builds
     /// by power (colonial build rule).
     pub fn from_yaml(map: &Map, src: &str) -> Result<Position, PositionError> {
-        let f: PositionFile = serde_yaml::from_str(src)?;
+        let f: PositionFile = crate::yaml::from_str(src)?;
         let phase = match &f.phase {
-            Some(s) => Phase::parse(s).ok_or_else(|| PositionError::Phase(s.clone()))?,
+            Some(s) => Phase::parse(s)?,
             None => Phase::first(map),
         };
         let mut pos = Self::from_units(
@@ -495,8 +515,8 @@ mod tests {
             Phase::parse("S1901M").unwrap().to_string(),
             "Spring 1901 movement"
         );
-        assert!(Phase::parse("Winter 1901 movement").is_none());
-        assert!(Phase::parse("Summer 1901").is_none());
+        assert!(Phase::parse("Winter 1901 movement").is_err());
+        assert!(Phase::parse("Summer 1901").is_err());
     }
 
     #[test]

@@ -81,9 +81,10 @@ pub fn adjudicate(
     position: &Position,
     orders: &[Order],
     rules: Rules,
-) -> MovementResult {
+) -> Result<MovementResult, crate::game::ForeignIds> {
+    crate::game::check_ids(map, position, orders)?;
     let checked = legality::check(map, position, orders, rules);
-    resolve::resolve(map, position, checked, rules)
+    Ok(resolve::resolve(map, position, checked, rules))
 }
 
 /// Brute force for tests: every consistent resolution of a movement phase with at most

@@ -1,12 +1,13 @@
 //! Compile a [`MapFile`] into a [`Map`]: assign dense ids, build the adjacency tables,
 //! and reject every inconsistency with file, line, column, key and a stable code.
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::file::MapFile;
 use super::{
-    Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_POWERS,
-    MAX_PROVINCES,
+    Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_ALIASES,
+    MAX_COASTS, MAX_LIST, MAX_POWERS, MAX_PROVINCES,
 };
 
 /// How bad a problem is. The loader reports errors only (a map with one does not
@@ -168,13 +169,24 @@ struct Pos {
 }
 
 /// Finds the line of a key in the source text, for messages about values serde has
-/// already read (serde_yaml keeps no positions past parsing).
+/// already read (serde_yaml keeps no positions past parsing). Each block's key lines and
+/// each line's words are indexed the first time they are asked for, so finding every
+/// entry of a long list costs time linear in the list.
 struct Lines<'a> {
     lines: Vec<&'a str>,
     /// Per id written `id: <id>` (or `- id: <id>`): the lines (0-based) it is on.
     ids: HashMap<&'a str, Vec<usize>>,
     /// Top-level keys written alone on their line (`provinces:`): their line (0-based).
     sections: HashMap<&'a str, usize>,
+    /// Per block start (0-based) and key: the lines (0-based) of the block that begin
+    /// with `key:`.
+    keys: RefCell<HashMap<(usize, String), Vec<usize>>>,
+    /// Per line (0-based): each whole word on it and its 1-based column (the first).
+    words: RefCell<HashMap<usize, HashMap<&'a str, usize>>>,
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '/' || c == '_' || c == '-'
 }
 
 impl<'a> Lines<'a> {
@@ -195,6 +207,8 @@ impl<'a> Lines<'a> {
             lines,
             ids,
             sections,
+            keys: RefCell::default(),
+            words: RefCell::default(),
         }
     }
 
@@ -211,20 +225,51 @@ impl<'a> Lines<'a> {
     /// line `from` (1-based), nested items included; `from` if not found.
     fn key(&self, from: usize, key: &str, word: Option<&str>) -> usize {
         let start = from.saturating_sub(1);
-        let indent = |l: &str| l.len() - l.trim_start().len();
-        let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
-        for (i, l) in self.lines.iter().enumerate().skip(start) {
-            let t = l.trim_start();
-            // The next item at this level or above ends the block.
-            if i > start && t.starts_with("- ") && indent(l) <= own {
-                break;
+        let mut keys = self.keys.borrow_mut();
+        let found = keys.entry((start, key.to_string())).or_insert_with(|| {
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
+            let mut found = Vec::new();
+            for (i, l) in self.lines.iter().enumerate().skip(start) {
+                let t = l.trim_start();
+                // The next item at this level or above ends the block.
+                if i > start && t.starts_with("- ") && indent(l) <= own {
+                    break;
+                }
+                let t = t.trim_start_matches("- ");
+                if t.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
+                    found.push(i);
+                }
             }
-            let t = t.trim_start_matches("- ");
-            if t.starts_with(&format!("{key}:")) && word.is_none_or(|w| contains_word(t, w)) {
-                return i + 1;
+            found
+        });
+        found
+            .iter()
+            .find(|&&i| word.is_none_or(|w| self.word_column(i, w).is_some()))
+            .map_or(from, |&i| i + 1)
+    }
+
+    /// The 1-based column of `w` as a whole word on line `i` (0-based), from the
+    /// line's word index.
+    fn word_column(&self, i: usize, w: &str) -> Option<usize> {
+        let l = self.lines.get(i)?;
+        let mut words = self.words.borrow_mut();
+        let index = words.entry(i).or_insert_with(|| {
+            let mut index = HashMap::new();
+            let mut start: Option<(usize, usize)> = None;
+            for (col, (k, c)) in l.char_indices().chain([(l.len(), ' ')]).enumerate() {
+                match (is_word(c), start) {
+                    (true, None) => start = Some((k, col)),
+                    (false, Some((s, scol))) => {
+                        index.entry(&l[s..k]).or_insert(scol + 1);
+                        start = None;
+                    }
+                    _ => {}
+                }
             }
-        }
-        from
+            index
+        });
+        index.get(w).copied()
     }
 
     /// Line and column of `word` (else of `key:`) in the item starting at `from`.
@@ -251,11 +296,14 @@ impl<'a> Lines<'a> {
         let Some(l) = line.checked_sub(1).and_then(|i| self.lines.get(i)) else {
             return 0;
         };
-        let is_word = |c: char| c.is_alphanumeric() || c == '/' || c == '_' || c == '-';
         let indent = l.chars().take_while(|&c| c == ' ' || c == '-').count() + 1;
         if word.is_empty() {
             return indent;
         }
+        if word.chars().all(is_word) {
+            return self.word_column(line - 1, word).unwrap_or(indent);
+        }
+        // A name of several words: looked for on its own line only (rare).
         let mut from = 0;
         while let Some(k) = l[from..].find(word) {
             let s = from + k;
@@ -271,19 +319,14 @@ impl<'a> Lines<'a> {
     }
 }
 
-fn contains_word(line: &str, w: &str) -> bool {
-    line.split(|c: char| !(c.is_alphanumeric() || c == '/' || c == '_' || c == '-'))
-        .any(|t| t == w)
-}
-
 impl Map {
     /// Load a map from YAML text; `file` names it in error messages.
     pub fn from_yaml(src: &str, file: &str) -> Result<Map, MapError> {
-        let parsed: MapFile = serde_yaml::from_str(src).map_err(|e| MapError {
+        let parsed: MapFile = crate::yaml::from_str(src).map_err(|e| MapError {
             file: file.to_string(),
             problems: vec![MapProblem {
-                line: e.location().map(|l| l.line()).unwrap_or(0),
-                column: e.location().map(|l| l.column()).unwrap_or(0),
+                line: e.location().map_or(0, |l| l.0),
+                column: e.location().map_or(0, |l| l.1),
                 key: "yaml".into(),
                 code: ProblemCode::Yaml,
                 severity: Severity::Error,
@@ -324,50 +367,122 @@ impl Problems {
     }
 }
 
+/// The map's size limits ([`MAX_PROVINCES`], [`MAX_POWERS`], [`MAX_COASTS`],
+/// [`MAX_ALIASES`], [`MAX_LIST`]), each a `TOO_MANY` problem naming the limit.
+fn limits(f: &MapFile, lines: &Lines, problems: &mut Problems) {
+    let mut over = |at: Pos, key: String, what: &str, count: usize, max: usize| {
+        if count > max {
+            problems.add(
+                at,
+                ProblemCode::TooMany,
+                key,
+                format!("{count} {what}; a map may have at most {max}"),
+            );
+        }
+    };
+    for (key, count, max) in [
+        ("provinces", f.provinces.len(), MAX_PROVINCES),
+        ("powers", f.powers.len(), MAX_POWERS),
+    ] {
+        over(lines.at(1, key, None), key.into(), key, count, max);
+    }
+    for p in f.provinces.iter().take(MAX_PROVINCES) {
+        let mut lists = vec![
+            (
+                String::from("coasts"),
+                "named coasts",
+                p.coasts.len(),
+                MAX_COASTS,
+            ),
+            ("aliases".into(), "aliases", p.aliases.len(), MAX_ALIASES),
+            ("army".into(), "army neighbours", p.army.len(), MAX_LIST),
+            ("fleet".into(), "fleet neighbours", p.fleet.len(), MAX_LIST),
+        ];
+        for c in p.coasts.iter().take(MAX_COASTS) {
+            let k = |k: &str| format!("coasts.{}.{k}", c.id);
+            lists.push((k("aliases"), "aliases", c.aliases.len(), MAX_ALIASES));
+            lists.push((k("fleet"), "fleet neighbours", c.fleet.len(), MAX_LIST));
+        }
+        for (k, what, count, max) in lists {
+            let at = lines.at_block("provinces", &p.id);
+            over(at, format!("provinces.{}.{k}", p.id), what, count, max);
+        }
+    }
+    for p in f.powers.iter().take(MAX_POWERS) {
+        let at = || lines.at_block("powers", &p.id);
+        let key = |k: &str| format!("powers.{}.{k}", p.id);
+        over(at(), key("home"), "home centres", p.home.len(), MAX_LIST);
+        over(at(), key("owns"), "owned centres", p.owns.len(), MAX_LIST);
+        over(at(), key("units"), "units", p.units.len(), MAX_LIST);
+    }
+}
+
 fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     use ProblemCode as C;
     let lines = Lines::new(src);
     let mut problems = Problems::default();
 
-    if f.provinces.len() > MAX_PROVINCES {
-        // Nothing past this can be checked: the ids do not fit.
-        problems.add(
-            lines.at(1, "provinces", None),
-            C::TooMany,
-            "provinces".into(),
-            format!(
-                "{} provinces; a map may have at most {MAX_PROVINCES}",
-                f.provinces.len(),
-            ),
-        );
+    // The limits first: nothing past them is checked (the ids would not fit, and the
+    // work would grow with the size of a hostile file).
+    limits(&f, &lines, &mut problems);
+    if !problems.0.is_empty() {
         return Err(MapError {
             file: file.to_string(),
             problems: problems.0,
         });
     }
-    if f.powers.len() > MAX_POWERS {
-        problems.add(
-            lines.at(1, "powers", None),
-            C::TooMany,
-            "powers".into(),
-            format!("at most {MAX_POWERS} powers"),
-        );
+
+    // Values the schema's types allow but a board cannot use.
+    let shape = |key: &str, message: &str| MapProblem {
+        line: lines.at(1, key, None).line,
+        column: lines.at(1, key, None).column,
+        key: key.into(),
+        code: C::Yaml,
+        severity: Severity::Error,
+        message: message.into(),
+        hint: None,
+    };
+    if f.start.season == super::Season::Winter {
+        problems.0.push(shape(
+            "start",
+            "a game starts in spring or fall (winter is the adjustment phase)",
+        ));
     }
-    let ncoasts: usize = f.provinces.iter().map(|p| p.coasts.len()).sum();
-    if f.provinces.len() + ncoasts > usize::from(u16::MAX) {
-        problems.add(
-            lines.at(1, "provinces", None),
-            C::TooMany,
-            "provinces".into(),
-            format!(
-                "{ncoasts} named coasts; a map may have at most {} locations (provinces and coasts)",
-                u16::MAX
-            ),
-        );
-        return Err(MapError {
-            file: file.to_string(),
-            problems: problems.0,
-        });
+    if f.provinces.is_empty() {
+        problems
+            .0
+            .push(shape("provinces", "a map has at least one province"));
+    }
+    if f.powers.is_empty() {
+        problems
+            .0
+            .push(shape("powers", "a map has at least one power"));
+    }
+    let blank = |s: &str| !s.chars().any(char::is_alphanumeric);
+    for p in &f.provinces {
+        let names = std::iter::once(&p.name).chain(&p.aliases);
+        let coast_names = p
+            .coasts
+            .iter()
+            .flat_map(|c| std::iter::once(&c.name).chain(&c.aliases));
+        if names.chain(coast_names).any(|s| blank(s)) {
+            problems.add(
+                lines.at_block("provinces", &p.id),
+                C::BadId,
+                format!("provinces.{}.name", p.id),
+                "a name or alias has at least one letter or digit".into(),
+            );
+        }
+    }
+    for p in &f.powers {
+        if [&p.name, &p.adjective].into_iter().any(|s| blank(s)) {
+            problems.add(
+                lines.at_block("powers", &p.id),
+                C::BadId,
+                format!("powers.{}.name", p.id),
+                "a power's name and adjective have at least one letter or digit".into(),
+            );
+        }
     }
 
     // Province ids and names.
@@ -649,7 +764,9 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                                 key.clone(),
                                 "a province is not its own neighbour".into(),
                             );
-                        } else {
+                        } else if !fleet_adj[from.0 as usize].contains(&to) {
+                            // A neighbour listed twice is kept once (`map check` warns:
+                            // DUPLICATE_EDGE).
                             fleet_adj[from.0 as usize].push(to);
                         }
                     }

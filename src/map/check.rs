@@ -27,7 +27,7 @@ use serde_yaml::Value;
 
 use self::locate::{Locations, Pos};
 use super::names::normalize;
-use super::{Map, MapProblem, Terrain};
+use super::{Map, MapProblem, ProblemCode, Terrain};
 
 /// How bad a finding is. A map with an error does not load (or, for the checks of this
 /// module, is almost surely wrong); a warning is worth a look; a note lists something
@@ -161,10 +161,21 @@ pub struct Reference<'a> {
 /// Check a map file: every finding, sorted by line and column. `file` names the map in
 /// the findings; `reference` adds the comparison with an edge list.
 pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Finding> {
-    let locs = Locations::scan(src);
     let loaded = Map::from_yaml(src, file);
-    let raw = serde_yaml::from_str::<Value>(src)
-        .ok()
+    // Past a size limit, or with aliases or deep nesting (the loader says which), the
+    // checker's own checks would only grow with the file.
+    let refused = crate::yaml::guard(src).is_err()
+        || loaded
+            .as_ref()
+            .is_err_and(|e| e.problems.iter().any(|p| p.code == ProblemCode::TooMany));
+    let locs = if refused {
+        Locations::default()
+    } else {
+        Locations::scan(src)
+    };
+    let raw = (!refused)
+        .then(|| serde_yaml::from_str::<Value>(src).ok())
+        .flatten()
         .map(|v| Raw::read(&v));
     let mut c = Checker {
         file,

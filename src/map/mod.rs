@@ -22,6 +22,16 @@ pub const MAX_PROVINCES: usize = 512;
 /// Maximum number of powers a map may have.
 pub const MAX_POWERS: usize = 64;
 
+/// Maximum number of named coasts of one province.
+pub const MAX_COASTS: usize = 8;
+
+/// Maximum number of aliases of one province or coast.
+pub const MAX_ALIASES: usize = 64;
+
+/// Maximum number of entries in one list of a map file (`army`, `fleet`, `home`, `owns`,
+/// `units`): more than any board can use (a province has at most 511 neighbours).
+pub const MAX_LIST: usize = 1024;
+
 /// A province (a space on the board), as a dense index into [`Map::provinces`].
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub struct Prov(pub u16);

@@ -311,13 +311,9 @@ impl NameIndex {
             return out;
         }
         for (name, locs) in &self.places {
-            if name.len().abs_diff(norm.len()) > limit {
+            let Some(d) = distance_within(norm, name, limit, true) else {
                 continue;
-            }
-            let d = edit_distance(norm, name);
-            if d > limit {
-                continue;
-            }
+            };
             for &l in locs {
                 let p: Loc = map.prov_of(l).into();
                 match out.iter_mut().find(|(q, _)| *q == p) {
@@ -335,10 +331,10 @@ impl NameIndex {
     pub fn one_edit_from(&self, map: &Map, norm: &str) -> Vec<Loc> {
         let mut out: Vec<Loc> = Vec::new();
         for (name, locs) in &self.places {
-            if name.len() < 4 || name.len().abs_diff(norm.len()) > 1 {
+            if name.len() < 4 {
                 continue;
             }
-            if edit_distance(norm, name) == 1 {
+            if distance_within(norm, name, 1, true) == Some(1) {
                 for &l in locs {
                     let p: Loc = map.prov_of(l).into();
                     if !out.contains(&p) {
@@ -360,10 +356,9 @@ impl NameIndex {
             return vec![];
         }
         for (name, &p) in &self.powers {
-            let d = edit_distance(norm, name);
-            if d > limit {
+            let Some(d) = distance_within(norm, name, limit, true) else {
                 continue;
-            }
+            };
             match out.iter_mut().find(|(q, _)| *q == p) {
                 Some(e) => e.1 = e.1.min(d),
                 None => out.push((p, d)),
@@ -382,13 +377,10 @@ impl NameIndex {
         let limit = (w.chars().count() / 3).clamp(1, 3);
         let mut best: Option<(usize, &str, Loc)> = None;
         for (name, locs) in &self.places {
-            if name.len().abs_diff(w.len()) > limit {
+            let Some(d) = distance_within(&w, name, limit, false) else {
                 continue;
-            }
-            let d = levenshtein(&w, name);
-            if d <= limit
-                && best.is_none_or(|(bd, bn, _)| d < bd || (d == bd && name.as_str() < bn))
-            {
+            };
+            if best.is_none_or(|(bd, bn, _)| d < bd || (d == bd && name.as_str() < bn)) {
                 best = Some((d, name, locs[0]));
             }
         }
@@ -409,6 +401,28 @@ pub fn correction_limit(norm: &str) -> usize {
         6..=9 => 2,
         _ => 3,
     }
+}
+
+/// The longest word (in bytes, normalized) that is compared with names for a
+/// correction or a "did you mean": no name is this long, and longer words cost time.
+pub const MAX_CORRECTED_WORD: usize = 64;
+
+/// The edit distance of `a` and `b` ([`edit_distance`], or [`levenshtein`] with
+/// `swaps: false`) if it can be at most `limit`: `None` at once when their lengths differ
+/// by more, or when either is longer than [`MAX_CORRECTED_WORD`].
+pub fn distance_within(a: &str, b: &str, limit: usize, swaps: bool) -> Option<usize> {
+    if a.len() > MAX_CORRECTED_WORD || b.len() > MAX_CORRECTED_WORD {
+        return None;
+    }
+    if a.chars().count().abs_diff(b.chars().count()) > limit {
+        return None;
+    }
+    let d = if swaps {
+        edit_distance(a, b)
+    } else {
+        levenshtein(a, b)
+    };
+    (d <= limit).then_some(d)
 }
 
 /// Edit distance (insert, delete, substitute), on chars.

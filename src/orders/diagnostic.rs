@@ -1,7 +1,5 @@
 //! Diagnostics with a line and column span, rendered rustc-style with a caret.
 
-use std::fmt::Write;
-
 /// Where something was written: a line (1-based) and a byte range within it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default, serde::Serialize)]
 pub struct Span {
@@ -46,7 +44,42 @@ impl Diagnostic {
     }
 }
 
-/// Render diagnostics against the source text:
+/// At most this many diagnostics are kept by the parser and written per run; the rest
+/// are counted (`… and 12 more problems`).
+pub const MAX_DIAGNOSTICS: usize = 100;
+
+/// A line longer than this many characters is shown cut around the span, with `…`.
+const SHOWN_COLUMNS: usize = 100;
+
+/// The lines of an order text, as the parser numbers them: a line ends at `\n`, `\r\n` or
+/// a lone `\r` (old Mac files), and a leading byte-order mark is not part of line 1.
+pub fn source_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text.strip_prefix('\u{feff}').unwrap_or(text);
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let (line, next) = match rest.find(['\n', '\r']) {
+            None => (rest, ""),
+            Some(i) => {
+                let skip = if rest[i..].starts_with("\r\n") { 2 } else { 1 };
+                (&rest[..i], &rest[i + skip..])
+            }
+        };
+        rest = next;
+        Some(line)
+    })
+}
+
+/// Render diagnostics against the source text (see [`write_diagnostics`]).
+pub fn render_diagnostics(diags: &[Diagnostic], source: &str, file: &str) -> String {
+    let mut out = Vec::new();
+    // Writing to a Vec cannot fail.
+    let _ = write_diagnostics(&mut out, diags, source, file);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// Write diagnostics against the source text, as they are rendered:
 ///
 /// ```text
 /// error: unknown province `Burgandi`
@@ -55,36 +88,100 @@ impl Diagnostic {
 ///  4 | A Par - Burgandi
 ///    |         ^^^^^^^^ did you mean `Burgundy` (bur)?
 /// ```
-pub fn render_diagnostics(diags: &[Diagnostic], source: &str, file: &str) -> String {
-    let lines: Vec<&str> = source.lines().collect();
-    let mut out = String::new();
-    for d in diags {
-        let sev = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        let text = lines
-            .get(d.span.line.saturating_sub(1) as usize)
-            .copied()
-            .unwrap_or("");
-        let start = (d.span.start as usize).min(text.len());
-        let end = (d.span.end as usize).clamp(start, text.len());
-        let col = text[..start].chars().count() + 1;
-        let width = text[start..end].chars().count().max(1);
-        let num = d.span.line.to_string();
-        let pad = " ".repeat(num.len());
-        let _ = writeln!(out, "{sev}: {}", d.message);
-        let _ = writeln!(out, "{pad}--> {file}:{}:{col}", d.span.line);
-        let _ = writeln!(out, "{pad} |");
-        let _ = writeln!(out, "{num} | {text}");
-        let _ = write!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width));
-        match &d.help {
-            Some(h) => {
-                let _ = writeln!(out, " {h}");
-            }
-            None => out.push('\n'),
+///
+/// At most [`MAX_DIAGNOSTICS`] are written, then `… and K more problems`; a long line is
+/// shown cut to about 100 columns around the span. The output is linear in the size of
+/// the source, whatever the number of diagnostics.
+pub fn write_diagnostics(
+    w: &mut impl std::io::Write,
+    diags: &[Diagnostic],
+    source: &str,
+    file: &str,
+) -> std::io::Result<()> {
+    let shown = &diags[..diags.len().min(MAX_DIAGNOSTICS)];
+    // One pass over the source for the lines the shown diagnostics need.
+    let mut wanted: Vec<u32> = shown.iter().map(|d| d.span.line).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let mut lines: Vec<(u32, &str)> = Vec::with_capacity(wanted.len());
+    let mut next = wanted.iter().peekable();
+    for (n, l) in source_lines(source).enumerate() {
+        let Some(&&want) = next.peek() else { break };
+        if u32::try_from(n + 1) == Ok(want) {
+            lines.push((want, l));
+            next.next();
         }
-        out.push('\n');
     }
-    out
+    for d in shown {
+        let text = lines
+            .binary_search_by_key(&d.span.line, |&(n, _)| n)
+            .map_or("", |i| lines[i].1);
+        write_one(w, d, text, file)?;
+    }
+    let more = diags.len() - shown.len();
+    if more > 0 {
+        writeln!(
+            w,
+            "… and {more} more problem{}",
+            if more == 1 { "" } else { "s" }
+        )?;
+    }
+    Ok(())
+}
+
+/// The largest char boundary of `s` at or below `i`.
+fn boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+fn write_one(
+    w: &mut impl std::io::Write,
+    d: &Diagnostic,
+    text: &str,
+    file: &str,
+) -> std::io::Result<()> {
+    let sev = match d.severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    };
+    let start = boundary(text, d.span.start as usize);
+    let end = boundary(text, (d.span.end as usize).max(start));
+    let col = text[..start].chars().count() + 1;
+    // The part of the line shown: all of it, or about SHOWN_COLUMNS characters from a
+    // little before the span, marked with `…` where cut.
+    let from = if text.chars().nth(SHOWN_COLUMNS).is_some() {
+        text[..start]
+            .char_indices()
+            .rev()
+            .nth(SHOWN_COLUMNS / 3 - 1)
+            .map_or(0, |(i, _)| i)
+    } else {
+        0
+    };
+    let to = text[from..]
+        .char_indices()
+        .nth(SHOWN_COLUMNS)
+        .map_or(text.len(), |(i, _)| from + i);
+    let (lead, tail) = (
+        if from > 0 { "…" } else { "" },
+        if to < text.len() { "…" } else { "" },
+    );
+    let caret_at = text[from..start].chars().count() + usize::from(from > 0);
+    let width = text[start..end.min(to).max(start)].chars().count().max(1);
+    let num = d.span.line.to_string();
+    let pad = " ".repeat(num.len());
+    writeln!(w, "{sev}: {}", d.message)?;
+    writeln!(w, "{pad}--> {file}:{}:{col}", d.span.line)?;
+    writeln!(w, "{pad} |")?;
+    writeln!(w, "{num} | {lead}{}{tail}", &text[from..to])?;
+    write!(w, "{pad} | {}{}", " ".repeat(caret_at), "^".repeat(width))?;
+    match &d.help {
+        Some(h) => writeln!(w, " {h}")?,
+        None => writeln!(w)?,
+    }
+    writeln!(w)
 }

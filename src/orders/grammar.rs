@@ -19,7 +19,7 @@ use nom::Err;
 
 use super::words::*;
 use super::{Diagnostic, OrderKind, Span, UnitRef};
-use crate::map::names::{correction_limit, edit_distance, normalize, with_normalized, NameIndex};
+use crate::map::names::{correction_limit, distance_within, normalize, with_normalized, NameIndex};
 use crate::map::{Loc, Map, Power, UnitKind};
 
 /// The nationality written for a supported or convoyed unit, and where.
@@ -648,7 +648,7 @@ impl<'m> Ctx<'m> {
         for (list, shown, v) in choices {
             if list
                 .iter()
-                .any(|k| k.len() > 2 && edit_distance(&n, k) <= limit)
+                .any(|k| k.len() > 2 && distance_within(&n, k, limit, true).is_some())
             {
                 match found {
                     Some((f, _)) if f != *v => return None,
@@ -1234,11 +1234,10 @@ pub(super) fn suggest_keyword(w: &str) -> Option<&'static str> {
         .filter_map(|(list, shown)| {
             list.iter()
                 .filter(|k| k.len() > 2)
-                .map(|k| edit_distance(&n, k))
+                .filter_map(|k| distance_within(&n, k, 2, true))
                 .min()
                 .map(|d| (d, *shown))
         })
-        .filter(|(d, _)| *d <= 2)
         .min()
         .map(|(_, k)| k)
 }

@@ -21,7 +21,10 @@ mod words;
 pub(crate) use words::ORDER_WORDS;
 
 pub use crate::map::names::{normalize, NameIndex};
-pub use diagnostic::{render_diagnostics, Diagnostic, Severity, Span};
+pub use diagnostic::{
+    render_diagnostics, source_lines, write_diagnostics, Diagnostic, Severity, Span,
+    MAX_DIAGNOSTICS,
+};
 pub use nationality::{nationality_warnings, stated_nationality};
 pub use text::{
     parse_order, parse_order_with, parse_orders, parse_orders_with, ParseOptions, Parsed,

@@ -12,9 +12,10 @@ use std::cell::OnceCell;
 
 use nom::Err;
 
+use super::diagnostic::{source_lines, MAX_DIAGNOSTICS};
 use super::grammar::{at_end, Body, Ctx};
 use super::words::*;
-use super::{Diagnostic, Order};
+use super::{Diagnostic, Order, Severity, Span};
 use crate::map::names::{normalize, with_normalized, NameIndex};
 use crate::map::{Map, Power};
 
@@ -48,7 +49,8 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
     let mut header: Option<Power> = None;
     let lists = OnceCell::new();
     let lists = || *lists.get_or_init(|| list_style(names, text));
-    for (n, raw) in text.lines().enumerate() {
+    let mut kept = Kept::default();
+    for (n, raw) in source_lines(text).enumerate() {
         let cleaned = clean_line(raw);
         if is_label(&cleaned) {
             continue;
@@ -72,13 +74,57 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
                 }
                 Seg::Error(d, prefix) => {
                     line_power = prefix.or(line_power);
-                    out.diagnostics.push(d);
+                    kept.push(&mut out.diagnostics, d);
                 }
             }
-            out.diagnostics.append(&mut ctx.warnings.borrow_mut());
+            for d in ctx.warnings.borrow_mut().drain(..) {
+                kept.push(&mut out.diagnostics, d);
+            }
         }
     }
+    kept.close(&mut out.diagnostics);
     out
+}
+
+/// Keeps at most [`MAX_DIAGNOSTICS`] diagnostics and counts the rest, so a hostile text
+/// cannot grow the list without bound.
+#[derive(Default)]
+struct Kept {
+    /// How many were left out, whether one of them was an error, and where the first was.
+    omitted: usize,
+    error: bool,
+    first: Option<Span>,
+}
+
+impl Kept {
+    fn push(&mut self, list: &mut Vec<Diagnostic>, d: Diagnostic) {
+        if list.len() < MAX_DIAGNOSTICS {
+            list.push(d);
+        } else {
+            self.omitted += 1;
+            self.error |= d.severity == Severity::Error;
+            self.first.get_or_insert(d.span);
+        }
+    }
+
+    /// One last diagnostic that counts those left out (an error if one of them was).
+    fn close(self, list: &mut Vec<Diagnostic>) {
+        let Some(span) = self.first else { return };
+        let message = format!(
+            "{} more problem{} in this text not listed (at most {MAX_DIAGNOSTICS} are kept)",
+            self.omitted,
+            if self.omitted == 1 { "" } else { "s" }
+        );
+        let span = Span {
+            end: span.start,
+            ..span
+        };
+        list.push(if self.error {
+            Diagnostic::error(span, message, None)
+        } else {
+            Diagnostic::warning(span, message, None)
+        });
+    }
 }
 
 /// Parse one order (batch input): `power` is the power it is given for. A trailing `,`
@@ -193,7 +239,7 @@ fn list_style(names: &NameIndex, text: &str) -> ListStyle {
     let mut initials: Vec<char> = Vec::new();
     let mut lettered = false;
     let mut bare = false;
-    for line in text.lines() {
+    for line in source_lines(text) {
         let t = line.trim_start();
         if let Ok((r, w)) = word(t) {
             let mut cs = w.chars();
@@ -254,41 +300,32 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
     if !s.contains('(') {
         return Cow::Borrowed(s);
     }
-    // Anything to blank? Most parentheses are coasts or `(via convoy)`.
-    let results = s.match_indices('(').any(|(a, _)| {
-        s[a..].starts_with("(*")
-            || s[a + 1..]
-                .find(')')
-                .is_some_and(|b| is_result_words(&s[a + 1..a + 1 + b]))
-    });
+    // Blank `(*tags*)`, then result words in parentheses: each a single pass.
+    let mut bytes = s.as_bytes().to_vec();
+    let mut changed = false;
+    let mut from = 0;
+    while let Some(a) = s[from..].find("(*").map(|k| from + k) {
+        let b = s[a..].find("*)").map_or(s.len(), |k| a + k + 2);
+        bytes[a..b].fill(b' ');
+        changed = true;
+        from = b;
+    }
+    // Only parentheses, spaces and ASCII were put in or taken out: still UTF-8.
+    let tagless = String::from_utf8_lossy(&bytes).into_owned();
+    for (a, b) in result_parens(&tagless) {
+        bytes[a..=b].fill(b' ');
+        changed = true;
+    }
     let daide = s.trim_start().starts_with('(')
         && s.as_bytes().windows(3).any(|w| {
             [b"amy", b"flt", b"wve"]
                 .iter()
                 .any(|t| w.eq_ignore_ascii_case(&t[..]))
         });
-    if !results && !daide {
+    if !changed && !daide {
         return Cow::Borrowed(s);
     }
-    let mut out = s.to_string();
-    let blank = |out: &mut String, a: usize, b: usize| {
-        let spaces = " ".repeat(out[a..b].len());
-        out.replace_range(a..b, &spaces);
-    };
-    while let Some(a) = out.find("(*") {
-        let b = out[a..].find("*)").map(|b| a + b + 2).unwrap_or(out.len());
-        blank(&mut out, a, b);
-    }
-    let mut from = 0;
-    while let Some(a) = out[from..].find('(').map(|a| a + from) {
-        let Some(b) = out[a..].find(')').map(|b| a + b) else {
-            break;
-        };
-        if is_result_words(&out[a + 1..b]) {
-            blank(&mut out, a, b + 1);
-        }
-        from = a + 1;
-    }
+    let mut out = String::from_utf8_lossy(&bytes).into_owned();
     // DAIDE: only three-letter tokens and parentheses, with a unit or a waive.
     let mut tokens = out.split(|c: char| c == '(' || c == ')' || c.is_whitespace());
     let daide = out.trim_start().starts_with('(')
@@ -304,6 +341,46 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
         out = out.replace(['(', ')'], " ");
     }
     Cow::Owned(out)
+}
+
+/// The parentheses holding only result words (`(fail)`, `(no convoy)`), as byte ranges
+/// `a..=b` of `(` and `)`. For each `(`, its text runs to the next `)`; where several `(`
+/// share that `)`, the first whose text is all result words is taken (it covers the
+/// rest). One pass: the `(`s of a group are tried from the right, and the words of each
+/// piece are read once.
+fn result_parens(s: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(b) = s[from..].find(')').map(|k| from + k) {
+        let seg = &s[from..b];
+        let mut end = seg.len();
+        let tail = seg.trim_end().len();
+        let mut any = false;
+        let mut best = None;
+        for (a, _) in seg.rmatch_indices('(') {
+            let piece = &seg[a + 1..end];
+            let mut words = piece
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty());
+            if !words.all(is_result_word) {
+                break;
+            }
+            any |= piece.chars().any(char::is_alphanumeric);
+            // `(convoy)` alone is not a result; `(no convoy)` is.
+            let convoy = seg[a + 1..tail.max(a + 1)]
+                .trim_start()
+                .eq_ignore_ascii_case("convoy");
+            if any && !convoy {
+                best = Some(from + a);
+            }
+            end = a;
+        }
+        if let Some(a) = best {
+            out.push((a, b));
+        }
+        from = b + 1;
+    }
+    out
 }
 
 impl Ctx<'_> {
@@ -813,5 +890,37 @@ impl Ctx<'_> {
         };
         self.warnings.borrow_mut().insert(0, warning);
         Some(seg)
+    }
+}
+
+#[cfg(test)]
+mod result_tests {
+    use super::*;
+
+    #[test]
+    fn result_words_in_parentheses() {
+        assert_eq!(result_parens("A Par - Bur (fail)"), [(12, 17)]);
+        assert_eq!(result_parens("(bounce, dislodged)"), [(0, 18)]);
+        assert_eq!(result_parens("(no convoy)"), [(0, 10)]);
+        assert_eq!(result_parens("( convoy )"), []);
+        assert_eq!(result_parens("(nc) (via convoy)"), []);
+        // Several `(` before one `)`: the first whose text is all result words.
+        assert_eq!(result_parens("((fail)"), [(0, 6)]);
+        assert_eq!(result_parens("(nc (fail)"), [(4, 9)]);
+        let line = "A Par - Bur (*bounce*) (fail)";
+        let clean = clean_line(line);
+        assert_eq!((clean.trim_end(), clean.len()), ("A Par - Bur", line.len()));
+    }
+
+    #[test]
+    fn many_tags_and_parentheses_take_linear_time() {
+        // Once quadratic: 1 MB of tags took 27 s.
+        let tags = "(*bounce*)".repeat(100_000);
+        let line = format!("A Par - Bur {tags}");
+        assert_eq!(clean_line(&line).trim_end(), "A Par - Bur");
+        let opens = format!("{}fail)", "(".repeat(500_000));
+        assert_eq!(clean_line(&opens).trim(), "");
+        let words = format!("({})", "fail ".repeat(200_000));
+        assert_eq!(clean_line(&words).trim(), "");
     }
 }

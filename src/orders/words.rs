@@ -510,19 +510,9 @@ const RESULT_WORDS: &[&str] = &[
 ];
 
 /// Is the text between parentheses only result words (`fail`, `bounce, dislodged`)?
-pub(super) fn is_result_words(inner: &str) -> bool {
-    let mut any = false;
-    for w in inner
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-    {
-        if !RESULT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k)) {
-            return false;
-        }
-        any = true;
-    }
-    // `(convoy)` alone is not a result; `(no convoy)` is.
-    any && !inner.trim().eq_ignore_ascii_case("convoy")
+/// One word of a result in parentheses (`fail`, `bounce`, …).
+pub(super) fn is_result_word(w: &str) -> bool {
+    RESULT_WORDS.iter().any(|k| w.eq_ignore_ascii_case(k))
 }
 
 #[cfg(test)]
@@ -538,12 +528,9 @@ mod tests {
         assert!(!is_label("Build"));
         assert!(!is_label("A Par - Bur"));
         assert!(!is_label("the"));
-        assert!(is_result_words("fail"));
-        assert!(is_result_words("bounce, dislodged"));
-        assert!(is_result_words("no convoy"));
-        assert!(!is_result_words("convoy"));
-        assert!(!is_result_words("nc"));
-        assert!(!is_result_words("via convoy"));
+        assert!(is_result_word("fail"));
+        assert!(is_result_word("Bounce"));
+        assert!(!is_result_word("nc"));
     }
 
     #[test]

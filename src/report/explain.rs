@@ -1642,7 +1642,7 @@ mod tests {
             let text = std::fs::read_to_string(&f).expect("a case file");
             for case in parse_cases(&text).expect("cases") {
                 let Ok(p) = case.prepare(&map) else { continue };
-                let (r, _) = advance(&map, p.rules, &p.position, &p.orders, None);
+                let (r, _) = advance(&map, p.rules, &p.position, &p.orders, None).unwrap();
                 if r.phase.kind != PhaseKind::Movement {
                     continue;
                 }

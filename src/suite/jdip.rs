@@ -438,9 +438,9 @@ pub fn parse_phase(s: &str) -> Option<Phase> {
             [_, y, ..] => y.parse().ok()?,
             _ => return None,
         };
-        return Phase::parse(&format!("Winter {year}"));
+        return Phase::parse(&format!("Winter {year}")).ok();
     }
-    Phase::parse(&t)
+    Phase::parse(&t).ok()
 }
 
 /// Replace the jDip abbreviations the map does not know by the map's ids.
@@ -701,7 +701,15 @@ impl Case {
     /// unit where the result differs from the expectation, and how each order was judged.
     pub fn check(&self, map: &Map, rules: Rules) -> Checked {
         let orders: Vec<Order> = self.orders.iter().map(|(_, o)| o.clone()).collect();
-        let (r, _) = advance(map, rules, &self.position, &orders, None);
+        let (r, _) = match advance(map, rules, &self.position, &orders, None) {
+            Ok(r) => r,
+            Err(e) => {
+                return Checked {
+                    differences: vec![e.to_string()],
+                    judged: Vec::new(),
+                }
+            }
+        };
         let got_dislodged: Vec<Unit> = if self.position.phase.kind == PhaseKind::Movement {
             r.dislodged.iter().map(|d| r.units[d.unit]).collect()
         } else {

@@ -156,12 +156,16 @@ fn read_yaml(text: &str) -> Vec<Entry> {
         Err(e) => e,
     };
     let whole_problem = Problem {
-        line: whole.location().map(|l| l.line()),
+        line: whole.location().map(|l| l.0),
         id: None,
         message: format!("cannot read the file: {whole}"),
     };
     // Recover case by case where the file is a list of mappings.
-    let Ok(items) = serde_yaml::from_str::<Vec<serde_yaml::Value>>(text) else {
+    let items = match whole {
+        crate::yaml::YamlError::Guard(_) => None,
+        _ => serde_yaml::from_str::<Vec<serde_yaml::Value>>(text).ok(),
+    };
+    let Some(items) = items else {
         return vec![Entry::Problem(whole_problem)];
     };
     let mut out = Vec::new();

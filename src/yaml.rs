@@ -1,0 +1,300 @@
+//! Reading YAML safely: every map, position, game and case file goes through
+//! [`from_str`], which first runs [`guard`] over the text.
+//!
+//! serde_yaml follows anchors and aliases (`&big` … `*big`), so a small file can name a
+//! large value thousands of times, and it loads every event of a document before any
+//! check, so a deeply nested file costs time before anything can refuse it. None of our
+//! schemas needs an alias or more than a few levels, so [`guard`] refuses both with the
+//! line and column, in one linear pass over the text, before serde sees it.
+//!
+//! The scan knows what can hide an `&`, a `*` or a bracket: comments, quoted scalars
+//! (also over several lines), block scalars (`text: |`) and plain scalars (an indicator
+//! counts only where a node starts: after `: `, `- `, `? `, `[`, `{`, `,` or at the start
+//! of a line).
+
+use serde::de::DeserializeOwned;
+
+/// The deepest nesting a file may have: block levels (by indentation and `- `) plus
+/// open flow collections (`[`, `{`).
+pub const MAX_DEPTH: usize = 64;
+
+/// Why [`guard`] refused a text.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {message}")]
+pub struct GuardError {
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// A YAML text that could not be read: refused by [`guard`], or by serde.
+#[derive(Debug, thiserror::Error)]
+pub enum YamlError {
+    #[error("{0}")]
+    Guard(#[from] GuardError),
+    #[error("{0}")]
+    Serde(#[from] serde_yaml::Error),
+}
+
+impl YamlError {
+    /// 1-based line and column, where known.
+    pub fn location(&self) -> Option<(usize, usize)> {
+        match self {
+            YamlError::Guard(g) => Some((g.line, g.column)),
+            YamlError::Serde(e) => e.location().map(|l| (l.line(), l.column())),
+        }
+    }
+}
+
+/// [`guard`], then deserialize.
+pub fn from_str<T: DeserializeOwned>(src: &str) -> Result<T, YamlError> {
+    guard(src)?;
+    Ok(serde_yaml::from_str(src)?)
+}
+
+/// Refuse anchors, aliases and nesting deeper than [`MAX_DEPTH`]. Linear in the text.
+pub fn guard(src: &str) -> Result<(), GuardError> {
+    let mut flow = 0usize;
+    let mut indents: Vec<usize> = Vec::new();
+    // Inside a quoted scalar that goes on past its line: its quote.
+    let mut quote: Option<u8> = None;
+    // Inside a block scalar: the indentation of the line that began it.
+    let mut block: Option<usize> = None;
+    let mut expect_node = true;
+    for (n, line) in src.lines().enumerate() {
+        let err = |i: usize, message: String| GuardError {
+            line: n + 1,
+            column: line[..i].chars().count() + 1,
+            message,
+        };
+        let b = line.as_bytes();
+        let indent = b.iter().take_while(|&&c| c == b' ').count();
+        let blank = line.trim().is_empty();
+        if let Some(p) = block {
+            if blank || indent > p {
+                continue;
+            }
+            block = None;
+        }
+        let mut i = indent;
+        if quote.is_none() && flow == 0 {
+            expect_node = true;
+            if !blank && b[i] != b'#' {
+                // Block nesting: one level per indentation, and per `- ` or `? ` in front.
+                let mut col = i;
+                loop {
+                    while indents.last().is_some_and(|&t| t > col) {
+                        indents.pop();
+                    }
+                    if indents.last() != Some(&col) {
+                        indents.push(col);
+                    }
+                    if indents.len() > MAX_DEPTH {
+                        return Err(err(col, too_deep()));
+                    }
+                    let rest = &b[col..];
+                    if (rest.starts_with(b"- ") || rest.starts_with(b"? ")) && col + 2 <= b.len() {
+                        col += 2;
+                        col += b[col..].iter().take_while(|&&c| c == b' ').count();
+                        if col >= b.len() {
+                            break;
+                        }
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+        while i < b.len() {
+            let c = b[i];
+            let next = b.get(i + 1).copied();
+            if let Some(q) = quote {
+                if q == b'\'' && c == b'\'' {
+                    if next == Some(b'\'') {
+                        i += 1;
+                    } else {
+                        quote = None;
+                    }
+                } else if q == b'"' && c == b'\\' {
+                    i += 1;
+                } else if q == b'"' && c == b'"' {
+                    quote = None;
+                }
+                i += 1;
+                continue;
+            }
+            let space_after = next.is_none_or(|x| x == b' ' || x == b'\t');
+            match c {
+                b' ' | b'\t' => {}
+                b'#' if i == 0 || matches!(b[i - 1], b' ' | b'\t') => break,
+                b'&' | b'*' if expect_node => {
+                    return Err(err(
+                        i,
+                        "anchors and aliases (`&name`, `*name`) are not allowed in this file: \
+                         write each value out"
+                            .into(),
+                    ))
+                }
+                b'"' | b'\'' if expect_node => {
+                    quote = Some(c);
+                    expect_node = false;
+                }
+                b'[' | b'{' if expect_node || flow > 0 => {
+                    flow += 1;
+                    if indents.len() + flow > MAX_DEPTH {
+                        return Err(err(i, too_deep()));
+                    }
+                    expect_node = true;
+                }
+                b']' | b'}' if flow > 0 => {
+                    flow -= 1;
+                    expect_node = false;
+                }
+                b',' if flow > 0 => expect_node = true,
+                b'|' | b'>' if expect_node && flow == 0 => {
+                    let rest = line[i + 1..]
+                        .trim_start_matches(|x: char| x == '+' || x == '-' || x.is_ascii_digit());
+                    let rest = rest.trim_start();
+                    if rest.is_empty() || rest.starts_with('#') {
+                        block = Some(indent);
+                        break;
+                    }
+                    expect_node = false;
+                }
+                b'-' | b'?' if expect_node && space_after => {}
+                b':' if space_after || (flow > 0 && matches!(next, Some(b',' | b']' | b'}'))) => {
+                    expect_node = true;
+                }
+                b'!' if expect_node => {
+                    // A tag: the node follows it.
+                    while i + 1 < b.len() && b[i + 1] != b' ' {
+                        i += 1;
+                    }
+                }
+                _ => expect_node = false,
+            }
+            i += 1;
+        }
+    }
+    Ok(())
+}
+
+fn too_deep() -> String {
+    format!("nested deeper than {MAX_DEPTH} levels, the limit for this file")
+}
+
+/// A map read by [`unique_keys`].
+pub trait KeyedMap: Default {
+    type Value;
+    /// Insert; `false` if the key was there already.
+    fn insert_new(&mut self, key: String, value: Self::Value) -> bool;
+}
+
+impl<V> KeyedMap for std::collections::BTreeMap<String, V> {
+    type Value = V;
+    fn insert_new(&mut self, key: String, value: V) -> bool {
+        match self.entry(key) {
+            std::collections::btree_map::Entry::Occupied(_) => false,
+            std::collections::btree_map::Entry::Vacant(e) => {
+                e.insert(value);
+                true
+            }
+        }
+    }
+}
+
+impl KeyedMap for serde_json::Map<String, serde_json::Value> {
+    type Value = serde_json::Value;
+    fn insert_new(&mut self, key: String, value: serde_json::Value) -> bool {
+        if self.contains_key(&key) {
+            return false;
+        }
+        self.insert(key, value);
+        true
+    }
+}
+
+impl<M: KeyedMap> KeyedMap for Option<M> {
+    type Value = M::Value;
+    fn insert_new(&mut self, key: String, value: M::Value) -> bool {
+        self.get_or_insert_with(M::default).insert_new(key, value)
+    }
+}
+
+/// `#[serde(deserialize_with = "crate::yaml::unique_keys")]`: read a mapping (YAML or
+/// JSON), refusing a key given twice (serde keeps the last one silently, so a power's
+/// units or orders written twice would lose the first list). `null` reads as empty.
+pub fn unique_keys<'de, D, M>(d: D) -> Result<M, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    M: KeyedMap,
+    M::Value: serde::Deserialize<'de>,
+{
+    struct Visit<M>(std::marker::PhantomData<M>);
+    impl<'de, M> serde::de::Visitor<'de> for Visit<M>
+    where
+        M: KeyedMap,
+        M::Value: serde::Deserialize<'de>,
+    {
+        type Value = M;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a mapping")
+        }
+        fn visit_unit<E: serde::de::Error>(self) -> Result<M, E> {
+            Ok(M::default())
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<M, A::Error> {
+            let mut out = M::default();
+            while let Some((k, v)) = a.next_entry::<String, M::Value>()? {
+                let shown = k.chars().take(80).collect::<String>();
+                if !out.insert_new(k, v) {
+                    return Err(serde::de::Error::custom(format!(
+                        "the key `{shown}` is given twice"
+                    )));
+                }
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_any(Visit(std::marker::PhantomData))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ordinary_files_pass() {
+        for src in [
+            include_str!("../maps/standard.yaml"),
+            include_str!("../maps/world1914.yaml"),
+            include_str!("../examples/fall1901.yaml"),
+            "text: |\n  A PAR - BUR (*bounce*)\n  *x &y\nnext: 1\n",
+            "a: 'it''s *not' # *comment\nb: \"x\\\" *y\"\nc: a*b & c\nd: [x, 'y*', {k: v}]\n",
+            "sheet: >-\n   & not an anchor\n\n   *nor an alias\n",
+            "q: 'multi\n  *line'\n",
+        ] {
+            assert_eq!(guard(src), Ok(()), "{src}");
+        }
+    }
+
+    #[test]
+    fn aliases_and_depth_are_refused_with_their_place() {
+        let e = guard("a: &big xxx\nb: [*big, *big]\n").unwrap_err();
+        assert_eq!((e.line, e.column), (1, 4));
+        assert!(e.message.contains("anchors and aliases"));
+        assert_eq!(guard("a:\n  - *x\n").unwrap_err().line, 2);
+        assert_eq!(guard("a: [b,\n *x]\n").unwrap_err().line, 2);
+        assert_eq!(guard("- !!str *x\n").unwrap_err().column, 9);
+        let deep = format!("a: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+        let e = guard(&deep).unwrap_err();
+        assert!(e.message.contains("deeper than 64 levels"), "{e}");
+        let mut deep = String::new();
+        for i in 0..100 {
+            deep.push_str(&format!("{}k{i}:\n", " ".repeat(i)));
+        }
+        assert_eq!(guard(&deep).unwrap_err().line, 65);
+        assert!(guard(&"- ".repeat(70)).is_err());
+        assert!(guard(&format!("{}x\n", "- ".repeat(60))).is_ok());
+    }
+}
