@@ -14,6 +14,7 @@
 //!   checked against the board.
 
 mod diagnostic;
+mod fast;
 mod grammar;
 mod nationality;
 mod text;

@@ -436,6 +436,19 @@ impl Ctx<'_> {
 
     /// One segment: a label, a header, or an order with its marker and prefix.
     fn segment(&self, seg: &str, in_force: Option<Power>, lists: &dyn Fn() -> ListStyle) -> Seg {
+        match self.fast(seg, in_force) {
+            Some(o) => Seg::Order(o, None),
+            None => self.segment_full(seg, in_force, lists),
+        }
+    }
+
+    /// [`Ctx::segment`] by the full grammar.
+    fn segment_full(
+        &self,
+        seg: &str,
+        in_force: Option<Power>,
+        lists: &dyn Fn() -> ListStyle,
+    ) -> Seg {
         let t = seg.trim();
         let t = self.bullet(t, in_force, lists);
         let (t, marked) = match self.marker(t, in_force, lists) {
@@ -922,5 +935,86 @@ mod result_tests {
         assert_eq!(clean_line(&opens).trim(), "");
         let words = format!("({})", "fail ".repeat(200_000));
         assert_eq!(clean_line(&words).trim(), "");
+    }
+}
+
+#[cfg(test)]
+mod fast_tests {
+    use super::*;
+
+    /// Every order written in a DATC case, in the parser's benches and tests, and
+    /// plain orders for every province: the fast path reads each exactly as the full
+    /// grammar does, or leaves it to the full grammar.
+    #[test]
+    fn the_fast_path_agrees_with_the_full_grammar() {
+        let map = Map::standard();
+        let mut texts: Vec<String> = Vec::new();
+        for src in [
+            include_str!("../../test-cases/datc/6a-basic.yaml"),
+            include_str!("../../test-cases/datc/6b-coasts.yaml"),
+            include_str!("../../test-cases/datc/6c-circular.yaml"),
+            include_str!("../../test-cases/datc/6d-supports.yaml"),
+            include_str!("../../test-cases/datc/6e-head-to-head.yaml"),
+            include_str!("../../test-cases/datc/6f-convoys.yaml"),
+            include_str!("../../test-cases/datc/6g-adjacent-convoys.yaml"),
+            include_str!("../../test-cases/datc/6h-retreats.yaml"),
+            include_str!("../../test-cases/regressions/midgame.yaml"),
+            include_str!("../../benches/parse.rs"),
+            include_str!("../../tests/parser.rs"),
+            include_str!("../../tests/parser_styles.rs"),
+        ] {
+            for line in src.lines() {
+                let t = line
+                    .trim()
+                    .trim_start_matches("- ")
+                    .trim_matches(['"', ',']);
+                let t = t.split(": ").next().unwrap_or(t);
+                if t.len() > 2 && t.len() < 80 {
+                    texts.push(t.to_string());
+                }
+            }
+        }
+        for p in map.provs() {
+            let id = &map.province(p).id;
+            let name = &map.province(p).name;
+            for q in map.provs().filter(|&q| map.army_adjacent(p, q) || q == p) {
+                let to = &map.province(q).id;
+                texts.push(format!("A {id} - {to}"));
+                texts.push(format!(
+                    "F {} - {}",
+                    id.to_uppercase(),
+                    map.province(q).name
+                ));
+                texts.push(format!("a {name} S A {to}"));
+                texts.push(format!("A {id} S F {to} - {id}"));
+                texts.push(format!("F {id} C A {to} - {name}"));
+                texts.push(format!("Army {name} holds"));
+                texts.push(format!("A {id} H S"));
+                texts.push(format!("F {id}/nc - {to}/sc"));
+                texts.push(format!("F {to} S F {id} H"));
+            }
+        }
+        let (mut fast, mut total) = (0, 0);
+        for t in &texts {
+            for power in [None, Some(Power(2))] {
+                let ctx = Ctx::new(&map, t, 1, false);
+                let Some(quick) = ctx.fast(t, power) else {
+                    continue;
+                };
+                fast += 1;
+                let full = Ctx::new(&map, t, 1, false);
+                match full.segment_full(t, power, &ListStyle::default) {
+                    Seg::Order(o, None) => {
+                        assert_eq!(quick, o, "`{t}`");
+                        assert!(full.warnings.borrow().is_empty(), "`{t}` warns");
+                    }
+                    _ => panic!("the fast path read `{t}`, the full grammar does not"),
+                }
+            }
+            total += 1;
+        }
+        // The fast path reads a good part of these (or this test checks nothing): each
+        // text is tried for two powers.
+        assert!(fast / 2 > total / 4, "{fast} of {total}");
     }
 }
