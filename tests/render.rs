@@ -334,7 +334,7 @@ fn fixture_result(map: &Map) -> (Position, arbiter::game::PhaseResult) {
     let orders =
         parse_orders(map, "Red: A aaa - ccc\nRed: A bbb S A aaa - ccc\nBlue: A ccc - aaa\nBlue: F sss S A ccc - aaa\n");
     assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(map, Rules::default(), &position, &orders.orders, None);
+    let (result, _) = advance(map, Rules::default(), &position, &orders.orders, None).unwrap();
     (position, result)
 }
 
@@ -378,7 +378,7 @@ fn dislodged_units_are_drawn_beside_their_province_with_their_retreats() {
     )
     .unwrap();
     let orders = parse_orders(&map, "Germany: A mun - bur\nA ruh S A mun - bur\n");
-    let (result, next) = advance(&map, Rules::default(), &position, &orders.orders, None);
+    let (result, next) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
     assert_eq!(result.dislodged.len(), 1);
     for (pos, res, what) in [
         (&position, Some(&result), "movement"),
