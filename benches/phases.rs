@@ -43,7 +43,7 @@ fn opening(c: &mut Criterion) {
                 black_box(&position),
                 black_box(&orders.orders),
                 None,
-            );
+            ).unwrap();
             // Galicia: Vienna and Warsaw bounce; Black Sea: Sevastopol and Ankara bounce.
             let failed = r.orders.iter().filter(|o| !o.outcome.succeeded()).count();
             assert_eq!(failed, 4);
@@ -59,7 +59,7 @@ fn retreat(c: &mut Criterion) {
     let cases = parse_cases(include_str!("../test-cases/datc/6h-retreats.yaml")).unwrap();
     let case = cases.iter().find(|c| c.id == "6.H.1").unwrap();
     let p = case.prepare(&map).unwrap();
-    let (r, position) = advance(&map, p.rules, &p.position, &p.orders, None);
+    let (r, position) = advance(&map, p.rules, &p.position, &p.orders, None).unwrap();
     assert_eq!(r.dislodged.len(), 2);
     let orders = parse_orders(
         &map,
@@ -75,7 +75,7 @@ fn retreat(c: &mut Criterion) {
                 black_box(&position),
                 black_box(&orders.orders),
                 None,
-            );
+            ).unwrap();
             // Both fleets retreat to Albania: both are destroyed; the support is illegal.
             assert_eq!(r.destroyed.len(), 2);
             assert_eq!(next.units.len(), position.units.len());
@@ -98,7 +98,7 @@ fn adjustment(c: &mut Criterion) {
                 black_box(&p.position),
                 black_box(&p.orders),
                 None,
-            );
+            ).unwrap();
             // Paris removed by order, Munich (farthest from Paris) in civil disorder.
             assert_eq!(r.removed.len(), 1);
             assert_eq!(r.civil_disorder.len(), 1);
@@ -212,7 +212,7 @@ fn world_scaling(c: &mut Criterion) {
                     black_box(&position),
                     black_box(&parsed.orders),
                     None,
-                );
+                ).unwrap();
                 // Every order has one outcome; every unit is on the board or dislodged.
                 assert_eq!(r.orders.len(), n);
                 assert_eq!(r.units_after.len() + r.dislodged.len(), n);

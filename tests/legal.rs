@@ -195,7 +195,7 @@ fn adjustments_with_coasts() {
     // Each is accepted by the adjustment phase on its own.
     for e in &l.powers {
         for o in &e.orders {
-            let (r, _) = advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None);
+            let (r, _) = advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
             assert!(
                 !matches!(r.orders[0].outcome, Outcome::Illegal(_)),
                 "{}",
@@ -262,7 +262,7 @@ fn retreats_and_disbands() {
     assert_eq!(texts(&lo, &map, "bur"), set(&["A BUR D"]));
     for u in &lo.units {
         for o in &u.orders {
-            let (r, _) = advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None);
+            let (r, _) = advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
             assert_eq!(r.orders[0].outcome, Outcome::Succeeds, "{}", o.text);
         }
     }
@@ -280,7 +280,7 @@ fn adjudicate_each(
     let rounds = per_unit.iter().map(Vec::len).max().unwrap_or(0);
     for r in 0..rounds {
         let orders: Vec<Order> = per_unit.iter().filter_map(|v| v.get(r).cloned()).collect();
-        let (result, _) = advance(map, rules, pos, &orders, None);
+        let (result, _) = advance(map, rules, pos, &orders, None).unwrap();
         assert_eq!(result.orders.len(), orders.len());
         for (k, o) in orders.iter().enumerate() {
             seen(o, &result, k);
@@ -389,7 +389,7 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
                     && map.is_shore(dest)
                     && {
                         let (r23, _) =
-                            advance(map, Rules::default(), pos, std::slice::from_ref(o), None);
+                            advance(map, Rules::default(), pos, std::slice::from_ref(o), None).unwrap();
                         !matches!(r23.orders[0].outcome, Outcome::Illegal(_))
                     };
             }
@@ -479,13 +479,12 @@ fn random_positions_have_convoys_and_convoyed_supports() {
 }
 
 fn batch(line: &str) -> serde_json::Value {
-    let map = Map::standard();
-    let mut map_for = |_: Option<&str>| -> Result<&Map, String> { Ok(&map) };
+    let maps = arbiter::batch::Maps::new(Map::standard());
     let text = arbiter::batch::answer_line(
         line,
         Rules::default(),
         arbiter::orders::ParseOptions::default(),
-        &mut map_for,
+        &maps,
     )
     .unwrap();
     serde_json::from_str(&text).unwrap()

@@ -27,15 +27,7 @@ fn selfplay(args: &[&str]) -> std::process::Output {
 
 /// Replay each line through the batch and compare its answer with `expect`.
 fn replay(text: &str) -> usize {
-    let maps: Vec<Map> = ["standard", "classic1913", "world1914"]
-        .iter()
-        .map(|n| Map::embedded(n).unwrap())
-        .collect();
-    let mut map_for = |name: Option<&str>| -> Result<&Map, String> {
-        maps.iter()
-            .find(|m| Some(m.name.as_str()) == name)
-            .ok_or_else(|| format!("no map {name:?}"))
-    };
+    let maps = arbiter::batch::Maps::new(Map::standard());
     let mut n = 0;
     for line in text.lines() {
         let sent: serde_json::Value = serde_json::from_str(line).unwrap();
@@ -43,7 +35,7 @@ fn replay(text: &str) -> usize {
             line,
             Rules::default(),
             ParseOptions::default(),
-            &mut map_for,
+            &maps,
         )
         .unwrap_or_else(|e| panic!("{e}\n{line}"));
         let mut got: serde_json::Value = serde_json::from_str(&answer).unwrap();
@@ -186,7 +178,7 @@ fn every_board_plays_and_the_games_are_lively() {
 fn the_invariant_check_catches_broken_phases() {
     let map = Map::standard();
     let pos = arbiter::game::Position::initial(&map);
-    let (r, next) = advance(&map, Rules::default(), &pos, &[], None);
+    let (r, next) = advance(&map, Rules::default(), &pos, &[], None).unwrap();
     assert_eq!(check_phase(&map, &pos, &r, &next), Ok(()));
     let mut extra = next.clone();
     let mut u = extra.units[0];
