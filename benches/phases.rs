@@ -43,7 +43,8 @@ fn opening(c: &mut Criterion) {
                 black_box(&position),
                 black_box(&orders.orders),
                 None,
-            ).unwrap();
+            )
+            .unwrap();
             // Galicia: Vienna and Warsaw bounce; Black Sea: Sevastopol and Ankara bounce.
             let failed = r.orders.iter().filter(|o| !o.outcome.succeeded()).count();
             assert_eq!(failed, 4);
@@ -75,7 +76,8 @@ fn retreat(c: &mut Criterion) {
                 black_box(&position),
                 black_box(&orders.orders),
                 None,
-            ).unwrap();
+            )
+            .unwrap();
             // Both fleets retreat to Albania: both are destroyed; the support is illegal.
             assert_eq!(r.destroyed.len(), 2);
             assert_eq!(next.units.len(), position.units.len());
@@ -98,7 +100,8 @@ fn adjustment(c: &mut Criterion) {
                 black_box(&p.position),
                 black_box(&p.orders),
                 None,
-            ).unwrap();
+            )
+            .unwrap();
             // Paris removed by order, Munich (farthest from Paris) in civil disorder.
             assert_eq!(r.removed.len(), 1);
             assert_eq!(r.civil_disorder.len(), 1);
@@ -212,7 +215,8 @@ fn world_scaling(c: &mut Criterion) {
                     black_box(&position),
                     black_box(&parsed.orders),
                     None,
-                ).unwrap();
+                )
+                .unwrap();
                 // Every order has one outcome; every unit is on the board or dislodged.
                 assert_eq!(r.orders.len(), n);
                 assert_eq!(r.units_after.len() + r.dislodged.len(), n);

@@ -195,7 +195,8 @@ fn adjustments_with_coasts() {
     // Each is accepted by the adjustment phase on its own.
     for e in &l.powers {
         for o in &e.orders {
-            let (r, _) = advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
+            let (r, _) =
+                advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
             assert!(
                 !matches!(r.orders[0].outcome, Outcome::Illegal(_)),
                 "{}",
@@ -262,7 +263,8 @@ fn retreats_and_disbands() {
     assert_eq!(texts(&lo, &map, "bur"), set(&["A BUR D"]));
     for u in &lo.units {
         for o in &u.orders {
-            let (r, _) = advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
+            let (r, _) =
+                advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
             assert_eq!(r.orders[0].outcome, Outcome::Succeeds, "{}", o.text);
         }
     }
@@ -389,7 +391,8 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
                     && map.is_shore(dest)
                     && {
                         let (r23, _) =
-                            advance(map, Rules::default(), pos, std::slice::from_ref(o), None).unwrap();
+                            advance(map, Rules::default(), pos, std::slice::from_ref(o), None)
+                                .unwrap();
                         !matches!(r23.orders[0].outcome, Outcome::Illegal(_))
                     };
             }

@@ -72,7 +72,11 @@ fn legal_picks(map: &Map, position: &Position, rules: Rules, rng: &mut SplitMix6
         } else {
             Vec::new()
         };
-        if let Some(o) = rng.pick(&pool).map(|o| (*o).clone()).or(u.orders.first().cloned()) {
+        if let Some(o) = rng
+            .pick(&pool)
+            .map(|o| (*o).clone())
+            .or(u.orders.first().cloned())
+        {
             out.push(o);
         }
     }
@@ -216,7 +220,9 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
         .map(|o| {
             format!(
                 "{} {} {:?} -> {:?}",
-                o.unit.map(|i| unit_name(map, &r.units[i])).unwrap_or_default(),
+                o.unit
+                    .map(|i| unit_name(map, &r.units[i]))
+                    .unwrap_or_default(),
                 outcome_text(map, r, &o.outcome),
                 o.power,
                 o.to
@@ -228,7 +234,9 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
         v
     };
     let mut rest = Vec::new();
-    rest.extend(sorted(r.units_after.iter().map(|u| unit_name(map, u)).collect()));
+    rest.extend(sorted(
+        r.units_after.iter().map(|u| unit_name(map, u)).collect(),
+    ));
     rest.extend(sorted(
         r.dislodged
             .iter()
@@ -245,14 +253,28 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
             .collect(),
     ));
     rest.extend(sorted(
-        r.contested.iter().map(|&p| format!("contested {}", prov_name(map, p))).collect(),
+        r.contested
+            .iter()
+            .map(|&p| format!("contested {}", prov_name(map, p)))
+            .collect(),
     ));
     rest.extend(sorted(
-        r.destroyed.iter().map(|&i| format!("destroyed {}", unit_name(map, &r.units[i]))).collect(),
+        r.destroyed
+            .iter()
+            .map(|&i| format!("destroyed {}", unit_name(map, &r.units[i])))
+            .collect(),
     ));
-    rest.extend(sorted(r.built.iter().map(|u| format!("built {}", unit_name(map, u))).collect()));
     rest.extend(sorted(
-        r.removed.iter().map(|&i| format!("removed {}", unit_name(map, &r.units[i]))).collect(),
+        r.built
+            .iter()
+            .map(|u| format!("built {}", unit_name(map, u)))
+            .collect(),
+    ));
+    rest.extend(sorted(
+        r.removed
+            .iter()
+            .map(|&i| format!("removed {}", unit_name(map, &r.units[i])))
+            .collect(),
     ));
     rest.extend(sorted(
         r.civil_disorder
@@ -260,8 +282,12 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
             .map(|&(i, d)| format!("civil disorder {} {d:?}", unit_name(map, &r.units[i])))
             .collect(),
     ));
-    rest.extend(sorted(r.waived.iter().map(|w| format!("waived {w:?}")).collect()));
-    rest.extend(sorted(r.saved.iter().map(|w| format!("saved {w:?}")).collect()));
+    rest.extend(sorted(
+        r.waived.iter().map(|w| format!("waived {w:?}")).collect(),
+    ));
+    rest.extend(sorted(
+        r.saved.iter().map(|w| format!("saved {w:?}")).collect(),
+    ));
     rest.push(format!(
         "owners {:?}, next {:?}, winner {:?}, skipped {:?}",
         r.owners_after, r.next, r.winner, r.skipped
@@ -272,7 +298,9 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
 /// The input orders of a phase bound to unit `u`, not illegal.
 fn live_orders(r: &PhaseResult, u: usize) -> Vec<usize> {
     (0..r.orders.len())
-        .filter(|&k| r.orders[k].unit == Some(u) && !matches!(r.orders[k].outcome, Outcome::Illegal(_)))
+        .filter(|&k| {
+            r.orders[k].unit == Some(u) && !matches!(r.orders[k].outcome, Outcome::Illegal(_))
+        })
         .collect()
 }
 
@@ -321,7 +349,11 @@ fn one_outcome_each(
                     !matches!(alone.orders[0].outcome, Outcome::Illegal(_))
                 }
             });
-            prop_assert!(rival.is_some(), "`{}` illegal as a duplicate of nothing", r.input[k].text);
+            prop_assert!(
+                rival.is_some(),
+                "`{}` illegal as a duplicate of nothing",
+                r.input[k].text
+            );
         }
     }
     Ok(())
@@ -349,19 +381,34 @@ fn key(o: &Order) -> String {
 fn movement_sound(map: &Map, r: &PhaseResult) -> Result<(), TestCaseError> {
     let mut seen = BTreeSet::new();
     for u in &r.units_after {
-        prop_assert!(seen.insert(map.prov_of(u.loc)), "two units in {}", prov_name(map, map.prov_of(u.loc)));
+        prop_assert!(
+            seen.insert(map.prov_of(u.loc)),
+            "two units in {}",
+            prov_name(map, map.prov_of(u.loc))
+        );
     }
     let contested: BTreeSet<Prov> = r.contested.iter().copied().collect();
     for d in &r.dislodged {
         let u = &r.units[d.unit];
-        prop_assert!(!r.units_after.contains(u), "a dislodged unit stayed on the board");
+        prop_assert!(
+            !r.units_after.contains(u),
+            "a dislodged unit stayed on the board"
+        );
         for &l in &d.retreats {
             let p = map.prov_of(l);
             let what = format!("{} may retreat to {}", u.short(map), map.loc_upper(l));
             prop_assert!(!seen.contains(&p), "{}, which is occupied", what);
             prop_assert!(!contested.contains(&p), "{}, a standoff", what);
-            prop_assert!(p != d.by || d.by_convoy, "{}, the attacker's province", what);
-            prop_assert!(map.placement_problem(u.kind, l).is_none(), "{}, where it cannot stand", what);
+            prop_assert!(
+                p != d.by || d.by_convoy,
+                "{}, the attacker's province",
+                what
+            );
+            prop_assert!(
+                map.placement_problem(u.kind, l).is_none(),
+                "{}, where it cannot stand",
+                what
+            );
             let next_to = match u.kind {
                 UnitKind::Army => map.army_adjacent(map.prov_of(u.loc), p),
                 UnitKind::Fleet => map.fleet_adjacent(u.loc, l),
@@ -399,7 +446,11 @@ fn retreat_orders(
     for d in &p.dislodged {
         let mut bad: Vec<Prov> = Vec::new();
         let open: BTreeSet<Prov> = d.retreats.iter().map(|&l| map.prov_of(l)).collect();
-        let dd = moved.dislodged.iter().find(|x| moved.units[x.unit] == d.unit).unwrap();
+        let dd = moved
+            .dislodged
+            .iter()
+            .find(|x| moved.units[x.unit] == d.unit)
+            .unwrap();
         if !dd.by_convoy {
             bad.push(d.by);
         }
@@ -467,8 +518,16 @@ fn retreat_sound(
             OrderKind::Move { .. } => {
                 let to = o.to.expect("a successful retreat has a destination");
                 let p = map.prov_of(to);
-                prop_assert!(before.dislodged[i].retreats.contains(&to), "`{}` went off its options", text);
-                let here = next.units.iter().filter(|u| map.prov_of(u.loc) == p).count();
+                prop_assert!(
+                    before.dislodged[i].retreats.contains(&to),
+                    "`{}` went off its options",
+                    text
+                );
+                let here = next
+                    .units
+                    .iter()
+                    .filter(|u| map.prov_of(u.loc) == p)
+                    .count();
                 prop_assert_eq!(here, 1, "`{}`: {} units there after", text, here);
                 prop_assert!(
                     before.units.iter().all(|u| map.prov_of(u.loc) != p),
@@ -482,14 +541,23 @@ fn retreat_sound(
     }
     let mut seen = BTreeSet::new();
     for u in &next.units {
-        prop_assert!(seen.insert(map.prov_of(u.loc)), "two units in {}", prov_name(map, map.prov_of(u.loc)));
+        prop_assert!(
+            seen.insert(map.prov_of(u.loc)),
+            "two units in {}",
+            prov_name(map, map.prov_of(u.loc))
+        );
     }
     Ok(())
 }
 
 /// Property 5 on any phase: the units conserved by what the result reports; owned
 /// centres never more than the centres; ownership changes only when a Fall turn ends.
-fn conserved(map: &Map, before: &Position, r: &PhaseResult, next: &Position) -> Result<(), TestCaseError> {
+fn conserved(
+    map: &Map,
+    before: &Position,
+    r: &PhaseResult,
+    next: &Position,
+) -> Result<(), TestCaseError> {
     match before.phase.kind {
         PhaseKind::Movement => {
             prop_assert_eq!(r.units_after.len() + r.dislodged.len(), before.units.len());
@@ -506,7 +574,9 @@ fn conserved(map: &Map, before: &Position, r: &PhaseResult, next: &Position) -> 
             let disbanded: BTreeSet<usize> = (0..before.dislodged.len())
                 .filter(|&i| {
                     r.orders.iter().enumerate().any(|(k, o)| {
-                        o.unit == Some(i) && o.outcome.succeeded() && r.input[k].kind == OrderKind::Disband
+                        o.unit == Some(i)
+                            && o.outcome.succeeded()
+                            && r.input[k].kind == OrderKind::Disband
                     })
                 })
                 .collect();
@@ -531,9 +601,17 @@ fn conserved(map: &Map, before: &Position, r: &PhaseResult, next: &Position) -> 
     let owned = next.owners.iter().filter(|o| o.is_some()).count();
     prop_assert!(owned <= centres, "{} owned of {} centres", owned, centres);
     if r.owners_after.is_none() {
-        prop_assert_eq!(&next.owners, &before.owners, "centres changed hands before the Fall ended");
+        prop_assert_eq!(
+            &next.owners,
+            &before.owners,
+            "centres changed hands before the Fall ended"
+        );
     } else {
-        prop_assert!(before.phase.season == arbiter::map::Season::Fall, "owners changed in {}", before.phase);
+        prop_assert!(
+            before.phase.season == arbiter::map::Season::Fall,
+            "owners changed in {}",
+            before.phase
+        );
     }
     Ok(())
 }
@@ -562,8 +640,12 @@ fn round_trip(map: &Map, o: &Order, exact: bool) -> Result<(), TestCaseError> {
         prop_assert_eq!(ast(&first), ast(o), "`{}`", text);
     }
     let again = first.canonical(map, None);
-    let (second, _) = parse_order_with(map, &again, o.power, strict)
-        .map_err(|d| TestCaseError::fail(format!("`{again}` (from `{text}`) did not parse: {}", d.message)))?;
+    let (second, _) = parse_order_with(map, &again, o.power, strict).map_err(|d| {
+        TestCaseError::fail(format!(
+            "`{again}` (from `{text}`) did not parse: {}",
+            d.message
+        ))
+    })?;
     prop_assert_eq!(ast(&second), ast(&first), "`{}` then `{}`", text, again);
     prop_assert_eq!(second.canonical(map, None), again);
     Ok(())
@@ -736,8 +818,19 @@ proptest! {
 fn adjustment_orders_parse_back() {
     for (m, map) in maps().iter().enumerate() {
         for seed in 0..6u64 {
-            let game = play_game(map, Rules::default(), seed * 7 + m as u64, map.start_year + 1, true).unwrap();
-            for rec in game.record.iter().filter(|r| r.position.phase.kind == PhaseKind::Adjustment) {
+            let game = play_game(
+                map,
+                Rules::default(),
+                seed * 7 + m as u64,
+                map.start_year + 1,
+                true,
+            )
+            .unwrap();
+            for rec in game
+                .record
+                .iter()
+                .filter(|r| r.position.phase.kind == PhaseKind::Adjustment)
+            {
                 let legal = legal_orders(map, &rec.position, Rules::default());
                 for o in legal.powers.iter().flat_map(|p| p.orders.iter()) {
                     round_trip(map, o, true).unwrap();
@@ -774,7 +867,10 @@ fn the_cutter_named_does_not_depend_on_the_order_of_the_units() {
         unit(map, "england", UnitKind::Army, "vie"),
         unit(map, "england", UnitKind::Fleet, "adr"),
     ];
-    let orders = parse(map, "F Tri S A Alb - Ven\nA Alb - Ven\nA Vie - Tri\nF Adr - Tri\n");
+    let orders = parse(
+        map,
+        "F Tri S A Alb - Ven\nA Alb - Ven\nA Vie - Tri\nF Adr - Tri\n",
+    );
     let cutter = |p: &Position| {
         let (r, _) = adjudicate(map, Rules::default(), p, &orders);
         let Outcome::Fails(Failure::Cut { by }) = r.orders[0].outcome else {
@@ -810,7 +906,11 @@ fn an_illegal_retreat_beside_a_legal_order_is_ignored() {
     }];
     let outcomes = |text: &str| {
         let (r, next) = adjudicate(map, Rules::default(), &p, &parse(map, text));
-        let words: Vec<String> = r.orders.iter().map(|o| format!("{:?}", o.outcome)).collect();
+        let words: Vec<String> = r
+            .orders
+            .iter()
+            .map(|o| format!("{:?}", o.outcome))
+            .collect();
         (words, next.units.len())
     };
     // To the attacker's province (illegal), and a disband.

@@ -31,13 +31,9 @@ fn replay(text: &str) -> usize {
     let mut n = 0;
     for line in text.lines() {
         let sent: serde_json::Value = serde_json::from_str(line).unwrap();
-        let answer = arbiter::batch::answer_line(
-            line,
-            Rules::default(),
-            ParseOptions::default(),
-            &maps,
-        )
-        .unwrap_or_else(|e| panic!("{e}\n{line}"));
+        let answer =
+            arbiter::batch::answer_line(line, Rules::default(), ParseOptions::default(), &maps)
+                .unwrap_or_else(|e| panic!("{e}\n{line}"));
         let mut got: serde_json::Value = serde_json::from_str(&answer).unwrap();
         let got = got.as_object_mut().unwrap();
         assert_eq!(got.remove("id"), Some(sent["id"].clone()));

@@ -479,7 +479,9 @@ mod tests {
                 return path.contains(&f);
             }
             for v in net.adj[last].and(fleets).members() {
-                let chord = path[..path.len() - 1].iter().any(|&u| net.adj[u].contains(v));
+                let chord = path[..path.len() - 1]
+                    .iter()
+                    .any(|&u| net.adj[u].contains(v));
                 if path.contains(&v) || net.from.contains(v) || chord {
                     continue;
                 }
@@ -510,7 +512,9 @@ mod tests {
             self.next() % n
         }
         fn subset(&mut self, n: usize, percent: u64) -> u128 {
-            (0..n).filter(|_| self.below(100) < percent).fold(0, |b, i| b | 1 << i)
+            (0..n)
+                .filter(|_| self.below(100) < percent)
+                .fold(0, |b, i| b | 1 << i)
         }
     }
 
@@ -550,7 +554,12 @@ mod tests {
                 let mut steps = u32::MAX;
                 let got = Needed::new(&net, fleets, net.touch(from), net.touch(to).and(fleets), f)
                     .answer(&mut steps);
-                assert_eq!(got, Some(want), "{:?} fleets {fleets:b} f {f}", (&net.adj, net.from, net.to));
+                assert_eq!(
+                    got,
+                    Some(want),
+                    "{:?} fleets {fleets:b} f {f}",
+                    (&net.adj, net.from, net.to)
+                );
                 let mut steps = 2;
                 let cut = Needed::new(&net, fleets, net.touch(from), net.touch(to).and(fleets), f)
                     .answer(&mut steps);

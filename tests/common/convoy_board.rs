@@ -52,7 +52,11 @@ impl Board {
         let sea = |r: usize, c: usize| format!("s{r}x{c}");
         let army_row = |j: usize| j * rows / armies;
         let mut y = String::new();
-        writeln!(y, "name: grid\nstart: {{season: spring, year: 1901}}\nvictory: 1").unwrap();
+        writeln!(
+            y,
+            "name: grid\nstart: {{season: spring, year: 1901}}\nvictory: 1"
+        )
+        .unwrap();
         writeln!(
             y,
             "powers:\n  - {{id: red, name: Red, adjective: Redish, home: [w0], units: []}}"
