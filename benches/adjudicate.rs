@@ -112,5 +112,69 @@ fn fall_to_spring(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench, all_seas_convoy, fall_to_spring);
+#[path = "../tests/common/convoy_board.rs"]
+mod convoy_board;
+
+/// Defect 11: convoy legality on a board of 150 densely connected seas (a 10 × 15
+/// grid, each sea touching its eight neighbours) and 6 trap seas, a fleet in each, every
+/// fleet convoying one of four armies across (`tests/convoy_scale.rs`). The old search
+/// over every induced route took hours here. The loop checks the traps' convoys are
+/// illegal, the convoys in each army's own row legal, and every army arrives.
+fn grid_of_150_seas(c: &mut Criterion) {
+    use arbiter::game::{advance, Position, Unit};
+    use arbiter::judge::{Illegal, Outcome};
+    use arbiter::map::{Power, UnitKind};
+    use convoy_board::{Board, Sea};
+
+    let b = Board::grid(10, 15, 4, 6);
+    let map = Map::from_yaml(&b.yaml, "grid.yaml").unwrap();
+    let mut position = Position::initial(&map);
+    position.units = b
+        .units
+        .iter()
+        .map(|(kind, id)| Unit {
+            power: Power(0),
+            kind: *kind,
+            loc: map.prov_by_id(id).unwrap().into(),
+        })
+        .collect();
+    let parsed = arbiter::orders::parse_orders(&map, &b.orders);
+    assert!(parsed.diagnostics.is_empty());
+    c.bench_function("adjudicate 150-sea grid, every fleet convoying", |bench| {
+        bench.iter(|| {
+            let (r, _) = advance(
+                &map,
+                Rules::default(),
+                black_box(&position),
+                black_box(&parsed.orders),
+                None,
+            )
+            .unwrap();
+            for (k, sea) in b.order_sea.iter().enumerate() {
+                match sea {
+                    Sea::Trap => {
+                        assert_eq!(r.orders[k].outcome, Outcome::Illegal(Illegal::NotOnRoute))
+                    }
+                    Sea::Row => assert!(r.orders[k].outcome.succeeded()),
+                    Sea::Grid => {}
+                }
+            }
+            let armies = r
+                .units_after
+                .iter()
+                .filter(|u| u.kind == UnitKind::Army)
+                .count();
+            assert_eq!(armies, b.armies);
+            r
+        })
+    });
+}
+
+criterion_group!(
+    benches,
+    bench,
+    all_seas_convoy,
+    fall_to_spring,
+    grid_of_150_seas
+);
 criterion_main!(benches);

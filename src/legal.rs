@@ -24,8 +24,9 @@
 //!   removal of each of its units.
 //!
 //! Cost: adjacency comes from the map's tables; an army's convoy destinations come from
-//! one breadth-first search over fleets; each convoy order needs one search over
-//! induced routes per army and destination.
+//! one breadth-first search over fleets; each convoy order asks, for its fleet, army
+//! and destination, the question legality asks (`convoy::necessary`: two breadth-first
+//! searches for most fleets, a bounded search for the rest).
 
 use crate::game::{PhaseKind, Position, Unit};
 use crate::judge::convoy;

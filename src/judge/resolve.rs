@@ -509,6 +509,12 @@ fn new_resolver<'a>(
             Eff::Hold => {}
         }
     }
+    // Each list in the order of its units' provinces, not of the units: whatever
+    // reads a list first (the cutter named for a cut support, the order of
+    // oppositions) is then the same however the input is listed.
+    for pairs in [&mut sup_pairs, &mut conv_pairs, &mut mover_pairs] {
+        pairs.sort_unstable_by_key(|&(k, v)| (k, prov[v as usize]));
+    }
     let r = Resolver {
         map,
         rules,

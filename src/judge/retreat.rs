@@ -36,7 +36,6 @@ pub fn adjudicate_retreats(map: &Map, position: &Position, orders: &[Order]) -> 
         })
         .collect();
     // Bind each order to its dislodged unit.
-    let mut count = vec![0usize; n];
     let mut diagnostics = Vec::new();
     for (k, o) in orders.iter().enumerate() {
         let r = &mut results[k];
@@ -94,41 +93,70 @@ pub fn adjudicate_retreats(map: &Map, position: &Position, orders: &[Order]) -> 
         }
         r.unit = Some(i);
         r.power = Some(units[i].power);
-        count[i] += 1;
     }
-    // Each unit's one order: where it goes.
-    let mut dest: Vec<Option<Loc>> = vec![None; n];
+    // Each order on its own: a disband, a retreat to one of the unit's options (its
+    // exact location), or illegal.
+    #[derive(Clone, Copy, PartialEq, Eq)]
+    enum Act {
+        Disband,
+        To(Loc),
+    }
+    let mut act: Vec<Option<Act>> = vec![None; orders.len()];
     for (k, o) in orders.iter().enumerate() {
         let Some(i) = results[k].unit else { continue };
-        let outcome = if count[i] > 1 {
+        let a = match o.kind {
+            OrderKind::Disband => Ok(Act::Disband),
+            OrderKind::Move {
+                via_convoy: true, ..
+            } => Err(Illegal::NotARetreat),
+            OrderKind::Move { to, .. } => retreat_to(map, position, i, to).map(Act::To),
+            _ => unreachable!("bound orders are moves or disbands"),
+        };
+        match a {
+            Ok(a) => act[k] = Some(a),
+            Err(e) => results[k].outcome = Outcome::Illegal(e),
+        }
+    }
+    // Each unit's one order (4.D.3, as in a movement phase): illegal orders do not
+    // count, identical orders are one order, and different legal orders are all
+    // illegal (the unit is then destroyed).
+    let mut one: Vec<Option<Act>> = vec![None; n];
+    let mut conflict = vec![false; n];
+    for k in 0..orders.len() {
+        let (Some(i), Some(a)) = (results[k].unit, act[k]) else {
+            continue;
+        };
+        match one[i] {
+            None => one[i] = Some(a),
+            Some(b) if b == a => {}
+            Some(_) => conflict[i] = true,
+        }
+    }
+    let mut dest: Vec<Option<Loc>> = vec![None; n];
+    for k in 0..orders.len() {
+        let (Some(i), Some(a)) = (results[k].unit, act[k]) else {
+            continue;
+        };
+        results[k].outcome = if conflict[i] {
             Outcome::Illegal(Illegal::DuplicateOrder)
         } else {
-            match o.kind {
-                OrderKind::Disband => Outcome::Succeeds,
-                OrderKind::Move {
-                    via_convoy: true, ..
-                } => Outcome::Illegal(Illegal::NotARetreat),
-                OrderKind::Move { to, .. } => match retreat_to(map, position, i, to) {
-                    Ok(l) => {
-                        dest[i] = Some(l);
-                        results[k].to = Some(l);
-                        Outcome::Succeeds
-                    }
-                    Err(e) => Outcome::Illegal(e),
-                },
-                _ => unreachable!("bound orders are moves or disbands"),
+            if let Act::To(l) = a {
+                dest[i] = Some(l);
+                results[k].to = Some(l);
             }
+            Outcome::Succeeds
         };
-        results[k].outcome = outcome;
     }
     // Two or more retreats to one province: all fail.
     let mut destination = dest.clone();
     for i in 0..n {
         let Some(l) = dest[i] else { continue };
         let p = map.prov_of(l);
-        let with: Vec<usize> = (0..n)
+        let mut with: Vec<usize> = (0..n)
             .filter(|&j| j != i && dest[j].is_some_and(|m| map.prov_of(m) == p))
             .collect();
+        // By province, not by the order the dislodged units are listed in.
+        with.sort_by_key(|&j| map.prov_of(units[j].loc));
         if !with.is_empty() {
             destination[i] = None;
             for r in results.iter_mut().filter(|r| r.unit == Some(i)) {
