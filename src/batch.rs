@@ -283,8 +283,8 @@ struct Chunk {
     lines: Vec<Raw>,
 }
 
-const CHUNK_LINES: usize = 256;
-const CHUNK_BYTES: usize = 1 << 18;
+const CHUNK_LINES: usize = 128;
+const CHUNK_BYTES: usize = 1 << 17;
 
 /// Read one line of at most `max` bytes into `buf` (without its line end). `None` at
 /// the end of the input; `Some(false)` when the line was longer (the rest of it is

@@ -54,7 +54,7 @@ fn line(i: usize) -> String {
 
 #[test]
 fn every_thread_count_gives_the_same_answers_in_input_order() {
-    // 1,300 lines: several chunks of 256 lines for every worker.
+    // 1,300 lines: several chunks of 128 lines for every worker.
     let input: String = (0..1300).map(|i| line(i) + "\n").collect();
     let mut outputs = Vec::new();
     for jobs in [1, 2, 3, 8] {
