@@ -134,7 +134,14 @@ fn drawn_boxes(svg: &str) -> (Vec<(String, Box4)>, Vec<Box4>) {
             _ => None,
         })
     }
-    let b4 = |r: usvg::Rect| (f64::from(r.left()), f64::from(r.top()), f64::from(r.right()), f64::from(r.bottom()));
+    let b4 = |r: usvg::Rect| {
+        (
+            f64::from(r.left()),
+            f64::from(r.top()),
+            f64::from(r.right()),
+            f64::from(r.bottom()),
+        )
+    };
     let mut labels = Vec::new();
     if let Some(g) = find(tree.root(), "labels") {
         for n in g.children() {
@@ -162,6 +169,10 @@ fn drawn_boxes(svg: &str) -> (Vec<(String, Box4)>, Vec<Box4>) {
 fn assert_labels_clear(svg: &str, what: &str) {
     let (labels, units) = drawn_boxes(svg);
     assert!(!labels.is_empty(), "{what}: no labels");
+    assert!(
+        labels.iter().all(|(_, b)| b.2 > b.0 && b.3 > b.1),
+        "{what}: a label with no ink"
+    );
     for (i, (text, b)) in labels.iter().enumerate() {
         for u in &units {
             assert!(
@@ -175,6 +186,29 @@ fn assert_labels_clear(svg: &str, what: &str) {
                 "{what}: label `{text}` {b:?} overlaps label `{other}` {c:?}"
             );
         }
+    }
+}
+
+#[test]
+fn the_label_check_finds_labels_that_touch() {
+    // Two labels a few pixels apart, as BUR and RUH once were on world1914, and a
+    // label on a unit: each is caught.
+    let svg = |a: &str, b: &str| {
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"200\" height=\"100\"><g id=\"units\"><g class=\"unit army\"><rect x=\"150\" y=\"40\" width=\"20\" height=\"16\"/></g></g><g id=\"labels\" font-size=\"11.4\" text-anchor=\"middle\">{a}{b}</g></svg>"
+        )
+    };
+    let bur = "<text x=\"50\" y=\"50\">BUR</text>";
+    assert_labels_clear(&svg(bur, "<text x=\"50\" y=\"70\">RUH</text>"), "apart");
+    for (b, what) in [
+        ("<text x=\"72\" y=\"50\">RUH</text>", "touching"),
+        ("<text x=\"160\" y=\"52\">KIE</text>", "on a unit"),
+    ] {
+        let s = svg(bur, b);
+        assert!(
+            std::panic::catch_unwind(|| assert_labels_clear(&s, what)).is_err(),
+            "{what} not caught"
+        );
     }
 }
 

@@ -159,9 +159,8 @@ impl Placer {
         // Only what lies within reach of the farthest candidate matters.
         let reach = clear + RINGS[RINGS.len() - 1] * ring + 2.0 * hw.max(hh);
         let area = Rect::around(at, reach, reach);
-        let near = |v: &[Rect]| -> Vec<Rect> {
-            v.iter().filter(|r| r.overlaps(&area)).copied().collect()
-        };
+        let near =
+            |v: &[Rect]| -> Vec<Rect> { v.iter().filter(|r| r.overlaps(&area)).copied().collect() };
         let (units, soft, placed) = (near(&self.units), near(&self.soft), near(&self.placed));
         let points: Vec<(f64, f64)> = self
             .points
@@ -201,10 +200,7 @@ impl Placer {
                 let units = units.iter().filter(|u| u.overlaps(&b)).count();
                 let labels = placed.iter().filter(|u| u.overlaps(&b)).count();
                 let soft = soft.iter().filter(|u| u.overlaps(&b)).count()
-                    + lines
-                        .iter()
-                        .filter(|(a, e)| b.crossed_by(*a, *e))
-                        .count();
+                    + lines.iter().filter(|(a, e)| b.crossed_by(*a, *e)).count();
                 let own = super::dist(c, at);
                 let misleading = points.iter().any(|&q| super::dist(c, q) < own);
                 let soft = soft + 2 * usize::from(misleading);
@@ -215,7 +211,10 @@ impl Placer {
                 }
                 k += 1;
             }
-            if best.as_ref().is_some_and(|(s, _, _)| s.0 == 0 && s.1 == 0 && s.2 == 0) {
+            if best
+                .as_ref()
+                .is_some_and(|(s, _, _)| s.0 == 0 && s.1 == 0 && s.2 == 0)
+            {
                 break;
             }
         }

@@ -546,17 +546,32 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
                     } else {
                         Line::Move
                     };
-                    order_lines.push((from, lay.point(to)));
-                    arrow(
-                        &mut arrows,
-                        &mut marks,
-                        from,
-                        lay.point(to),
-                        colour,
-                        line,
-                        failed,
-                        &title,
-                    );
+                    // Two units moving into each other's province: each arrow keeps
+                    // to its right, so both are seen.
+                    let here = map.prov_of(u.loc);
+                    let head_to_head = r.input.iter().enumerate().any(|(j, o2)| {
+                        let OrderKind::Move { to: t2, .. } = o2.kind else {
+                            return false;
+                        };
+                        let Some(res2) = r.orders.get(j) else {
+                            return false;
+                        };
+                        let t2 = res2.to.unwrap_or(t2);
+                        res2.unit.and_then(|i| r.units.get(i)).is_some_and(|u2| {
+                            map.prov_of(u2.loc) == map.prov_of(to) && map.prov_of(t2) == here
+                        })
+                    });
+                    let (a, b) = (from, lay.point(to));
+                    let (a, b) = if head_to_head {
+                        let d = dist(a, b).max(1e-6);
+                        let (px, py) =
+                            (-(b.1 - a.1) / d * 0.4 * UNIT, (b.0 - a.0) / d * 0.4 * UNIT);
+                        ((a.0 + px, a.1 + py), (b.0 + px, b.1 + py))
+                    } else {
+                        (a, b)
+                    };
+                    order_lines.push((a, b));
+                    arrow(&mut arrows, &mut marks, a, b, colour, line, failed, &title);
                 }
                 OrderKind::Support { target, to } => {
                     let s = target_at(target.loc);
@@ -619,7 +634,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
         if d.built {
             let _ = writeln!(
                 units,
-                "<circle class=\"built\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"/>",
+                "<circle class=\"built\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"2.2\"/>",
                 n(d.at.0),
                 n(d.at.1),
                 n(1.45 * UNIT)
@@ -690,7 +705,9 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
         ..Placer::default()
     };
     for p in map.provs() {
-        placer.soft.push(Rect::around(lay.point(p.into()), NODE, NODE));
+        placer
+            .soft
+            .push(Rect::around(lay.point(p.into()), NODE, NODE));
         if map.province(p).supply {
             placer
                 .soft
@@ -768,7 +785,9 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
         }
     }
     for p in map.provs() {
-        let Some(pl) = at_of[p.0 as usize] else { continue };
+        let Some(pl) = at_of[p.0 as usize] else {
+            continue;
+        };
         leader(pl.leader);
         let id = map.province(p).id.to_uppercase();
         let _ = writeln!(
@@ -779,7 +798,9 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
             esc(&id)
         );
         for &c in &map.province(p).coasts {
-            let Some(pl) = at_of[c.0 as usize] else { continue };
+            let Some(pl) = at_of[c.0 as usize] else {
+                continue;
+            };
             leader(pl.leader);
             let cid = map.loc_id(c).to_uppercase();
             let _ = writeln!(
@@ -820,8 +841,8 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
 
     // A wide board's legend is drawn larger, so that it reads at the same size as
     // the board's labels when the picture is printed to fit a page.
-    let k = (lay.width / 1300.0).clamp(1.0, 2.0);
-    let (mut legend, legend_h, legend_w) = legend(map, scene, lay.height / k);
+    let k = (lay.width / 1400.0).clamp(1.0, 2.0);
+    let (mut legend, legend_h, legend_w) = legend(map, scene, lay.height / k, lay.width / k);
     if k > 1.0 {
         legend = format!("<g transform=\"scale({k:.3})\">\n{legend}</g>\n");
     }
@@ -1044,12 +1065,13 @@ fn arrow(
 }
 
 /// The legend below the board: title, powers with colour, shape and counts, the key
-/// to the symbols, the problems. Returns the SVG, its height and its least width.
-fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
+/// to the symbols, the problems, in `room` wide (at least 1000). Returns the SVG,
+/// its height and its width.
+fn legend(map: &Map, scene: &Scene, top: f64, room: f64) -> (String, f64, f64) {
     let mut o = String::new();
     let pos = scene.position;
     let margin = 2.0 * UNIT;
-    let min_w = 1000.0;
+    let min_w = room.max(1000.0);
     let mut y = top + 2.2 * UNIT;
     let _ = writeln!(o, "<g id=\"legend\" fill=\"{INK}\">");
     let _ = writeln!(
@@ -1136,6 +1158,21 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
         if !scene.bare {
             let u = units_of(w);
             let _ = write!(text, ", {u} unit{}", s(u));
+            if let Some(r) = scene
+                .result
+                .filter(|r| r.phase.kind == PhaseKind::Adjustment)
+            {
+                let gone = r
+                    .removed
+                    .iter()
+                    .chain(r.civil_disorder.iter().map(|(i, _)| i))
+                    .filter(|&&i| r.units.get(i).is_some_and(|u| u.power == w))
+                    .count();
+                let built = r.built.iter().filter(|u| u.power == w).count();
+                if gone + built > 0 {
+                    let _ = write!(text, " (then {})", u + built - gone.min(u + built));
+                }
+            }
         }
         let _ = writeln!(
             o,
@@ -1219,7 +1256,7 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
                 &mut a,
                 &mut m,
                 (-0.9 * UNIT, 0.0),
-                (3.6 * UNIT, 0.0),
+                (3.9 * UNIT, 0.0),
                 "#777777",
                 line,
                 failed,
@@ -1238,6 +1275,14 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
                 n(0.9 * UNIT)
             ),
             "dislodged",
+        );
+        add(
+            format!(
+                "<circle cx=\"{}\" cy=\"0\" r=\"{}\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"2.2\"/>",
+                n(c.0),
+                n(0.9 * UNIT)
+            ),
+            "built",
         );
         add(
             format!(
@@ -1263,7 +1308,7 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
     let mut x = margin;
     y += 0.8 * UNIT;
     for (sym, text) in &items {
-        let w = 4.0 * UNIT + text.chars().count() as f64 * 0.62 * FONT + 1.5 * UNIT;
+        let w = 4.6 * UNIT + super::labels::text_width(text, FONT) + 1.5 * UNIT;
         if x + w > min_w - margin && x > margin {
             x = margin;
             y += 2.2 * UNIT;
@@ -1273,7 +1318,7 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
             "<g transform=\"translate({},{})\">{sym}</g><text x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>",
             n(x),
             n(y),
-            n(x + 4.0 * UNIT),
+            n(x + 4.6 * UNIT),
             n(y + 0.35 * FONT),
             n(FONT),
             esc(text)
