@@ -4,8 +4,8 @@
 //! external program is needed).
 //!
 //! [`layout`] places every location of a map once (scaled to the map's density, and
-//! nudged apart where the source's positions crowd together); [`svg`] draws a
-//! [`Scene`] on it; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
+//! nudged apart where the source's positions crowd together; a map too wide for that is
+//! evened out first); [`svg`] draws a [`Scene`] on it; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
 
 mod labels;
 mod svg;

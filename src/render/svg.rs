@@ -1,6 +1,7 @@
 //! The SVG of a [`Scene`]: provinces by terrain, every edge by kind, supply centres in
 //! their owner's colour and shape, units, the phase's orders with their outcomes,
-//! dislodged units with their retreats, labels placed clear of units, and a legend.
+//! dislodged units with their retreats, labels placed clear of units and of each
+//! other (`labels`), and a legend.
 //! Output is deterministic: fixed order, one decimal place.
 
 use std::fmt::Write as _;
