@@ -4,12 +4,14 @@
 //! external program is needed).
 //!
 //! [`layout`] places every location of a map once (scaled to the map's density, and
-//! nudged apart where the source's positions crowd together); [`svg`] draws a
-//! [`Scene`] on it; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
+//! nudged apart where the source's positions crowd together; a map too wide for that is
+//! evened out first); [`svg`] draws a [`Scene`] on it; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
 
+mod labels;
 mod svg;
 
-pub use svg::{power_colour, problem_province, svg, Rect, CENTRE_R, SYMBOL, UNIT};
+pub use labels::{text_width, Rect};
+pub use svg::{power_colour, problem_province, svg, CENTRE_R, SYMBOL, UNIT};
 
 use crate::game::{PhaseResult, Position};
 use crate::map::{Loc, Map, Prov};
@@ -61,8 +63,10 @@ impl Layout {
     }
 }
 
-/// The largest board width the layout scales to; denser maps are spread by nudging.
-const MAX_WIDTH: f64 = 3400.0;
+/// The largest board width the layout scales to (about A2 at a readable size): a
+/// map that would be wider is evened out ([`Warp`]) and its crowded parts pushed
+/// apart.
+const MAX_WIDTH: f64 = 2400.0;
 
 /// Place every location of `map`: the `at` positions scaled so that neighbours are
 /// a few unit symbols apart, crowded points pushed apart, locations without a
@@ -70,7 +74,7 @@ const MAX_WIDTH: f64 = 3400.0;
 pub fn layout(map: &Map) -> Layout {
     let np = map.province_count();
     let nl = np + map.coasts.len();
-    let given: Vec<Option<(f64, f64)>> = map
+    let mut given: Vec<Option<(f64, f64)>> = map
         .locs()
         .map(|l| {
             let at = match map.coast(l) {
@@ -81,7 +85,18 @@ pub fn layout(map: &Map) -> Layout {
         })
         .collect();
     let mut pts: Vec<(f64, f64)> = vec![(0.0, 0.0); nl];
-    let placed: Vec<(f64, f64)> = given.iter().flatten().copied().collect();
+    let mut placed: Vec<(f64, f64)> = given.iter().flatten().copied().collect();
+    // A map whose positions crowd in one part (world1914's Europe) and leave others
+    // empty (its oceans) is evened out first, when a plain scale would not fit.
+    let crowded = !placed.is_empty() && plain_width(&placed) > MAX_WIDTH;
+    if crowded {
+        let (wx, wy) = (Warp::new(&placed, |p| p.0), Warp::new(&placed, |p| p.1));
+        let even = |(x, y): (f64, f64)| (wx.at(x), wy.at(y));
+        for g in given.iter_mut().flatten() {
+            *g = even(*g);
+        }
+        placed = placed.into_iter().map(even).collect();
+    }
     if placed.is_empty() {
         // A circle of provinces, coasts beside their province.
         let r = (np as f64 * 5.0 * UNIT / std::f64::consts::TAU).max(8.0 * UNIT);
@@ -131,7 +146,8 @@ pub fn layout(map: &Map) -> Layout {
             pts[l] = (px + 3.0 * UNIT * a.cos(), py + 3.0 * UNIT * a.sin());
         }
     }
-    relax(&mut pts, 3.6 * UNIT, 600);
+    // Crowded maps are pushed further apart: their labels need the room.
+    relax(&mut pts, if crowded { 4.6 } else { 3.6 } * UNIT, 600);
     let (minx, maxx) = span(pts.iter().map(|p| p.0));
     let (miny, maxy) = span(pts.iter().map(|p| p.1));
     let margin = 4.0 * UNIT;
@@ -143,6 +159,53 @@ pub fn layout(map: &Map) -> Layout {
         points: pts,
         width: round(maxx - minx + 2.0 * margin),
         height: round(maxy - miny + 2.0 * margin),
+    }
+}
+
+/// How wide a plain scale would draw `placed` (neighbours a few symbols apart).
+fn plain_width(placed: &[(f64, f64)]) -> f64 {
+    let d = nearest_distances(placed);
+    let d10 = d.get(d.len() / 10).copied().unwrap_or(1.0).max(1.0);
+    let (minx, maxx) = span(placed.iter().map(|p| p.0));
+    (maxx - minx) * (4.6 * UNIT / d10).clamp(0.25, 6.0)
+}
+
+/// A monotone map of one coordinate that spreads where the points crowd and
+/// squeezes where they are sparse: half a plain scale, half the points' (smoothed)
+/// distribution. Order along the axis is kept, so the board keeps its geography.
+struct Warp {
+    sorted: Vec<f64>,
+    lo: f64,
+    hi: f64,
+    h: f64,
+}
+
+impl Warp {
+    /// How much of the distribution is mixed in.
+    const EVEN: f64 = 0.55;
+
+    fn new(pts: &[(f64, f64)], f: impl Fn(&(f64, f64)) -> f64) -> Warp {
+        let mut sorted: Vec<f64> = pts.iter().map(f).collect();
+        sorted.sort_by(f64::total_cmp);
+        let (lo, hi) = (sorted[0], sorted[sorted.len() - 1]);
+        Warp {
+            lo,
+            hi,
+            h: ((hi - lo) * 0.04).max(1e-6),
+            sorted,
+        }
+    }
+
+    fn at(&self, x: f64) -> f64 {
+        let range = (self.hi - self.lo).max(1e-6);
+        // The share of points below x, each spread over a ramp of width 2h.
+        let cdf = self
+            .sorted
+            .iter()
+            .map(|&v| ((x - v) / (2.0 * self.h) + 0.5).clamp(0.0, 1.0))
+            .sum::<f64>()
+            / self.sorted.len() as f64;
+        self.lo + range * ((1.0 - Self::EVEN) * (x - self.lo) / range + Self::EVEN * cdf)
     }
 }
 

@@ -1,10 +1,12 @@
 //! The SVG of a [`Scene`]: provinces by terrain, every edge by kind, supply centres in
 //! their owner's colour and shape, units, the phase's orders with their outcomes,
-//! dislodged units with their retreats, labels placed clear of units, and a legend.
+//! dislodged units with their retreats, labels placed clear of units and of each
+//! other (`labels`), and a legend.
 //! Output is deterministic: fixed order, one decimal place.
 
 use std::fmt::Write as _;
 
+use super::labels::{baseline, Placed, Placer, Rect};
 use super::{dist, layout, Layout, Scene};
 use crate::game::{PhaseKind, Unit};
 use crate::map::{Loc, Map, Power, Prov, Terrain, UnitKind};
@@ -22,7 +24,7 @@ pub(super) const CENTRE_DY: f64 = -1.15;
 /// A supply centre marker's radius.
 pub const CENTRE_R: f64 = 0.45 * UNIT;
 /// Label font size.
-const FONT: f64 = 0.85 * UNIT;
+const FONT: f64 = 0.95 * UNIT;
 /// Dark outline of symbols and arrows.
 const INK: &str = "#1a1a1a";
 /// The colour-blind-safe palette: Okabe–Ito first, then Paul Tol's muted colours.
@@ -229,40 +231,8 @@ fn unit_symbol(o: &mut String, map: &Map, u: &Unit, (x, y): (f64, f64), opacity:
 }
 
 /// The box a unit symbol covers (for label placement).
-fn unit_box((x, y): (f64, f64)) -> Rect {
-    Rect {
-        x0: x - 1.2 * SYMBOL,
-        y0: y - 0.9 * SYMBOL,
-        x1: x + 1.2 * SYMBOL,
-        y1: y + 0.9 * SYMBOL,
-    }
-}
-
-/// An axis-aligned box.
-#[derive(Clone, Copy, Debug)]
-pub struct Rect {
-    pub x0: f64,
-    pub y0: f64,
-    pub x1: f64,
-    pub y1: f64,
-}
-
-impl Rect {
-    pub fn overlaps(&self, o: &Rect) -> bool {
-        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
-    }
-}
-
-/// The estimated box of a text, centred at (cx, cy), `size` its font size.
-fn text_box(text: &str, size: f64, cx: f64, cy: f64) -> Rect {
-    let w = text.chars().count() as f64 * 0.72 * size + 2.0;
-    let h = size * 1.0;
-    Rect {
-        x0: cx - w / 2.0,
-        y0: cy - h / 2.0,
-        x1: cx + w / 2.0,
-        y1: cy + h / 2.0,
-    }
+fn unit_box(at: (f64, f64)) -> Rect {
+    Rect::around(at, 1.2 * SYMBOL, 0.9 * SYMBOL)
 }
 
 /// A unit as drawn: where, and what happened to it.
@@ -289,68 +259,6 @@ fn beside(lay: &Layout, loc: Loc, by: Option<(f64, f64)>) -> (f64, f64) {
         _ => (0.8, 0.6),
     };
     (p.0 + dx * 2.3 * UNIT, p.1 + dy * 2.3 * UNIT)
-}
-
-/// Label placement: obstacles that a label must not cover (units) and that it had
-/// better not cover (other labels, centres, province nodes).
-struct Placer {
-    hard: Vec<Rect>,
-    soft: Vec<Rect>,
-    /// Every label placed: its box.
-    pub placed: Vec<Rect>,
-}
-
-impl Placer {
-    /// The best of the candidate centres for a text: no unit covered, then the fewest
-    /// other things covered, then the first.
-    fn place(&mut self, text: &str, size: f64, cands: &[(f64, f64)]) -> (f64, f64) {
-        // (units covered, other things covered), centre, box.
-        type Scored = ((usize, usize), (f64, f64), Rect);
-        let mut best: Option<Scored> = None;
-        for &(cx, cy) in cands {
-            let b = text_box(text, size, cx, cy);
-            let hard = self.hard.iter().filter(|r| r.overlaps(&b)).count();
-            let soft = self
-                .soft
-                .iter()
-                .chain(&self.placed)
-                .filter(|r| r.overlaps(&b))
-                .count();
-            if best.as_ref().is_none_or(|(s, _, _)| (hard, soft) < *s) {
-                best = Some(((hard, soft), (cx, cy), b));
-            }
-            if hard == 0 && soft == 0 {
-                break;
-            }
-        }
-        match best {
-            Some((_, c, b)) => {
-                self.placed.push(b);
-                c
-            }
-            None => cands.first().copied().unwrap_or((0.0, 0.0)),
-        }
-    }
-}
-
-/// Candidate centres for a label of width `w` around a point.
-fn label_candidates((x, y): (f64, f64), w: f64) -> Vec<(f64, f64)> {
-    let u = UNIT;
-    let side = 1.35 * u + w / 2.0;
-    vec![
-        (x, y + 1.6 * u),
-        (x, y - 1.65 * u),
-        (x + side, y),
-        (x - side, y),
-        (x + side - 0.3 * u, y + 1.3 * u),
-        (x - side + 0.3 * u, y + 1.3 * u),
-        (x + side - 0.3 * u, y - 1.3 * u),
-        (x - side + 0.3 * u, y - 1.3 * u),
-        (x, y + 2.6 * u),
-        (x, y - 2.7 * u),
-        (x + side + 1.2 * u, y),
-        (x - side - 1.2 * u, y),
-    ]
 }
 
 /// An arrow's style.
@@ -603,7 +511,8 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     }
     under.push_str("</g>\n");
 
-    // Orders.
+    // Orders (and their lines, which labels keep off).
+    let mut order_lines: Vec<((f64, f64), (f64, f64))> = Vec::new();
     if let (Some(r), false) = (result, scene.bare) {
         for (k, o) in r.input.iter().enumerate() {
             let Some(res) = r.orders.get(k) else { continue };
@@ -638,16 +547,32 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
                     } else {
                         Line::Move
                     };
-                    arrow(
-                        &mut arrows,
-                        &mut marks,
-                        from,
-                        lay.point(to),
-                        colour,
-                        line,
-                        failed,
-                        &title,
-                    );
+                    // Two units moving into each other's province: each arrow keeps
+                    // to its right, so both are seen.
+                    let here = map.prov_of(u.loc);
+                    let head_to_head = r.input.iter().enumerate().any(|(j, o2)| {
+                        let OrderKind::Move { to: t2, .. } = o2.kind else {
+                            return false;
+                        };
+                        let Some(res2) = r.orders.get(j) else {
+                            return false;
+                        };
+                        let t2 = res2.to.unwrap_or(t2);
+                        res2.unit.and_then(|i| r.units.get(i)).is_some_and(|u2| {
+                            map.prov_of(u2.loc) == map.prov_of(to) && map.prov_of(t2) == here
+                        })
+                    });
+                    let (a, b) = (from, lay.point(to));
+                    let (a, b) = if head_to_head {
+                        let d = dist(a, b).max(1e-6);
+                        let (px, py) =
+                            (-(b.1 - a.1) / d * 0.4 * UNIT, (b.0 - a.0) / d * 0.4 * UNIT);
+                        ((a.0 + px, a.1 + py), (b.0 + px, b.1 + py))
+                    } else {
+                        (a, b)
+                    };
+                    order_lines.push((a, b));
+                    arrow(&mut arrows, &mut marks, a, b, colour, line, failed, &title);
                 }
                 OrderKind::Support { target, to } => {
                     let s = target_at(target.loc);
@@ -658,6 +583,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
                         }
                         None => s,
                     };
+                    order_lines.push((from, end));
                     arrow(
                         &mut arrows,
                         &mut marks,
@@ -681,6 +607,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
                 OrderKind::Convoy { army, to } => {
                     let a = target_at(army.loc);
                     let end = along(a, lay.point(map.prov_of(to).into()), 0.5);
+                    order_lines.push((from, end));
                     arrow(
                         &mut arrows,
                         &mut marks,
@@ -708,7 +635,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
         if d.built {
             let _ = writeln!(
                 units,
-                "<circle class=\"built\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"1.5\" stroke-dasharray=\"3 2\"/>",
+                "<circle class=\"built\" cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"2.2\"/>",
                 n(d.at.0),
                 n(d.at.1),
                 n(1.45 * UNIT)
@@ -770,92 +697,125 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     }
     units.push_str("</g>\n");
 
-    // Labels: every province, named coasts, retreat lists; clear of every unit.
+    // Labels: every province, named coasts, retreat lists; clear of every unit and
+    // of each other, and if they can be, of nodes, centres and order lines.
     let mut placer = Placer {
-        hard: drawn.iter().map(|d| unit_box(d.at)).collect(),
-        soft: Vec::new(),
-        placed: Vec::new(),
+        units: drawn.iter().map(|d| unit_box(d.at)).collect(),
+        lines: order_lines,
+        points: lay.points.clone(),
+        ..Placer::default()
     };
     for p in map.provs() {
-        let (x, y) = lay.point(p.into());
-        if !drawn
-            .iter()
-            .any(|d| map.prov_of(d.unit.loc) == p && d.retreats.is_none())
-        {
-            placer.soft.push(Rect {
-                x0: x - 0.6 * NODE,
-                y0: y - 0.6 * NODE,
-                x1: x + 0.6 * NODE,
-                y1: y + 0.6 * NODE,
-            });
-        }
+        placer
+            .soft
+            .push(Rect::around(lay.point(p.into()), NODE, NODE));
         if map.province(p).supply {
-            let (cx, cy) = lay.centre_marker(p);
-            placer.soft.push(Rect {
-                x0: cx - CENTRE_R,
-                y0: cy - CENTRE_R,
-                x1: cx + CENTRE_R,
-                y1: cy + CENTRE_R,
-            });
+            placer
+                .soft
+                .push(Rect::around(lay.centre_marker(p), CENTRE_R, CENTRE_R));
+        }
+        for &c in &map.province(p).coasts {
+            placer
+                .soft
+                .push(Rect::around(lay.point(c), 0.4 * UNIT, 0.4 * UNIT));
+        }
+    }
+    for d in drawn.iter().filter(|d| d.retreats.is_some()) {
+        placer.soft.push(Rect::around(d.at, 1.4 * UNIT, 1.4 * UNIT));
+        for &l in d.retreats.as_deref().unwrap_or(&[]) {
+            placer.lines.push((d.at, lay.point(l)));
         }
     }
     let mut labels = String::new();
+    let mut leaders = String::new();
     let _ = writeln!(
         labels,
         "<g id=\"labels\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">",
         n(FONT)
     );
+    let _ = writeln!(
+        leaders,
+        "<g id=\"leaders\" stroke=\"#555555\" stroke-width=\"0.8\">"
+    );
+    let mut leader = |o: Option<((f64, f64), (f64, f64))>| {
+        if let Some((a, b)) = o {
+            let _ = writeln!(
+                leaders,
+                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>",
+                n(a.0),
+                n(a.1),
+                n(b.0),
+                n(b.1)
+            );
+        }
+    };
+    let small = 0.8 * FONT;
     for (text, at) in &retreat_labels {
-        let w = text_box(text, 0.8 * FONT, 0.0, 0.0).x1 * 2.0;
-        let (cx, cy) = placer.place(text, 0.8 * FONT, &label_candidates(*at, w));
+        let pl = placer.place(text, small, *at, 1.45 * UNIT, 0.8 * UNIT);
+        leader(pl.leader);
         let _ = writeln!(
             labels,
             "<text class=\"retreats\" x=\"{}\" y=\"{}\" font-size=\"{}\" font-style=\"italic\">{}</text>",
-            n(cx),
-            n(cy + 0.33 * 0.8 * FONT),
-            n(0.8 * FONT),
+            n(pl.centre.0),
+            n(baseline(pl.centre.1, small)),
+            n(small),
             esc(text)
         );
     }
-    for p in map.provs() {
+    // Province labels go most crowded first (they have the fewest places), each
+    // with its named coasts; they are written in the map's order.
+    let crowd = |p: Prov| {
+        let at = lay.point(p.into());
+        lay.points
+            .iter()
+            .filter(|&&q| dist(at, q) < 6.0 * UNIT)
+            .count()
+    };
+    let mut order: Vec<Prov> = map.provs().collect();
+    order.sort_by_key(|&p| (std::cmp::Reverse(crowd(p)), p.0));
+    let coast_size = 0.7 * FONT;
+    let mut at_of: Vec<Option<Placed>> = vec![None; lay.points.len()];
+    for &p in &order {
         let id = map.province(p).id.to_uppercase();
-        let w = text_box(&id, FONT, 0.0, 0.0).x1 * 2.0;
-        let (cx, cy) = placer.place(&id, FONT, &label_candidates(lay.point(p.into()), w));
+        let pl = placer.place(&id, FONT, lay.point(p.into()), NODE, 0.8 * UNIT);
+        at_of[p.0 as usize] = Some(pl);
+        for &c in &map.province(p).coasts {
+            let cid = map.loc_id(c).to_uppercase();
+            let pl = placer.place(&cid, coast_size, lay.point(c), 0.45 * UNIT, 0.5 * UNIT);
+            at_of[c.0 as usize] = Some(pl);
+        }
+    }
+    for p in map.provs() {
+        let Some(pl) = at_of[p.0 as usize] else {
+            continue;
+        };
+        leader(pl.leader);
+        let id = map.province(p).id.to_uppercase();
         let _ = writeln!(
             labels,
             "<text x=\"{}\" y=\"{}\">{}</text>",
-            n(cx),
-            n(cy + 0.33 * FONT),
+            n(pl.centre.0),
+            n(baseline(pl.centre.1, FONT)),
             esc(&id)
         );
         for &c in &map.province(p).coasts {
-            let cid = map
-                .coast(c)
-                .map(|k| k.id.to_uppercase())
-                .unwrap_or_default();
-            let size = 0.7 * FONT;
-            let w = text_box(&cid, size, 0.0, 0.0).x1 * 2.0;
-            let (x, y) = lay.point(c);
-            let cands = vec![
-                (x + 0.55 * UNIT + w / 2.0, y - 0.55 * UNIT),
-                (x - 0.55 * UNIT - w / 2.0, y - 0.55 * UNIT),
-                (x + 0.55 * UNIT + w / 2.0, y + 0.7 * UNIT),
-                (x - 0.55 * UNIT - w / 2.0, y + 0.7 * UNIT),
-                (x, y + 1.6 * UNIT),
-                (x, y - 1.6 * UNIT),
-            ];
-            let (cx, cy) = placer.place(&cid, size, &cands);
+            let Some(pl) = at_of[c.0 as usize] else {
+                continue;
+            };
+            leader(pl.leader);
+            let cid = map.loc_id(c).to_uppercase();
             let _ = writeln!(
                 labels,
                 "<text x=\"{}\" y=\"{}\" font-size=\"{}\" fill=\"{WATER_EDGE}\">{}</text>",
-                n(cx),
-                n(cy + 0.33 * size),
-                n(size),
+                n(pl.centre.0),
+                n(baseline(pl.centre.1, coast_size)),
+                n(coast_size),
                 esc(&cid)
             );
         }
     }
     labels.push_str("</g>\n");
+    leaders.push_str("</g>\n");
 
     // Problems: rings and numbers on the provinces named.
     let mut problems = String::new();
@@ -880,9 +840,15 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
         problems.push_str("</g>\n");
     }
 
-    let (legend, legend_h, legend_w) = legend(map, scene, lay.height);
-    let width = lay.width.max(legend_w);
-    let height = lay.height + legend_h;
+    // A wide board's legend is drawn larger, so that it reads at the same size as
+    // the board's labels when the picture is printed to fit a page.
+    let k = (lay.width / 1400.0).clamp(1.0, 2.0);
+    let (mut legend, legend_h, legend_w) = legend(map, scene, lay.height / k, lay.width / k);
+    if k > 1.0 {
+        legend = format!("<g transform=\"scale({k:.3})\">\n{legend}</g>\n");
+    }
+    let width = lay.width.max(legend_w * k);
+    let height = lay.height + legend_h * k;
     let _ = writeln!(
         body,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">",
@@ -906,6 +872,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     let _ = writeln!(body, "<g id=\"marks\">");
     body.push_str(&marks);
     body.push_str("</g>\n");
+    body.push_str(&leaders);
     body.push_str(&labels);
     body.push_str(&problems);
     body.push_str(&legend);
@@ -1099,12 +1066,13 @@ fn arrow(
 }
 
 /// The legend below the board: title, powers with colour, shape and counts, the key
-/// to the symbols, the problems. Returns the SVG, its height and its least width.
-fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
+/// to the symbols, the problems, in `room` wide (at least 1000). Returns the SVG,
+/// its height and its width.
+fn legend(map: &Map, scene: &Scene, top: f64, room: f64) -> (String, f64, f64) {
     let mut o = String::new();
     let pos = scene.position;
     let margin = 2.0 * UNIT;
-    let min_w = 1000.0;
+    let min_w = room.max(1000.0);
     let mut y = top + 2.2 * UNIT;
     let _ = writeln!(o, "<g id=\"legend\" fill=\"{INK}\">");
     let _ = writeln!(
@@ -1191,6 +1159,21 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
         if !scene.bare {
             let u = units_of(w);
             let _ = write!(text, ", {u} unit{}", s(u));
+            if let Some(r) = scene
+                .result
+                .filter(|r| r.phase.kind == PhaseKind::Adjustment)
+            {
+                let gone = r
+                    .removed
+                    .iter()
+                    .chain(r.civil_disorder.iter().map(|(i, _)| i))
+                    .filter(|&&i| r.units.get(i).is_some_and(|u| u.power == w))
+                    .count();
+                let built = r.built.iter().filter(|u| u.power == w).count();
+                if gone + built > 0 {
+                    let _ = write!(text, " (then {})", u + built - gone.min(u + built));
+                }
+            }
         }
         let _ = writeln!(
             o,
@@ -1274,7 +1257,7 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
                 &mut a,
                 &mut m,
                 (-0.9 * UNIT, 0.0),
-                (3.6 * UNIT, 0.0),
+                (3.9 * UNIT, 0.0),
                 "#777777",
                 line,
                 failed,
@@ -1293,6 +1276,14 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
                 n(0.9 * UNIT)
             ),
             "dislodged",
+        );
+        add(
+            format!(
+                "<circle cx=\"{}\" cy=\"0\" r=\"{}\" fill=\"none\" stroke=\"{INK}\" stroke-width=\"2.2\"/>",
+                n(c.0),
+                n(0.9 * UNIT)
+            ),
+            "built",
         );
         add(
             format!(
@@ -1318,7 +1309,7 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
     let mut x = margin;
     y += 0.8 * UNIT;
     for (sym, text) in &items {
-        let w = 4.0 * UNIT + text.chars().count() as f64 * 0.62 * FONT + 1.5 * UNIT;
+        let w = 4.6 * UNIT + super::labels::text_width(text, FONT) + 1.5 * UNIT;
         if x + w > min_w - margin && x > margin {
             x = margin;
             y += 2.2 * UNIT;
@@ -1328,7 +1319,7 @@ fn legend(map: &Map, scene: &Scene, top: f64) -> (String, f64, f64) {
             "<g transform=\"translate({},{})\">{sym}</g><text x=\"{}\" y=\"{}\" font-size=\"{}\">{}</text>",
             n(x),
             n(y),
-            n(x + 4.0 * UNIT),
+            n(x + 4.6 * UNIT),
             n(y + 0.35 * FONT),
             n(FONT),
             esc(text)
