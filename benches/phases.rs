@@ -151,6 +151,7 @@ fn crowd(map: &Map, n: usize, seed: u64) -> (Position, String) {
         let kinds: Vec<(UnitKind, arbiter::map::Loc)> = [UnitKind::Army, UnitKind::Fleet]
             .into_iter()
             .flat_map(|k| map.unit_locs(k, p).into_iter().map(move |l| (k, l)))
+            .filter(|&(k, l)| map.placement_problem(k, l).is_none())
             .collect();
         if kinds.is_empty() {
             continue;

@@ -100,7 +100,7 @@ pub struct ForeignIds {
 /// locations and powers in range, one owner entry per province, one saved count per
 /// power at most. Linear in the input.
 pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(), ForeignIds> {
-    let nlocs = map.locs().count();
+    let nlocs = map.provinces.len() + map.coasts.len();
     let (nprovs, npowers) = (map.province_count(), map.powers.len());
     let fail = |what: String| {
         Err(ForeignIds {
@@ -134,18 +134,14 @@ pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(),
         }
     }
     for o in orders {
-        let mut locs = Vec::with_capacity(3);
-        locs.extend(o.unit.map(|u| u.loc));
-        match o.kind {
-            OrderKind::Move { to, .. } => locs.push(to),
-            OrderKind::Support { target, to } => {
-                locs.push(target.loc);
-                locs.extend(to);
-            }
-            OrderKind::Convoy { army, to } => locs.extend([army.loc, to]),
-            _ => {}
-        }
-        if !locs.into_iter().all(loc_ok) || !o.power.is_none_or(power_ok) {
+        // The order's unit and the places it names (at most three), on the stack.
+        let (a, b) = match o.kind {
+            OrderKind::Move { to, .. } => (Some(to), None),
+            OrderKind::Support { target, to } => (Some(target.loc), to),
+            OrderKind::Convoy { army, to } => (Some(army.loc), Some(to)),
+            _ => (None, None),
+        };
+        if ![o.unit.map(|u| u.loc), a, b].into_iter().flatten().all(loc_ok) || !o.power.is_none_or(power_ok) {
             return fail(format!(
                 "the order `{}`",
                 o.text.chars().take(80).collect::<String>()
