@@ -7,6 +7,12 @@
 //! next and lost after it. Every phase's outcome is one [`PhaseResult`], whatever its
 //! kind, and every report renders that.
 
+// `advance` runs `check_ids` first, so every id indexed below is in range; the
+// other indices are positions in the results the judge built (`Dislodged::unit`
+// into `units`) and `saved` has one entry per power of the map. Out of range is
+// a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use crate::game::{Phase, PhaseKind, Position, Retreating, Unit};
 use crate::judge::{
     adjudicate, adjudicate_adjustments, adjudicate_retreats, owed, owners_after, Dislodged,

@@ -212,6 +212,9 @@ impl GameFile {
 
     /// The file's text. Lists of plain words (units, centres, retreats) are written
     /// on one line (`france: [A PAR, F BRE]`) when the result reads back the same.
+    // Serializing cannot fail: a `GameFile` is strings, numbers, lists and maps
+    // with string keys, all of which YAML represents.
+    #[allow(clippy::expect_used)]
     pub fn to_yaml(&self) -> String {
         let body = serde_yaml::to_string(self).expect("a game file serializes");
         let compact = flow_lists(&body);

@@ -52,17 +52,29 @@ pub fn with_normalized<R>(s: &str, f: impl FnOnce(&str) -> R) -> R {
             b'-' | b'_' => space = true,
             b if b.is_ascii_whitespace() => space = true,
             b => {
+                // At most one byte out per byte in (a space is written only for a
+                // separator that wrote nothing), so `n <= s.len() <= 64`; the
+                // fallback is never taken.
                 if space && n > 0 {
-                    buf[n] = b' ';
+                    let Some(slot) = buf.get_mut(n) else {
+                        return f(&normalize(s));
+                    };
+                    *slot = b' ';
                     n += 1;
                 }
                 space = false;
-                buf[n] = b.to_ascii_lowercase();
+                let Some(slot) = buf.get_mut(n) else {
+                    return f(&normalize(s));
+                };
+                *slot = b.to_ascii_lowercase();
                 n += 1;
             }
         }
     }
-    f(std::str::from_utf8(&buf[..n]).expect("ASCII"))
+    match std::str::from_utf8(buf.get(..n).unwrap_or_default()) {
+        Ok(t) => f(t),
+        Err(_) => f(&normalize(s)),
+    }
 }
 
 /// FNV-1a: a fast hash for the short keys of the name tables.
