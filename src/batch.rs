@@ -409,8 +409,7 @@ pub fn stream(
     let mut line = 1u64;
     let skip_bom = |c: &mut Chunk| {
         if let Some(Raw::Line(r)) = c.lines.first_mut() {
-            if c
-                .bytes
+            if c.bytes
                 .get(r.clone())
                 .is_some_and(|b| b.starts_with("\u{feff}".as_bytes()))
             {

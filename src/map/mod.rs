@@ -4,7 +4,6 @@
 //! read-only afterwards. Every province, coast and power is a small integer; the
 //! adjacency tables are bit sets, so adjudication never compares a string.
 
-
 mod build;
 pub mod check;
 pub mod dpjudge;

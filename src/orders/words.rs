@@ -227,7 +227,10 @@ pub(super) fn flags(w: &str) -> u32 {
         return 0;
     }
     let t = table();
-    if t.lengths.get(letter_index(first)).is_none_or(|l| l & (1 << n) == 0) {
+    if t.lengths
+        .get(letter_index(first))
+        .is_none_or(|l| l & (1 << n) == 0)
+    {
         return 0;
     }
     t.words.get(word).copied().unwrap_or(0)

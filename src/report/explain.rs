@@ -1244,7 +1244,9 @@ impl<'a> Board<'a> {
                             t,
                             " It does not count for the attack: a power's support cannot \
                              help dislodge its own unit ({}).",
-                            self.at[to.0 as usize].map(|o| self.unit(o)).unwrap_or_default()
+                            self.at[to.0 as usize]
+                                .map(|o| self.unit(o))
+                                .unwrap_or_default()
                         );
                     }
                 }

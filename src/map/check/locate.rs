@@ -10,6 +10,10 @@
 //! A path names keys and list indices joined by dots: `provinces.3.army.1` is the second
 //! army neighbour of the fourth province.
 
+// It scans the text of a user file: no unchecked indexing (the parent module allows it
+// for its own tables only).
+#![deny(clippy::indexing_slicing)]
+
 use std::collections::HashMap;
 
 /// A place in the source: 1-based line and 1-based column (in characters).
