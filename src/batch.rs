@@ -312,7 +312,7 @@ fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>, max: usize) -> io::Resu
                 fits = false;
                 buf.truncate(start);
             } else {
-                buf.extend_from_slice(&avail[..take]);
+                buf.extend_from_slice(avail.get(..take).unwrap_or(avail));
             }
         }
         input.consume(if done { take + 1 } else { take });
@@ -363,7 +363,7 @@ fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions) -> (Vec<u8>, StreamSt
                 false
             }
             Raw::Line(r) => {
-                let bytes = &c.bytes[r.clone()];
+                let bytes = c.bytes.get(r.clone()).unwrap_or_default();
                 if bytes.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
@@ -409,7 +409,10 @@ pub fn stream(
     let mut line = 1u64;
     let skip_bom = |c: &mut Chunk| {
         if let Some(Raw::Line(r)) = c.lines.first_mut() {
-            if c.bytes[r.clone()].starts_with("\u{feff}".as_bytes()) {
+            if c.bytes
+                .get(r.clone())
+                .is_some_and(|b| b.starts_with("\u{feff}".as_bytes()))
+            {
                 r.start += 3;
             }
         }
@@ -453,7 +456,11 @@ pub fn stream(
                     skip_bom(&mut c);
                 }
                 line += c.lines.len() as u64;
-                if to_workers[k % jobs].send(c).is_err() {
+                // `jobs` channels were made above; `get` only guards the arithmetic.
+                let Some(tx) = to_workers.get(k % jobs) else {
+                    break;
+                };
+                if tx.send(c).is_err() {
                     break;
                 }
                 k += 1;
@@ -462,7 +469,7 @@ pub fn stream(
         });
         let mut k = 0usize;
         let written = loop {
-            let Ok((out, s)) = from_workers[k % jobs].recv() else {
+            let Some(Ok((out, s))) = from_workers.get(k % jobs).map(|rx| rx.recv()) else {
                 break Ok(());
             };
             if let Err(e) = output.write_all(&out) {
@@ -569,11 +576,13 @@ fn answer<'l>(
         }
     }
     for (k, o) in parsed.iter().enumerate() {
-        warnings[k].extend(nationality_warnings(
-            map,
-            &position.units,
-            std::slice::from_ref(o),
-        ));
+        if let Some(w) = warnings.get_mut(k) {
+            w.extend(nationality_warnings(
+                map,
+                &position.units,
+                std::slice::from_ref(o),
+            ));
+        }
     }
     let (mut result, _) =
         advance(map, rules, &position, &parsed, c.last_year).map_err(|e| e.to_string())?;
@@ -588,7 +597,10 @@ fn answer<'l>(
                     return Err("internal error: an order has no result".into());
                 };
                 e.order = text.to_string();
-                e.warnings = warnings[k].iter().map(|d| d.message.clone()).collect();
+                e.warnings = warnings
+                    .get(k)
+                    .map(|w| w.iter().map(|d| d.message.clone()).collect())
+                    .unwrap_or_default();
                 orders.push(e);
             }
             Err(reason) => orders.push(json::JsonOrder {

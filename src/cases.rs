@@ -159,7 +159,11 @@ impl Case {
 
     /// Build the position and parse the orders, under the case's first edition.
     pub fn prepare(&self, map: &Map) -> Result<Prepared, String> {
-        let rules = self.editions()?[0];
+        let rules = self
+            .editions()?
+            .first()
+            .copied()
+            .ok_or("`rules` names no edition")?;
         self.prepare_under(map, rules)
     }
 
@@ -242,7 +246,7 @@ impl Case {
                 let have = r
                     .civil_disorder
                     .iter()
-                    .map(|&(i, _)| prov(r.units[i].loc))
+                    .filter_map(|&(i, _)| r.units.get(i).map(|u| prov(u.loc)))
                     .collect();
                 same_set("civil disorder", want, have, &mut diffs);
             }
@@ -251,7 +255,10 @@ impl Case {
         let got: BTreeMap<String, String> = r
             .dislodged
             .iter()
-            .map(|d| (prov(r.units[d.unit].loc), map.province(d.by).id.clone()))
+            .filter_map(|d| {
+                let u = r.units.get(d.unit)?;
+                Some((prov(u.loc), map.province(d.by).id.clone()))
+            })
             .collect();
         if got != self.dislodged {
             diffs.push(format!(
@@ -271,10 +278,11 @@ impl Case {
             let have: BTreeMap<String, Vec<String>> = r
                 .dislodged
                 .iter()
-                .map(|d| {
+                .filter_map(|d| {
+                    let u = r.units.get(d.unit)?;
                     let mut l: Vec<String> = d.retreats.iter().map(|&l| map.loc_id(l)).collect();
                     l.sort();
-                    (prov(r.units[d.unit].loc), l)
+                    Some((prov(u.loc), l))
                 })
                 .collect();
             let want: BTreeMap<String, Vec<String>> = want
@@ -317,7 +325,11 @@ impl Case {
             };
             words(&expected, &t, &mut diffs);
             if let Some(want) = &self.destroyed {
-                let have = t.destroyed.iter().map(|&i| prov(t.units[i].loc)).collect();
+                let have = t
+                    .destroyed
+                    .iter()
+                    .filter_map(|&i| t.units.get(i).map(|u| prov(u.loc)))
+                    .collect();
                 same_set("destroyed", want, have, &mut diffs);
             }
         }

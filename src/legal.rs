@@ -28,6 +28,12 @@
 //! and destination, the question legality asks (`convoy::necessary`: two breadth-first
 //! searches for most fleets, a bounded search for the rest).
 
+// Indexing is by the map's dense ids and by positions in vectors built here with
+// one entry per unit or province. The position must be of `map` (the contract of
+// the judge: game files resolve names against the map they name; `advance` checks
+// ids with `game::check_ids`). An out-of-range index is a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use crate::game::{PhaseKind, Position, Unit};
 use crate::judge::convoy;
 use crate::judge::{owed, ConvoyIntent, Rules};

@@ -19,6 +19,12 @@
 //! The library does no I/O and never prints; the binary (`src/main.rs`, `src/cli/`)
 //! reads files and writes output.
 
+// Library code where input can reach must not panic on it: no unwrap/expect, no
+// unchecked indexing. Remaining exceptions are allowed on the smallest item or
+// module, each with a comment saying why it cannot fail (docs/ARCHITECTURE.md,
+// "Invariants").
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+
 pub mod batch;
 pub mod cases;
 pub mod game;

@@ -5,6 +5,12 @@
 //! invariants are checked ([`check_phase`]). A game is a function of its seed: the
 //! generator is a hand-written SplitMix64, so runs are the same on every machine.
 
+// Self-play makes its own input: positions are built on `map` (`scatter`, then
+// `advance`), every order comes from `legal_orders`, and the vectors indexed here
+// (`chosen`, `units`, `ordered`, owners) have one entry per unit, order or
+// province of that same map; `rng.below(n)` is below `n`. Out of range is a bug.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt;
 
 use std::collections::BTreeMap;

@@ -79,7 +79,7 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
         let mut i = indent;
         if quote.is_none() && flow == 0 {
             expect_node = true;
-            if !blank && b[i] != b'#' {
+            if !blank && b.get(i) != Some(&b'#') {
                 // Block nesting: one level per indentation, and per `- ` or `? ` in front.
                 let mut col = i;
                 loop {
@@ -92,10 +92,15 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
                     if indents.len() > MAX_DEPTH {
                         return Err(err(col, too_deep()));
                     }
-                    let rest = &b[col..];
+                    let rest = b.get(col..).unwrap_or_default();
                     if (rest.starts_with(b"- ") || rest.starts_with(b"? ")) && col + 2 <= b.len() {
                         col += 2;
-                        col += b[col..].iter().take_while(|&&c| c == b' ').count();
+                        col += rest
+                            .get(2..)
+                            .unwrap_or_default()
+                            .iter()
+                            .take_while(|&&c| c == b' ')
+                            .count();
                         if col >= b.len() {
                             break;
                         }
@@ -105,8 +110,7 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
                 }
             }
         }
-        while i < b.len() {
-            let c = b[i];
+        while let Some(&c) = b.get(i) {
             let next = b.get(i + 1).copied();
             if let Some(q) = quote {
                 if q == b'\'' && c == b'\'' {
@@ -126,7 +130,7 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
             let space_after = next.is_none_or(|x| x == b' ' || x == b'\t');
             match c {
                 b' ' | b'\t' => {}
-                b'#' if i == 0 || matches!(b[i - 1], b' ' | b'\t') => break,
+                b'#' if i == 0 || matches!(b.get(i - 1), Some(b' ' | b'\t')) => break,
                 b'&' | b'*' if expect_node => {
                     return Err(err(
                         i,
@@ -167,7 +171,7 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
                 }
                 b'!' if expect_node => {
                     // A tag: the node follows it.
-                    while i + 1 < b.len() && b[i + 1] != b' ' {
+                    while b.get(i + 1).is_some_and(|&x| x != b' ') {
                         i += 1;
                     }
                 }

@@ -7,6 +7,12 @@
 //! next and lost after it. Every phase's outcome is one [`PhaseResult`], whatever its
 //! kind, and every report renders that.
 
+// `advance` runs `check_ids` first, so every id indexed below is in range; the
+// other indices are positions in the results the judge built (`Dislodged::unit`
+// into `units`) and `saved` has one entry per power of the map. Out of range is
+// a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use crate::game::{Phase, PhaseKind, Position, Retreating, Unit};
 use crate::judge::{
     adjudicate, adjudicate_adjustments, adjudicate_retreats, owed, owners_after, Dislodged,
@@ -141,7 +147,12 @@ pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(),
             OrderKind::Convoy { army, to } => (Some(army.loc), Some(to)),
             _ => (None, None),
         };
-        if ![o.unit.map(|u| u.loc), a, b].into_iter().flatten().all(loc_ok) || !o.power.is_none_or(power_ok) {
+        if ![o.unit.map(|u| u.loc), a, b]
+            .into_iter()
+            .flatten()
+            .all(loc_ok)
+            || !o.power.is_none_or(power_ok)
+        {
             return fail(format!(
                 "the order `{}`",
                 o.text.chars().take(80).collect::<String>()

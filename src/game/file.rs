@@ -212,6 +212,9 @@ impl GameFile {
 
     /// The file's text. Lists of plain words (units, centres, retreats) are written
     /// on one line (`france: [A PAR, F BRE]`) when the result reads back the same.
+    // Serializing cannot fail: a `GameFile` is strings, numbers, lists and maps
+    // with string keys, all of which YAML represents.
+    #[allow(clippy::expect_used)]
     pub fn to_yaml(&self) -> String {
         let body = serde_yaml::to_string(self).expect("a game file serializes");
         let compact = flow_lists(&body);
@@ -249,8 +252,7 @@ fn flow_lists(src: &str) -> String {
     let mut out = String::with_capacity(src.len());
     let mut block: Option<usize> = None;
     let mut i = 0;
-    while i < lines.len() {
-        let line = lines[i];
+    while let Some(&line) = lines.get(i) {
         i += 1;
         if let Some(b) = block {
             if line.trim().is_empty() || indent_of(line) > b {
@@ -266,11 +268,15 @@ fn flow_lists(src: &str) -> String {
             let dash = format!("{}- ", " ".repeat(indent_of(line)));
             let mut items = Vec::new();
             let mut j = i;
-            while j < lines.len() && lines[j].starts_with(&dash) && plain(&lines[j][dash.len()..]) {
-                items.push(&lines[j][dash.len()..]);
+            while let Some(item) = lines
+                .get(j)
+                .and_then(|l| l.strip_prefix(dash.as_str()))
+                .filter(|item| plain(item))
+            {
+                items.push(item);
                 j += 1;
             }
-            let whole = j >= lines.len() || !lines[j].starts_with(&dash);
+            let whole = lines.get(j).is_none_or(|l| !l.starts_with(&dash));
             if !items.is_empty() && whole {
                 out.push_str(&format!("{line} [{}]\n", items.join(", ")));
                 i = j;
@@ -592,12 +598,13 @@ impl Game {
         }
         // The phases follow one another.
         for (i, w) in history.windows(2).enumerate() {
-            if w[0].next != Some(w[1].phase()) {
+            let [before, after] = w else { continue };
+            if before.next != Some(after.phase()) {
                 return Err(invalid(
-                    format!("history entry {} ({})", i + 2, w[1].phase()),
+                    format!("history entry {} ({})", i + 2, after.phase()),
                     format!(
                         "it does not follow the entry before it, whose next phase is {}",
-                        show(w[0].next)
+                        show(before.next)
                     ),
                 ));
             }
@@ -747,7 +754,12 @@ impl Game {
             .into_iter()
             .enumerate()
             .map(|(k, o)| ResultRecord {
-                file: files[j.file_of[k]].file.clone(),
+                file: j
+                    .file_of
+                    .get(k)
+                    .and_then(|&f| files.get(f))
+                    .map(|f| f.file.clone())
+                    .unwrap_or_default(),
                 power: o.power,
                 order: o.order,
                 canonical: o.canonical.unwrap_or_default(),
@@ -875,9 +887,12 @@ impl ReadOrders {
         let Some(i) = self.offsets.iter().rposition(|&o| o < d.span.line.max(1)) else {
             return;
         };
+        let (Some(&offset), Some(ds)) = (self.offsets.get(i), self.diagnostics.get_mut(i)) else {
+            return;
+        };
         let mut d = d.clone();
-        d.span.line -= self.offsets[i];
-        self.diagnostics[i].push(d);
+        d.span.line -= offset;
+        ds.push(d);
     }
 }
 
@@ -902,7 +917,8 @@ fn judge_from(
     }
     // The result keeps the diagnostics with the spans of their own files.
     for (k, o) in result.input.iter_mut().enumerate() {
-        o.span.line -= read.offsets[read.file_of[k]];
+        let file = read.file_of.get(k).and_then(|&f| read.offsets.get(f));
+        o.span.line -= file.copied().unwrap_or(0);
     }
     for ds in &mut read.diagnostics {
         ds.sort_by_key(|d| (d.span.line, d.span.start));
@@ -937,7 +953,9 @@ fn outcome_diagnostics(map: &Map, result: &PhaseResult, have: &[Diagnostic]) -> 
         let Outcome::Illegal(why) = &r.outcome else {
             continue;
         };
-        let span = result.input[k].span;
+        let Some(span) = result.input.get(k).map(|i| i.span) else {
+            continue;
+        };
         if have.iter().any(|d| d.span == span) {
             continue;
         }

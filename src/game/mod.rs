@@ -291,7 +291,9 @@ impl Position {
                     ),
                 });
             }
-            out[pw.0 as usize] = n;
+            if let Some(slot) = out.get_mut(pw.0 as usize) {
+                *slot = n;
+            }
         }
         self.set_saved(out);
         Ok(())
@@ -447,10 +449,13 @@ impl Position {
                     .prov_by_id(c)
                     .filter(|&p| map.province(p).supply)
                     .ok_or_else(|| PositionError::Centre(c.to_string()))?;
-                if self.owners[p.0 as usize].is_some_and(|o| o != pw) {
+                let Some(slot) = self.owners.get_mut(p.0 as usize) else {
+                    return Err(PositionError::Centre(c.to_string()));
+                };
+                if slot.is_some_and(|o| o != pw) {
                     return Err(PositionError::TwoOwners(map.province(p).name.clone()));
                 }
-                self.owners[p.0 as usize] = Some(pw);
+                *slot = Some(pw);
             }
         }
         Ok(())

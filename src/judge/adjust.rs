@@ -6,6 +6,16 @@
 //! centres at once, other owned centres with a build saved the winter before). Also
 //! centre ownership after a Fall turn and the adjustments each power owes.
 
+// Indexing is by dense ids and by positions in vectors built here, never by raw
+// input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
+// table from validated ids) or from a position and orders that `game::check_ids`
+// validated at the entry of `adjudicate`/`advance`; the public phase functions
+// re-exported from `judge` take ids of the `map` they are given, the contract
+// `advance` checks. Unit and order indices are positions in the vectors this
+// phase built (one entry per unit, per order). An out-of-range index is a bug, not
+// input.
+#![allow(clippy::indexing_slicing)]
+
 use std::collections::VecDeque;
 
 use super::outcome::{Illegal, OrderResult, Outcome};

@@ -2,6 +2,16 @@
 //! necessary for some route (6.G.19), and is there a route through the fleets whose
 //! convoys succeed (the resolver's PATH).
 
+// Indexing is by dense ids and by positions in vectors built here, never by raw
+// input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
+// table from validated ids) or from a position and orders that `game::check_ids`
+// validated at the entry of `adjudicate`/`advance`; the public phase functions
+// re-exported from `judge` take ids of the `map` they are given, the contract
+// `advance` checks. Unit and order indices are positions in the vectors this
+// phase built (one entry per unit, per order). An out-of-range index is a bug, not
+// input.
+#![allow(clippy::indexing_slicing)]
+
 use crate::map::{Map, Prov, ProvSet, SeaTable};
 
 // The searches run on sets of seas. On a map with at most 128 seas (every shipped board)

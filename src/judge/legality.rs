@@ -3,6 +3,16 @@
 //! judged from the board alone (6.D.31, 6.D.32, 6.G.19). Also decides, per the 2023
 //! rules (4.A.3), which army moves to adjacent provinces go by convoy.
 
+// Indexing is by dense ids and by positions in vectors built here, never by raw
+// input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
+// table from validated ids) or from a position and orders that `game::check_ids`
+// validated at the entry of `adjudicate`/`advance`; the public phase functions
+// re-exported from `judge` take ids of the `map` they are given, the contract
+// `advance` checks. Unit and order indices are positions in the vectors this
+// phase built (one entry per unit, per order). An out-of-range index is a bug, not
+// input.
+#![allow(clippy::indexing_slicing)]
+
 use super::convoy;
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{ConvoyIntent, Rules};

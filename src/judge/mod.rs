@@ -60,12 +60,10 @@ impl MovementResult {
     pub fn units_after(&self) -> Vec<Unit> {
         self.units
             .iter()
+            .zip(&self.destination)
             .enumerate()
             .filter(|&(i, _)| !self.is_dislodged(i))
-            .map(|(i, u)| Unit {
-                loc: self.destination[i],
-                ..*u
-            })
+            .map(|(_, (u, &loc))| Unit { loc, ..*u })
             .collect()
     }
 

@@ -8,6 +8,16 @@
 //! Orders are never processed in a fixed sequence. The hot path uses dense indices and
 //! flat tables only.
 
+// Indexing is by dense ids and by positions in vectors built here, never by raw
+// input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
+// table from validated ids) or from a position and orders that `game::check_ids`
+// validated at the entry of `adjudicate`/`advance`; the public phase functions
+// re-exported from `judge` take ids of the `map` they are given, the contract
+// `advance` checks. Unit and order indices are positions in the vectors this
+// phase built (one entry per unit, per order). An out-of-range index is a bug, not
+// input.
+#![allow(clippy::indexing_slicing)]
+
 use super::convoy;
 use super::legality::{Checked, Eff, NONE};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
@@ -325,6 +335,9 @@ impl Resolver<'_> {
         n
     }
 
+    // `m` is a move: callers reach here only for units whose effective order is
+    // `Eff::Move` (they matched it or `dest` returned `Some`), so `dest` cannot fail.
+    #[allow(clippy::expect_used)]
     fn attack(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
@@ -373,6 +386,9 @@ impl Resolver<'_> {
         1 + self.support_count(o, None)
     }
 
+    // `m` is a move: callers reach here only for units whose effective order is
+    // `Eff::Move` (they matched it or `dest` returned `Some`), so `dest` cannot fail.
+    #[allow(clippy::expect_used)]
     fn move_succeeds(&mut self, m: usize) -> bool {
         let (d, _) = self.dest(m).expect("a move");
         let a = self.attack(m);
@@ -720,6 +736,8 @@ pub(crate) fn resolve(
 }
 
 /// The opposition that stopped move `m`.
+// `m` is a move (called for a failed `Eff::Move` only), so `dest` cannot fail.
+#[allow(clippy::expect_used)]
 fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     let attack = r.attack(m);
     let (d, _) = r.dest(m).expect("a move");

@@ -3,6 +3,16 @@
 //! those units are destroyed; a unit with no (legal) retreat order is destroyed.
 //! No supports, convoys or other moves (DATC 6.H).
 
+// Indexing is by dense ids and by positions in vectors built here, never by raw
+// input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
+// table from validated ids) or from a position and orders that `game::check_ids`
+// validated at the entry of `adjudicate`/`advance`; the public phase functions
+// re-exported from `judge` take ids of the `map` they are given, the contract
+// `advance` checks. Unit and order indices are positions in the vectors this
+// phase built (one entry per unit, per order). An out-of-range index is a bug, not
+// input.
+#![allow(clippy::indexing_slicing)]
+
 use super::outcome::{Failure, Illegal, OrderResult, Outcome};
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, UnitKind};

@@ -1,6 +1,14 @@
 //! Compile a [`MapFile`] into a [`Map`]: assign dense ids, build the adjacency tables,
 //! and reject every inconsistency with file, line, column, key and a stable code.
 
+// The loader indexes only what it built: `provinces`, `coasts`, `powers`, the
+// adjacency tables and `f.provinces`/`f.powers` by ids it assigned itself (a
+// province's id is its position in the file, a coast's Loc is `n +` its position in
+// `coasts`, so `l.0 - n` is used only on coast Locs). Names from the file are
+// resolved through its own name->id maps first; an unknown name is a MapProblem, never
+// an index. An out-of-range index is a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use std::cell::RefCell;
 use std::collections::HashMap;
 

@@ -26,6 +26,13 @@
 //! rules, flows, variant directives, dummies, renames. The library does no I/O: included
 //! files are read through the caller's `read`.
 
+// After conversion, what remains indexed is `self.powers[p]` and `self.places[i]`
+// with `p`/`i` taken from `self.power`, `power_at` or `place_at` (set to
+// `len() - 1` right after a push, or a position found in the vector), plus the
+// importer's own tables; the words of a line are read with `get`. Out of range is a
+// bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -214,11 +221,14 @@ impl Reader {
         for (i, raw) in text.lines().enumerate() {
             let ln = i + 1;
             let words: Vec<&str> = raw.split_whitespace().collect();
-            if words.is_empty() || words[0].starts_with('#') {
+            let (Some(&first), Some(&final_word)) = (words.first(), words.last()) else {
+                continue;
+            };
+            if first.starts_with('#') {
                 continue;
             }
-            let up = words[0].to_ascii_uppercase();
-            let last = words[words.len() - 1].to_ascii_uppercase();
+            let up = first.to_ascii_uppercase();
+            let last = final_word.to_ascii_uppercase();
             if let Some(what) = self.skipping {
                 let end = match what {
                     "directive" => up == "END",
@@ -290,7 +300,7 @@ impl Reader {
                     ),
                 },
                 "USE" | "USES" | "MAP" => {
-                    for w in &words[1..] {
+                    for w in words.get(1..).unwrap_or_default() {
                         let name = if w.contains('.') {
                             w.to_string()
                         } else {
@@ -339,8 +349,11 @@ impl Reader {
                 _ if raw.contains('=') => self.name_line(file, ln, raw),
                 "OWNS" | "CENTERS" => match self.power {
                     Some(p) => {
-                        let list: Vec<String> =
-                            words[1..].iter().map(|w| w.to_ascii_uppercase()).collect();
+                        let list: Vec<String> = words
+                            .iter()
+                            .skip(1)
+                            .map(|w| w.to_ascii_uppercase())
+                            .collect();
                         if up == "CENTERS" {
                             self.powers[p].owns = list;
                         } else {
@@ -359,7 +372,7 @@ impl Reader {
                             self.powers[p].homes.clear();
                         }
                         self.powers[p].reinit_homes = true;
-                        self.homes(p, &words[1..], file, ln);
+                        self.homes(p, words.get(1..).unwrap_or_default(), file, ln);
                     }
                     None => self.note(
                         file,
@@ -373,7 +386,10 @@ impl Reader {
                 },
                 "A" | "F" => match (self.power, words.len()) {
                     (Some(p), 2) => {
-                        let at = words[1].to_ascii_uppercase();
+                        let at = words
+                            .get(1)
+                            .map(|w| w.to_ascii_uppercase())
+                            .unwrap_or_default();
                         let prov = at.split('/').next().unwrap_or("").to_string();
                         for pw in &mut self.powers {
                             pw.units
@@ -424,7 +440,7 @@ impl Reader {
             return;
         };
         let mut aliases = Vec::new();
-        for a in &words[1..] {
+        for a in words.get(1..).unwrap_or_default() {
             if let Some(a) = a.strip_suffix('?') {
                 self.note(
                     file,
@@ -447,10 +463,16 @@ impl Reader {
     }
 
     fn terrain(&mut self, file: &str, ln: usize, words: &[&str]) {
-        let kind = words[0].to_ascii_uppercase();
-        let written = words[1].to_string();
+        let (Some(kind), Some(written)) = (words.first(), words.get(1)) else {
+            return;
+        };
+        let kind = kind.to_ascii_uppercase();
+        let written = written.to_string();
         let key = written.to_ascii_uppercase();
-        if words.len() > 2 && !words[2].eq_ignore_ascii_case("ABUTS") {
+        if words
+            .get(2)
+            .is_some_and(|w| !w.eq_ignore_ascii_case("ABUTS"))
+        {
             self.note(
                 file,
                 ln,
@@ -491,10 +513,14 @@ impl Reader {
                 self.places.len() - 1
             }
         };
-        if words.len() <= 3 || !words[2].eq_ignore_ascii_case("ABUTS") {
+        if words.len() <= 3
+            || !words
+                .get(2)
+                .is_some_and(|w| w.eq_ignore_ascii_case("ABUTS"))
+        {
             return;
         }
-        for d in &words[3..] {
+        for d in words.get(3..).unwrap_or_default() {
             if let Some(gone) = d.strip_prefix('-') {
                 let g = gone.to_ascii_uppercase();
                 self.places[idx]
@@ -571,8 +597,11 @@ impl Reader {
 
     fn power_line(&mut self, file: &str, ln: usize, raw: &str, words: &[&str]) {
         let mut words: Vec<&str> = words.to_vec();
-        let mut up = words[0].to_ascii_uppercase();
-        if words.len() > 2 && words[1] == "->" {
+        let Some(first) = words.first() else {
+            return;
+        };
+        let mut up = first.to_ascii_uppercase();
+        if words.len() > 2 && words.get(1) == Some(&"->") {
             self.note(
                 file,
                 ln,
@@ -582,11 +611,15 @@ impl Reader {
                 ),
             );
             words.drain(..2);
-            up = words[0].to_ascii_uppercase();
+            up = words
+                .first()
+                .map(|w| w.to_ascii_uppercase())
+                .unwrap_or_default();
         }
+        let first = words.first().copied().unwrap_or_default();
         if up == "UNOWNED" || up == "NEUTRAL" {
             self.power = None;
-            for w in &words[1..] {
+            for w in words.get(1..).unwrap_or_default() {
                 let h = w.to_ascii_uppercase();
                 if !self.unowned.contains(&h) {
                     self.unowned.push(h);
@@ -600,7 +633,7 @@ impl Reader {
             None => {
                 self.powers.push(PowerDef {
                     key: key.clone(),
-                    name: title(words[0]),
+                    name: title(first),
                     file: file.to_string(),
                     line: ln,
                     ..PowerDef::default()
@@ -610,16 +643,16 @@ impl Reader {
             }
         };
         self.power = Some(p);
-        let mut rest = &words[1..];
+        let mut rest = words.get(1..).unwrap_or_default();
         if let Some(w) = rest.first().filter(|w| w.starts_with('(')) {
             let inner = w.trim_start_matches('(').trim_end_matches(')');
             let adj = inner.split(':').next().unwrap_or("");
             self.powers[p].adjective = if adj.is_empty() {
-                title(words[0])
+                title(first)
             } else {
                 title(adj)
             };
-            rest = &rest[1..];
+            rest = rest.get(1..).unwrap_or_default();
         }
         if self.powers[p].adjective.is_empty() {
             self.powers[p].adjective = self.powers[p].name.clone();

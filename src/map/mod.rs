@@ -269,6 +269,9 @@ pub struct SeaTable {
     pub touch: Vec<u128>,
 }
 
+// `SeaTable::new` indexes `number` (one entry per province, built here) and `touch`
+// (one per province) by province ids of this map. Not input; out of range is a bug.
+#[allow(clippy::indexing_slicing)]
 impl SeaTable {
     /// The table of a map's seas, if it has at most 128.
     fn new(seas: &ProvSet, fleet_reach_any: &[ProvSet]) -> Option<SeaTable> {
@@ -302,8 +305,17 @@ impl SeaTable {
     }
 }
 
+// The accessors index the map's tables by its own dense ids (Prov, Loc, Power): the
+// loader assigned them and built every table with one entry per id. Ids in a
+// position or in orders are checked by `game::check_ids` at the entry of
+// `advance`/`adjudicate`, and names from input go through the name index, which only
+// yields ids of this map. An out-of-range index is a bug, not input.
+#[allow(clippy::indexing_slicing)]
 impl Map {
     /// The classic board, compiled into the binary.
+    // The embedded maps are fixed at compile time and loaded by the tests
+    // (`Map::standard` everywhere, every entry of `EMBEDDED`), so they are valid.
+    #[allow(clippy::expect_used)]
     pub fn standard() -> Map {
         Map::from_yaml(STANDARD_YAML, "maps/standard.yaml")
             .expect("the embedded classic map is valid")
@@ -311,6 +323,8 @@ impl Map {
 
     /// An embedded map by name: `standard` (or `classic`), `classic1913`, `world1914`
     /// ([`EMBEDDED`]). Names are matched case-insensitively.
+    // As `standard`: the embedded maps are fixed and loaded by the tests.
+    #[allow(clippy::expect_used)]
     pub fn embedded(name: &str) -> Option<Map> {
         let name = name.trim().to_ascii_lowercase();
         let name = if name == "classic" { "standard" } else { &name };

@@ -52,17 +52,29 @@ pub fn with_normalized<R>(s: &str, f: impl FnOnce(&str) -> R) -> R {
             b'-' | b'_' => space = true,
             b if b.is_ascii_whitespace() => space = true,
             b => {
+                // At most one byte out per byte in (a space is written only for a
+                // separator that wrote nothing), so `n <= s.len() <= 64`; the
+                // fallback is never taken.
                 if space && n > 0 {
-                    buf[n] = b' ';
+                    let Some(slot) = buf.get_mut(n) else {
+                        return f(&normalize(s));
+                    };
+                    *slot = b' ';
                     n += 1;
                 }
                 space = false;
-                buf[n] = b.to_ascii_lowercase();
+                let Some(slot) = buf.get_mut(n) else {
+                    return f(&normalize(s));
+                };
+                *slot = b.to_ascii_lowercase();
                 n += 1;
             }
         }
     }
-    f(std::str::from_utf8(&buf[..n]).expect("ASCII"))
+    match std::str::from_utf8(buf.get(..n).unwrap_or_default()) {
+        Ok(t) => f(t),
+        Err(_) => f(&normalize(s)),
+    }
 }
 
 /// FNV-1a: a fast hash for the short keys of the name tables.
@@ -377,11 +389,12 @@ impl NameIndex {
         let limit = (w.chars().count() / 3).clamp(1, 3);
         let mut best: Option<(usize, &str, Loc)> = None;
         for (name, locs) in &self.places {
-            let Some(d) = distance_within(&w, name, limit, false) else {
+            let (Some(d), Some(&loc)) = (distance_within(&w, name, limit, false), locs.first())
+            else {
                 continue;
             };
             if best.is_none_or(|(bd, bn, _)| d < bd || (d == bd && name.as_str() < bn)) {
-                best = Some((d, name, locs[0]));
+                best = Some((d, name, loc));
             }
         }
         best.map(|(_, _, loc)| {
@@ -426,6 +439,9 @@ pub fn distance_within(a: &str, b: &str, limit: usize, swaps: bool) -> Option<us
 }
 
 /// Edit distance (insert, delete, substitute), on chars.
+// `prev` and `cur` have `b.len() + 1` entries and `j < b.len()`: every index is in
+// range by the loop bounds, whatever the text.
+#[allow(clippy::indexing_slicing)]
 pub fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut prev: Vec<usize> = (0..=b.len()).collect();
@@ -443,6 +459,10 @@ pub fn levenshtein(a: &str, b: &str) -> usize {
 
 /// Edit distance where swapping two neighbouring letters counts as one edit (optimal
 /// string alignment): `Marsielles` is one edit from `Marseilles`.
+// Every index is bounded by the loops: `i <= a.len()`, `j <= b.len()`, the stack
+// rows have MAX > len entries (checked above them), and `d` has
+// `(a.len() + 1) * (b.len() + 1)` entries; `i - 2`, `j - 2` only under `i, j > 1`.
+#[allow(clippy::indexing_slicing)]
 pub fn edit_distance(a: &str, b: &str) -> usize {
     const MAX: usize = 32;
     if a.is_ascii() && b.is_ascii() && a.len() < MAX && b.len() < MAX {

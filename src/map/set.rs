@@ -1,5 +1,11 @@
 //! A fixed-width bit set of provinces: the adjacency tables and the resolver's scratch sets.
 
+// Words are indexed by `Prov >> 6`: the map loader refuses a map of more than
+// MAX_PROVINCES provinces (build.rs, size limits), so every province id of a loaded
+// map is below MAX_PROVINCES = 64 * WORDS and `p.0 >> 6 < WORDS`. An id from
+// outside the map is refused by `game::check_ids` first. Out of range is a bug.
+#![allow(clippy::indexing_slicing)]
+
 use super::Prov;
 
 /// Machine words in a [`ProvSet`]: 8 × 64 = 512 provinces ([`super::MAX_PROVINCES`]).

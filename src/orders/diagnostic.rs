@@ -98,7 +98,7 @@ pub fn write_diagnostics(
     source: &str,
     file: &str,
 ) -> std::io::Result<()> {
-    let shown = &diags[..diags.len().min(MAX_DIAGNOSTICS)];
+    let shown = diags.get(..MAX_DIAGNOSTICS).unwrap_or(diags);
     // One pass over the source for the lines the shown diagnostics need.
     let mut wanted: Vec<u32> = shown.iter().map(|d| d.span.line).collect();
     wanted.sort_unstable();
@@ -115,7 +115,9 @@ pub fn write_diagnostics(
     for d in shown {
         let text = lines
             .binary_search_by_key(&d.span.line, |&(n, _)| n)
-            .map_or("", |i| lines[i].1);
+            .ok()
+            .and_then(|i| lines.get(i))
+            .map_or("", |l| l.1);
         write_one(w, d, text, file)?;
     }
     let more = diags.len() - shown.len();

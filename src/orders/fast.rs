@@ -49,12 +49,12 @@ impl Ctx<'_> {
             if w.is_empty() || n == MAX_TOKENS {
                 return None;
             }
-            words[n] = w;
-            toks[n] = token(w)?;
+            *words.get_mut(n)? = w;
+            *toks.get_mut(n)? = token(w)?;
             n += 1;
         }
-        let toks = &toks[..n];
-        let words = &words[..n];
+        let toks = toks.get(..n)?;
+        let words = words.get(..n)?;
         // The unit ordered, then what it does.
         let (me, rest) = self.unit_at(toks, words, 0)?;
         let kind = match toks.get(rest..)? {
@@ -142,8 +142,10 @@ impl Ctx<'_> {
             // of the first to the end of the last.
             let from = w.as_ptr() as usize;
             let mut end = k + 1;
-            while end < words.len() && end - k < self.names.max_words {
-                let next = words[end];
+            while end - k < self.names.max_words {
+                let Some(&next) = words.get(end) else {
+                    break;
+                };
                 if next == "-" || next == "->" {
                     break;
                 }
@@ -151,7 +153,7 @@ impl Ctx<'_> {
                     return None;
                 }
                 end += 1;
-                let last = words[end - 1];
+                let last = *words.get(end - 1)?;
                 let len = last.as_ptr() as usize + last.len() - from;
                 let joined = self.line.get(self.offset(w) as usize..)?.get(..len)?;
                 if !with_normalized(joined, |n| self.names.place(n)).is_empty() {

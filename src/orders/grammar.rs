@@ -80,7 +80,7 @@ impl Ends<'_> {
 impl<'a> std::ops::Deref for Ends<'a> {
     type Target = [&'a str];
     fn deref(&self) -> &[&'a str] {
-        &self.e[..self.n]
+        self.e.get(..self.n).unwrap_or_default()
     }
 }
 
@@ -164,7 +164,10 @@ impl<'m> Ctx<'m> {
         let mut cur = start;
         while ends.n < max.min(Ends::MAX) {
             let Ok((r, _)) = word(cur) else { break };
-            ends.e[ends.n] = r;
+            let Some(slot) = ends.e.get_mut(ends.n) else {
+                break;
+            };
+            *slot = r;
             ends.n += 1;
             if let Some(s) = r.strip_prefix('-') {
                 if s.starts_with(|c: char| c.is_alphanumeric()) {
@@ -199,20 +202,20 @@ impl<'m> Ctx<'m> {
             .take(if short { 2 } else { 1 })
             .enumerate()
         {
-            for k in (1..=ends.len()).rev() {
-                let text = &start[..start.len() - ends[k - 1].len()];
+            for &end in ends.iter().rev() {
+                let text = &start[..start.len() - end.len()];
                 let locs = lookup(text);
-                match locs.len() {
-                    0 => continue,
-                    1 if n == 1 => {
+                match (locs.len(), locs.first().copied()) {
+                    (0, _) => continue,
+                    (1, Some(loc)) if n == 1 => {
                         // Written short, and perhaps a misspelling of another name:
                         // `Sain` begins `Saint Petersburg` and is one letter from `Spain`.
                         let close = self.names.one_edit_from(self.map, &normalize(text));
-                        let p = self.map.prov_of(locs[0]);
+                        let p = self.map.prov_of(loc);
                         if let Some(&other) = close.iter().find(|&&l| self.map.prov_of(l) != p) {
                             let msg = format!(
                                 "ambiguous name `{text}`: it could be {}, written short, or {}, misspelt",
-                                self.list_places(&locs[..1]),
+                                self.list_places(&[loc]),
                                 self.list_places(&[other])
                             );
                             return fail(
@@ -222,9 +225,9 @@ impl<'m> Ctx<'m> {
                                 Some("write the name in full, or the province's id".into()),
                             );
                         }
-                        return self.coast(ends[k - 1], locs[0], text);
+                        return self.coast(end, loc, text);
                     }
-                    1 => return self.coast(ends[k - 1], locs[0], text),
+                    (1, Some(loc)) => return self.coast(end, loc, text),
                     _ => {
                         let msg = format!(
                             "ambiguous name `{text}`: it could be {}",
@@ -256,10 +259,10 @@ impl<'m> Ctx<'m> {
             let (i, _) = char('/')(i)?;
             let (s, _) = space0(i)?;
             let ends = Self::word_ends(s, 2);
-            for k in (1..=ends.len()).rev() {
-                let text = &s[..s.len() - ends[k - 1].len()];
+            for &end in ends.iter().rev() {
+                let text = &s[..s.len() - end.len()];
                 if with_normalized(text, |n| self.names.coast(n).is_some()) {
-                    return Ok((ends[k - 1], text));
+                    return Ok((end, text));
                 }
             }
             word(s)
@@ -373,8 +376,8 @@ impl<'m> Ctx<'m> {
     /// them. `None` if no name is close.
     fn corrected_place<'a>(&self, s: &'a str) -> Result<Option<(&'a str, Loc)>, Err<PErr<'a>>> {
         let ends = Self::word_ends(s, self.names.max_words);
-        for k in (1..=ends.len()).rev() {
-            let text = &s[..s.len() - ends[k - 1].len()];
+        for &end in ends.iter().rev() {
+            let text = &s[..s.len() - end.len()];
             let words: Vec<&str> = text
                 .split([' ', '-', '\t'])
                 .filter(|w| !w.is_empty())
@@ -383,10 +386,9 @@ impl<'m> Ctx<'m> {
                 continue;
             }
             let close = self.names.close_places(self.map, &normalize(text));
-            match close.len() {
-                0 => continue,
-                1 => {
-                    let loc = close[0].0;
+            match (close.len(), close.first()) {
+                (0, _) => continue,
+                (1, Some(&(loc, _))) => {
                     let (name, id) = (self.map.loc_name(loc), self.map.loc_id(loc));
                     if self.strict {
                         return Err(failure(
@@ -401,7 +403,7 @@ impl<'m> Ctx<'m> {
                         format!("read `{text}` as `{name}` ({id})"),
                         Some(format!("no other name is close; write `{id}` to be sure")),
                     ));
-                    return self.coast(ends[k - 1], loc, text).map(Some);
+                    return self.coast(end, loc, text).map(Some);
                 }
                 _ => {
                     let locs: Vec<Loc> = close.iter().map(|&(l, _)| l).collect();
@@ -536,8 +538,8 @@ impl<'m> Ctx<'m> {
             return no(i);
         }
         let ends = Self::word_ends(i, self.names.power_words);
-        for k in (1..=ends.len()).rev() {
-            let text = &i[..i.len() - ends[k - 1].len()];
+        for &end in ends.iter().rev() {
+            let text = &i[..i.len() - end.len()];
             let found = with_normalized(text, |n| self.names.power(n)).or_else(|| {
                 let t = text
                     .strip_suffix("'s")
@@ -545,7 +547,7 @@ impl<'m> Ctx<'m> {
                 with_normalized(t, |n| self.names.power(n))
             });
             if let Some(p) = found {
-                return Ok((ends[k - 1], p));
+                return Ok((end, p));
             }
         }
         no(i)

@@ -213,7 +213,9 @@ fn is_roman(s: &str) -> bool {
 fn letter_marker(t: &str) -> Option<(&str, u8, &str)> {
     let b = t.as_bytes();
     let k = usize::from(b.first() == Some(&b'('));
-    let n = b[k..]
+    let n = b
+        .get(k..)
+        .unwrap_or_default()
         .iter()
         .take_while(|c| c.is_ascii_alphabetic())
         .count();
@@ -306,14 +308,18 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
     let mut from = 0;
     while let Some(a) = s[from..].find("(*").map(|k| from + k) {
         let b = s[a..].find("*)").map_or(s.len(), |k| a + k + 2);
-        bytes[a..b].fill(b' ');
+        if let Some(r) = bytes.get_mut(a..b) {
+            r.fill(b' ');
+        }
         changed = true;
         from = b;
     }
     // Only parentheses, spaces and ASCII were put in or taken out: still UTF-8.
     let tagless = String::from_utf8_lossy(&bytes).into_owned();
     for (a, b) in result_parens(&tagless) {
-        bytes[a..=b].fill(b' ');
+        if let Some(r) = bytes.get_mut(a..=b) {
+            r.fill(b' ');
+        }
         changed = true;
     }
     let daide = s.trim_start().starts_with('(')
@@ -490,9 +496,9 @@ impl Ctx<'_> {
             Some(p) => (t, Some(p)),
             None if !power_head
                 && !label
-                && t.len() > 1
-                && !t.as_bytes()[1].is_ascii_whitespace()
-                && !matches!(t.as_bytes()[1], b':' | b'.' | b')') =>
+                && t.as_bytes().get(1).is_some_and(|&c| {
+                    !c.is_ascii_whitespace() && !matches!(c, b':' | b'.' | b')')
+                }) =>
             {
                 (t, None)
             }
@@ -568,7 +574,9 @@ impl Ctx<'_> {
     ) -> Marker<'a> {
         let b = t.as_bytes();
         let k = usize::from(matches!(b.first(), Some(b'(') | Some(b'#')));
-        let digits = b[k.min(b.len())..]
+        let digits = b
+            .get(k..)
+            .unwrap_or_default()
             .iter()
             .take_while(|c| c.is_ascii_digit())
             .count();
@@ -665,12 +673,10 @@ impl Ctx<'_> {
         }
         let (p, text) = power?;
         // `ENG` alone: England, or the unit in the English Channel holding?
-        if words == 1
-            && !opened
-            && !closed
-            && with_normalized(text, |n| !self.names.place(n).is_empty())
-        {
-            let place = with_normalized(text, |n| self.names.place(n)[0]);
+        let place = (words == 1 && !opened && !closed)
+            .then(|| with_normalized(text, |n| self.names.place(n).first().copied()))
+            .flatten();
+        if let Some(place) = place {
             return Some(Err(Diagnostic::error(
                 self.span(t, t.len()),
                 format!(

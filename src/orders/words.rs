@@ -63,8 +63,7 @@ pub(super) fn is_word_char(c: char) -> bool {
 pub(super) fn word(i: &str) -> Res<'_, &str> {
     let b = i.as_bytes();
     let mut n = 0;
-    while n < b.len() {
-        let c = b[n];
+    while let Some(&c) = b.get(n) {
         if c.is_ascii_alphanumeric() || c == b'.' || c == b'\'' {
             n += 1;
         } else if c < 0x80 {
@@ -194,7 +193,10 @@ fn table() -> &'static Table {
         for (list, f) in lists {
             for w in list {
                 *t.words.entry(w.as_bytes()).or_default() |= f;
-                t.lengths[letter_index(w.as_bytes()[0])] |= 1 << w.len().min(31);
+                let first = w.as_bytes().first().copied().unwrap_or(0);
+                if let Some(l) = t.lengths.get_mut(letter_index(first)) {
+                    *l |= 1 << w.len().min(31);
+                }
             }
         }
         t
@@ -212,17 +214,26 @@ pub(super) fn flags(w: &str) -> u32 {
         if n == buf.len() || !b.is_ascii() {
             return 0;
         }
-        buf[n] = b.to_ascii_lowercase();
+        let Some(slot) = buf.get_mut(n) else {
+            return 0;
+        };
+        *slot = b.to_ascii_lowercase();
         n += 1;
     }
+    let (Some(&first), Some(word)) = (buf.first(), buf.get(..n)) else {
+        return 0;
+    };
     if n == 0 {
         return 0;
     }
     let t = table();
-    if t.lengths[letter_index(buf[0])] & (1 << n) == 0 {
+    if t.lengths
+        .get(letter_index(first))
+        .is_none_or(|l| l & (1 << n) == 0)
+    {
         return 0;
     }
-    t.words.get(&buf[..n]).copied().unwrap_or(0)
+    t.words.get(word).copied().unwrap_or(0)
 }
 
 /// A keyword of any of the lists in `f` (bits of [`flag`]).
@@ -436,14 +447,14 @@ const LABEL_WEAK: &[&str] = &[
 /// A phase code: `S1901M`, `F1901R`, `W1901A`.
 fn is_phase_code(w: &str) -> bool {
     let b = w.as_bytes();
+    let [first, digits @ .., last] = b else {
+        return false;
+    };
     b.len() >= 4
         && b.len() <= 6
-        && matches!(b[0].to_ascii_lowercase(), b's' | b'f' | b'w' | b'a' | b'u')
-        && matches!(
-            b[b.len() - 1].to_ascii_lowercase(),
-            b'm' | b'r' | b'a' | b'b'
-        )
-        && b[1..b.len() - 1].iter().all(u8::is_ascii_digit)
+        && matches!(first.to_ascii_lowercase(), b's' | b'f' | b'w' | b'a' | b'u')
+        && matches!(last.to_ascii_lowercase(), b'm' | b'r' | b'a' | b'b')
+        && digits.iter().all(u8::is_ascii_digit)
 }
 
 /// Is the word a label word; `Some(true)` if it is one that makes a label?

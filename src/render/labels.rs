@@ -218,7 +218,13 @@ impl Placer {
                 break;
             }
         }
-        let (_, b, r) = best.expect("there are candidates");
+        // RINGS is not empty, so there is always a best candidate; the fallback (just
+        // below the point) keeps this panic-free all the same.
+        let (_, b, r) = best.unwrap_or((
+            (0, 0, 0, 0),
+            Rect::around((at.0, at.1 + clear + hh), hw, hh),
+            0,
+        ));
         self.placed.push(b);
         let centre = b.centre();
         let leader = (r >= 2).then(|| {

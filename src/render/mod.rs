@@ -7,6 +7,12 @@
 //! nudged apart where the source's positions crowd together; a map too wide for that is
 //! evened out first); [`svg`] draws a [`Scene`] on it; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
 
+// Drawing indexes the layout's point tables by the map's dense ids (one entry per
+// location / province, built by `layout` from the same map) and by positions in
+// vectors built here; a scene's position and orders are of that map (checked by
+// `game::check_ids` when judged). An out-of-range index is a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 mod labels;
 mod svg;
 

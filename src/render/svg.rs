@@ -4,6 +4,12 @@
 //! other (`labels`), and a legend.
 //! Output is deterministic: fixed order, one decimal place.
 
+// Drawing indexes the layout's point tables by the map's dense ids (one entry per
+// location / province, built by `layout` from the same map) and by positions in
+// vectors built here; a scene's position and orders are of that map (checked by
+// `game::check_ids` when judged). An out-of-range index is a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt::Write as _;
 
 use super::labels::{baseline, Placed, Placer, Rect};

@@ -9,6 +9,13 @@
 //! support orders that succeeded); a failed move's come from its
 //! [`Failure::Bounced`]. The resolver is never run again here.
 
+// Reports index a `PhaseResult` produced by the judge on the same map: unit
+// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// that result's own vectors, and Prov/Loc/Power ids are the map's own or were
+// checked by `game::check_ids` before the phase was judged. An out-of-range index
+// is a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt::Write;
 
 use super::text::{or_list, wrap};
@@ -1023,7 +1030,10 @@ impl<'a> Board<'a> {
     }
 
     fn explain_move(&self, t: &mut String, m: usize) {
-        let d = self.dest(m).expect("a move");
+        // Called for `Act::Move` only; anything else has no move to explain.
+        let Some(d) = self.dest(m) else {
+            return;
+        };
         let dname = self.place(d.into());
         match self.outcome(m) {
             Some(Outcome::Invalid(Void::NoConvoyOrdered)) => {
@@ -1234,7 +1244,9 @@ impl<'a> Board<'a> {
                             t,
                             " It does not count for the attack: a power's support cannot \
                              help dislodge its own unit ({}).",
-                            self.unit(self.at[to.0 as usize].expect("a unit"))
+                            self.at[to.0 as usize]
+                                .map(|o| self.unit(o))
+                                .unwrap_or_default()
                         );
                     }
                 }

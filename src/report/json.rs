@@ -1,6 +1,13 @@
 //! JSON output: one object per phase, whatever its kind (shape in `docs/CLI.md`). The
 //! batch answers with the same object per line.
 
+// Reports index a `PhaseResult` produced by the judge on the same map: unit
+// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// that result's own vectors, and Prov/Loc/Power ids are the map's own or were
+// checked by `game::check_ids` before the phase was judged. An out-of-range index
+// is a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -5,6 +5,13 @@
 //! centre ownership and adjustments owed, skipped phases and the next phase (or the
 //! winner) as lists. Table cells escape `|`.
 
+// Reports index a `PhaseResult` produced by the judge on the same map: unit
+// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// that result's own vectors, and Prov/Loc/Power ids are the map's own or were
+// checked by `game::check_ids` before the phase was judged. An out-of-range index
+// is a bug, not input.
+#![allow(clippy::indexing_slicing)]
+
 use std::fmt::Write;
 
 use super::text::{

@@ -344,7 +344,9 @@ impl Raw {
             position.owners = vec![None; map.province_count()];
             for (n, line) in self.of(Block::Owners) {
                 let (power, p) = owner_line(map, line).map_err(|m| err(n, m))?;
-                let slot = &mut position.owners[p.0 as usize];
+                let Some(slot) = position.owners.get_mut(p.0 as usize) else {
+                    return Err(err(n, format!("no province {} on this map", p.0)));
+                };
                 if slot.is_some_and(|o| o != power) {
                     let name = &map.province(p).name;
                     return Err(err(
@@ -500,7 +502,10 @@ fn unit_line(map: &Map, phase: Phase, line: &str) -> Result<Unit, String> {
     let text = [translate(map, rest)];
     let id = map.power(power).id.as_str();
     let p = Position::from_units(map, phase, [(id, &text[..])]).map_err(|e| e.to_string())?;
-    Ok(p.units[0])
+    p.units
+        .first()
+        .copied()
+        .ok_or_else(|| format!("no unit in `{line}`"))
 }
 
 /// `France: A par` in `PRESTATE_SUPPLYCENTER_OWNERS` → the power and the centre (the
@@ -711,7 +716,10 @@ impl Case {
             }
         };
         let got_dislodged: Vec<Unit> = if self.position.phase.kind == PhaseKind::Movement {
-            r.dislodged.iter().map(|d| r.units[d.unit]).collect()
+            r.dislodged
+                .iter()
+                .filter_map(|d| r.units.get(d.unit).copied())
+                .collect()
         } else {
             Vec::new()
         };

@@ -10,6 +10,10 @@
 //! A path names keys and list indices joined by dots: `provinces.3.army.1` is the second
 //! army neighbour of the fourth province.
 
+// It scans the text of a user file: no unchecked indexing (the parent module allows it
+// for its own tables only).
+#![deny(clippy::indexing_slicing)]
+
 use std::collections::HashMap;
 
 /// A place in the source: 1-based line and 1-based column (in characters).
@@ -156,8 +160,7 @@ impl Scanner<'_> {
 
     fn run(&mut self) {
         let mut li = 0;
-        while li < self.lines.len() {
-            let line = self.lines[li];
+        while let Some(&line) = self.lines.get(li) {
             let code = &line[..code_len(line)];
             let trimmed = code.trim_start();
             if trimmed.is_empty() {
@@ -207,9 +210,14 @@ impl Scanner<'_> {
     /// One entry of the innermost frame, starting at byte `at` of line `li`. Returns the
     /// next line to read.
     fn entry(&mut self, li: usize, at: usize) -> usize {
-        let line = self.lines[li];
+        let Some(&line) = self.lines.get(li) else {
+            return li + 1;
+        };
         let code = &line[..code_len(line)];
-        let top = self.frames.last_mut().expect("a frame");
+        // `run` pushes a frame before every entry; without one there is nothing to record.
+        let Some(top) = self.frames.last_mut() else {
+            return li + 1;
+        };
         if !top.seq {
             return self.map_entry(li, at);
         }
@@ -222,10 +230,14 @@ impl Scanner<'_> {
         let start = after + (rest.len() - rest.trim_start().len());
         if start >= code.len() {
             self.set_value(&path, li, at);
-            self.frames.last_mut().expect("a frame").pending = Some(path);
+            if let Some(top) = self.frames.last_mut() {
+                top.pending = Some(path);
+            }
             return li + 1;
         }
-        self.frames.last_mut().expect("a frame").pending = None;
+        if let Some(top) = self.frames.last_mut() {
+            top.pending = None;
+        }
         let rest = &code[start..];
         self.set_value(&path, li, start);
         if rest.starts_with('[') || rest.starts_with('{') {
@@ -260,13 +272,17 @@ impl Scanner<'_> {
 
     /// `key: value` at byte `at` of line `li`, in the innermost (mapping) frame.
     fn map_entry(&mut self, li: usize, at: usize) -> usize {
-        let line = self.lines[li];
+        let Some(&line) = self.lines.get(li) else {
+            return li + 1;
+        };
         let code = &line[..code_len(line)];
         let text = &code[at..];
         let Some((key, vstart)) = key_end(text) else {
             return li + 1;
         };
-        let top = self.frames.last().expect("a frame");
+        let Some(top) = self.frames.last() else {
+            return li + 1;
+        };
         let indent = top.indent;
         let path = join(&top.path, key);
         self.set_key(&path, li, at);
@@ -275,10 +291,14 @@ impl Scanner<'_> {
         let v = code.len() - rest.len();
         if rest.is_empty() {
             self.set_value(&path, li, at);
-            self.frames.last_mut().expect("a frame").pending = Some(path);
+            if let Some(top) = self.frames.last_mut() {
+                top.pending = Some(path);
+            }
             return li + 1;
         }
-        self.frames.last_mut().expect("a frame").pending = None;
+        if let Some(top) = self.frames.last_mut() {
+            top.pending = None;
+        }
         self.set_value(&path, li, v);
         if rest.starts_with('[') || rest.starts_with('{') {
             return self.flow_from(&path, li, v);
