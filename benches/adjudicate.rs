@@ -121,32 +121,20 @@ mod convoy_board;
 /// over every induced route took hours here. The loop checks the traps' convoys are
 /// illegal, the convoys in each army's own row legal, and every army arrives.
 fn grid_of_150_seas(c: &mut Criterion) {
-    use arbiter::game::{advance, Position, Unit};
+    use arbiter::game::advance;
     use arbiter::judge::{Illegal, Outcome};
-    use arbiter::map::{Power, UnitKind};
+    use arbiter::map::UnitKind;
     use convoy_board::{Board, Sea};
 
     let b = Board::grid(10, 15, 4, 6);
-    let map = Map::from_yaml(&b.yaml, "grid.yaml").unwrap();
-    let mut position = Position::initial(&map);
-    position.units = b
-        .units
-        .iter()
-        .map(|(kind, id)| Unit {
-            power: Power(0),
-            kind: *kind,
-            loc: map.prov_by_id(id).unwrap().into(),
-        })
-        .collect();
-    let parsed = arbiter::orders::parse_orders(&map, &b.orders);
-    assert!(parsed.diagnostics.is_empty());
+    let (map, position, orders) = b.load();
     c.bench_function("adjudicate 150-sea grid, every fleet convoying", |bench| {
         bench.iter(|| {
             let (r, _) = advance(
                 &map,
                 Rules::default(),
                 black_box(&position),
-                black_box(&parsed.orders),
+                black_box(&orders),
                 None,
             )
             .unwrap();

@@ -91,15 +91,13 @@ impl PowerLists<'_> {
     }
 }
 
-/// The answer to one line.
-#[derive(Serialize)]
+/// The answer to one line, written by [`write_answer`]: `id`, the result's keys, then
+/// `legal` when asked for.
 pub struct Answer<'a> {
     pub id: &'a RawValue,
-    #[serde(flatten)]
     pub result: JsonResult,
     /// With `"legal": true`: every legal order of the line's position
     /// ([`crate::legal::to_json`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub legal: Option<serde_json::Value>,
 }
 
@@ -210,12 +208,16 @@ pub fn answer_into(
         Err(e) => e,
     };
     // Only a failed line is read a second time, for whatever `id` it has.
-    let id = serde_json::from_str::<serde_json::Value>(line)
+    error_answer(out, line_id(line), &e);
+    false
+}
+
+/// The `id` of a line that could not be answered, if it has one readable.
+fn line_id(line: &str) -> serde_json::Value {
+    serde_json::from_str::<serde_json::Value>(line)
         .ok()
         .and_then(|v| v.get("id").cloned())
-        .unwrap_or(serde_json::Value::Null);
-    error_answer(out, id, &e);
-    false
+        .unwrap_or(serde_json::Value::Null)
 }
 
 /// `{"id": …, ` and the result's keys: the result is written as it is, with its
@@ -370,11 +372,7 @@ fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions) -> (Vec<u8>, StreamSt
                 match std::str::from_utf8(bytes) {
                     Ok(line) => answer_into(&mut out, line, o.rules, o.parse, maps),
                     Err(e) => {
-                        let lossy = String::from_utf8_lossy(bytes);
-                        let id = serde_json::from_str::<serde_json::Value>(&lossy)
-                            .ok()
-                            .and_then(|v| v.get("id").cloned())
-                            .unwrap_or(serde_json::Value::Null);
+                        let id = line_id(&String::from_utf8_lossy(bytes));
                         let e = format!(
                             "line {n} is not valid UTF-8 (at byte {}): save the file as UTF-8",
                             e.valid_up_to()

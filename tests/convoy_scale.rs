@@ -5,10 +5,9 @@
 
 use std::time::{Duration, Instant};
 
-use arbiter::game::{advance, Position, Unit};
+use arbiter::game::advance;
 use arbiter::judge::{Illegal, Outcome, Rules};
-use arbiter::map::{Map, Power, UnitKind};
-use arbiter::orders::parse_orders;
+use arbiter::map::UnitKind;
 
 #[path = "common/convoy_board.rs"]
 mod convoy_board;
@@ -16,21 +15,9 @@ use convoy_board::{Board, Sea};
 
 /// Adjudicate the board's phase, returning the result and how long `advance` took.
 fn run(b: &Board) -> (arbiter::game::PhaseResult, Duration) {
-    let map = Map::from_yaml(&b.yaml, "grid.yaml").expect("the grid board loads");
-    let mut position = Position::initial(&map);
-    position.units = b
-        .units
-        .iter()
-        .map(|(kind, id)| Unit {
-            power: Power(0),
-            kind: *kind,
-            loc: map.prov_by_id(id).unwrap().into(),
-        })
-        .collect();
-    let parsed = parse_orders(&map, &b.orders);
-    assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+    let (map, position, orders) = b.load();
     let t = Instant::now();
-    let (r, _) = advance(&map, Rules::default(), &position, &parsed.orders, None).unwrap();
+    let (r, _) = advance(&map, Rules::default(), &position, &orders, None).unwrap();
     (r, t.elapsed())
 }
 

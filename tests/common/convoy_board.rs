@@ -7,7 +7,9 @@
 
 use std::fmt::Write;
 
-use arbiter::map::UnitKind;
+use arbiter::game::{Position, Unit};
+use arbiter::map::{Map, Power, UnitKind};
+use arbiter::orders::{parse_orders, Order};
 
 /// What kind of sea a convoy order's fleet stands in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,6 +40,25 @@ pub struct Board {
 }
 
 impl Board {
+    /// The board loaded: its map, the position (every unit of the first power) and the
+    /// orders, parsed without a diagnostic.
+    pub fn load(&self) -> (Map, Position, Vec<Order>) {
+        let map = Map::from_yaml(&self.yaml, "grid.yaml").expect("the grid board loads");
+        let mut position = Position::initial(&map);
+        position.units = self
+            .units
+            .iter()
+            .map(|(kind, id)| Unit {
+                power: Power(0),
+                kind: *kind,
+                loc: map.prov_by_id(id).expect("a province of the grid").into(),
+            })
+            .collect();
+        let parsed = parse_orders(&map, &self.orders);
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        (map, position, parsed.orders)
+    }
+
     pub fn seas(&self) -> usize {
         self.rows * self.cols + self.traps
     }
