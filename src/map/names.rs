@@ -132,6 +132,11 @@ struct CoastWord {
 #[derive(Debug, Clone)]
 pub struct NameIndex {
     places: FastMap<String, Vec<Loc>>,
+    /// Every name of `places`, and every word-prefix of a name of several words (`mid`,
+    /// `mid atlantic` of `mid atlantic ocean`): its locations, and whether a longer name
+    /// begins with it (and a space). A longest match walks forward with one lookup a
+    /// word, and stops at the first text no longer name begins with.
+    scan: FastMap<String, (Vec<Loc>, bool)>,
     /// Coast words (`nc`, `north coast`, `north`) to coast ids of the map.
     coasts: FastMap<String, CoastWord>,
     powers: FastMap<String, Power>,
@@ -161,6 +166,13 @@ impl NameIndex {
             add(&pr.name, p.into());
             for a in &pr.aliases {
                 add(a, p.into());
+            }
+        }
+        let mut scan: FastMap<String, (Vec<Loc>, bool)> = FastMap::default();
+        for (name, locs) in &places {
+            scan.entry(name.clone()).or_default().0 = locs.clone();
+            for (at, _) in name.match_indices(' ') {
+                scan.entry(name[..at].to_string()).or_default().1 = true;
             }
         }
         let max_words = places
@@ -247,6 +259,7 @@ impl NameIndex {
             .collect();
         NameIndex {
             places,
+            scan,
             coasts,
             powers,
             power_heads,
@@ -259,6 +272,14 @@ impl NameIndex {
     /// The locations a normalized name may mean (empty if none).
     pub fn place(&self, norm: &str) -> &[Loc] {
         self.places.get(norm).map(|v| v.as_slice()).unwrap_or(&[])
+    }
+
+    /// The locations a normalized name may mean (empty if none), and whether a longer
+    /// name begins with it and a space (`north` of `north sea`).
+    pub fn scan(&self, norm: &str) -> (&[Loc], bool) {
+        self.scan
+            .get(norm)
+            .map_or((&[], false), |(locs, longer)| (locs.as_slice(), *longer))
     }
 
     /// The provinces whose name or alias starts with `norm` (at least three letters),

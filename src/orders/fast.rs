@@ -1,215 +1,545 @@
-//! The fast path: an order written in the plainest form (`A PAR - BUR`, `F Lon H`,
-//! `A Mun S A Ber - Kie`, `F NTH C A Lon - Nwy`, `F StP/sc - Bot`) is read here with a
-//! few hash lookups, instead of by the full grammar. Bulk users (AI self-play, archives)
-//! write almost every order so.
+//! The fast path: an order written in the common forms (`A PAR - BUR`, `F Lon H`,
+//! `A Mun S A Ber - Kie`, `F NTH C A Lon - Nwy`, `F StP/sc - Bot`, `F Mid-Atlantic Ocean
+//! - English Channel`, `A St Petersburg holds`, `Army Paris moves to Burgundy.`, `F Spa
+//! north coast - Mao`, `A Ukr S Turkish F Bla - Rum`, `A Lon - Nwy via convoy`) is read
+//! here from the words of the text, split and normalized once, instead of by the full
+//! grammar. Bulk users (AI self-play, archives, batch input) write almost every order so.
 //!
 //! It reads a text only when the full grammar would read it the same way, and gives up
-//! (`None`) on anything else, which then goes to the full grammar: a text is taken only
-//! if every token is a unit letter, a verb, or a location written exactly as a name or
-//! id (one location, no correction, no prefix); no longer name begins with that token;
-//! no coast follows a split province's name unwritten. A unit test checks that the two
-//! paths agree on every order of the DATC cases and the parser tests.
+//! (`None`) on anything else, which then goes to the full grammar. Each step below
+//! follows the grammar's own rule for that step (the grammar function is named), on a
+//! subset of its input: words of letters, digits, `.` and `'` separated by single
+//! spaces; a hyphen only between two words (`Mid-Atlantic`) or as a move arrow of its
+//! own (`-`, `->`); a slash only before a coast (`Spa/nc`). Places are names met
+//! exactly (the longest, with one meaning); nothing is corrected; there is no prefix,
+//! marker, article or parenthesis. A unit test checks that the two paths agree on every
+//! order of the DATC cases and the parser tests, and on generated ones.
 
 use super::grammar::Ctx;
-use super::words::{flag, flags};
+use super::words::{flag, flags, word_eq};
 use super::{Order, OrderKind, UnitRef};
-use crate::map::names::with_normalized;
 use crate::map::{Loc, Power, UnitKind};
 
-/// One token of a plain order.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Tok<'a> {
-    Unit(UnitKind),
-    Move,
-    Hold,
-    Support,
-    Convoy,
-    Word(&'a str),
+/// How a word is joined to what comes before it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Join {
+    /// One or more spaces (or the start of the text).
+    Space,
+    /// A hyphen between two words: `Mid-Atlantic`.
+    Hyphen,
+    /// A slash between two words: `Spa/nc`.
+    Slash,
 }
 
-/// The most tokens a plain order has: `F NTH C A LON - NWY`.
-const MAX_TOKENS: usize = 8;
+/// One word or move arrow of the text.
+#[derive(Clone, Copy, Debug)]
+struct Item {
+    /// Byte range in the text.
+    start: u32,
+    end: u32,
+    /// Byte range of the normalized word in [`Words::norm`] (empty for an arrow).
+    nstart: u16,
+    nend: u16,
+    join: Join,
+    /// A move arrow (`-`, `->`) written as a word of its own.
+    arrow: bool,
+}
+
+/// The most items a text read here has.
+const MAX_ITEMS: usize = 20;
+/// The most bytes of normalized words.
+const MAX_NORM: usize = 160;
+
+/// The words of a text, split and normalized once: each word lower-case without `.`
+/// and `'`, followed by one space, so that words `k..=j` normalized as
+/// [`crate::map::names::normalize`] would are one slice of `norm`.
+struct Words<'t> {
+    text: &'t str,
+    items: [Item; MAX_ITEMS],
+    n: usize,
+    norm: [u8; MAX_NORM],
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'.' || b == b'\''
+}
+
+impl<'t> Words<'t> {
+    /// Split `text` (trimmed); `None` for any character or form not read here.
+    fn split(text: &'t str) -> Option<Words<'t>> {
+        let b = text.as_bytes();
+        let mut w = Words {
+            text,
+            items: [Item {
+                start: 0,
+                end: 0,
+                nstart: 0,
+                nend: 0,
+                join: Join::Space,
+                arrow: false,
+            }; MAX_ITEMS],
+            n: 0,
+            norm: [0; MAX_NORM],
+        };
+        let mut nlen = 0usize;
+        let mut join = Join::Space;
+        let mut i = 0;
+        while let Some(&c) = b.get(i) {
+            if c == b' ' {
+                if join != Join::Space {
+                    return None;
+                }
+                i += 1;
+                continue;
+            }
+            let after_word = i > 0 && b.get(i - 1).is_some_and(|&p| is_word_byte(p));
+            let next = b.get(i + 1).copied();
+            if is_word_byte(c) {
+                let mut j = i;
+                let nstart = nlen;
+                while let Some(&d) = b.get(j) {
+                    if !is_word_byte(d) {
+                        break;
+                    }
+                    if d != b'.' && d != b'\'' {
+                        *w.norm.get_mut(nlen)? = d.to_ascii_lowercase();
+                        nlen += 1;
+                    }
+                    j += 1;
+                }
+                if nlen == nstart {
+                    return None;
+                }
+                let nend = nlen;
+                *w.norm.get_mut(nlen)? = b' ';
+                nlen += 1;
+                w.push(i, j, nstart, nend, join, false)?;
+                join = Join::Space;
+                i = j;
+                // A word is followed by a space, a joining `-` or `/`, or the end.
+                if !matches!(b.get(i), None | Some(b' ' | b'-' | b'/')) {
+                    return None;
+                }
+                continue;
+            }
+            let next_alnum = next.is_some_and(|d| d.is_ascii_alphanumeric());
+            match c {
+                b'-' | b'/' if after_word && next_alnum => {
+                    join = if c == b'-' { Join::Hyphen } else { Join::Slash };
+                    i += 1;
+                }
+                b'-' if !after_word && join == Join::Space => {
+                    let len = if next == Some(b'>') { 2 } else { 1 };
+                    if b.get(i + len) != Some(&b' ') {
+                        return None;
+                    }
+                    let at = nlen as u16;
+                    w.push(i, i + len, at as usize, at as usize, Join::Space, true)?;
+                    i += len;
+                }
+                _ => return None,
+            }
+        }
+        (join == Join::Space && w.n > 0).then_some(w)
+    }
+
+    fn push(
+        &mut self,
+        start: usize,
+        end: usize,
+        nstart: usize,
+        nend: usize,
+        join: Join,
+        arrow: bool,
+    ) -> Option<()> {
+        *self.items.get_mut(self.n)? = Item {
+            start: u32::try_from(start).ok()?,
+            end: u32::try_from(end).ok()?,
+            nstart: u16::try_from(nstart).ok()?,
+            nend: u16::try_from(nend).ok()?,
+            join,
+            arrow,
+        };
+        self.n += 1;
+        Some(())
+    }
+
+    fn item(&self, k: usize) -> Option<&Item> {
+        self.items.get(..self.n)?.get(k)
+    }
+
+    /// Item `k` if it is a word joined by spaces to what comes before.
+    fn spaced(&self, k: usize) -> Option<&Item> {
+        self.item(k).filter(|i| !i.arrow && i.join == Join::Space)
+    }
+
+    /// The text of item `k` as written.
+    fn raw(&self, k: usize) -> Option<&'t str> {
+        let i = self.item(k)?;
+        self.text.get(i.start as usize..i.end as usize)
+    }
+
+    /// The text of items `k..=j` as written.
+    fn raw_span(&self, k: usize, j: usize) -> Option<&'t str> {
+        let (a, b) = (self.item(k)?, self.item(j)?);
+        self.text.get(a.start as usize..b.end as usize)
+    }
+
+    /// Items `k..=j` normalized (words joined by one space).
+    fn norm(&self, k: usize, j: usize) -> Option<&str> {
+        let (a, b) = (self.item(k)?, self.item(j)?);
+        std::str::from_utf8(self.norm.get(a.nstart as usize..b.nend as usize)?).ok()
+    }
+
+    /// The keyword bits of word `k` ([`flags`]; 0 for an arrow).
+    fn flags(&self, k: usize) -> u32 {
+        match self.item(k) {
+            Some(i) if !i.arrow => self.raw(k).map_or(0, flags),
+            _ => 0,
+        }
+    }
+
+    /// Does word `k+1` continue a name of several words after word `k` (as
+    /// `Ctx::word_ends` reads: joined by spaces or a tight hyphen)?
+    fn continues(&self, k: usize) -> bool {
+        self.item(k + 1)
+            .is_some_and(|i| !i.arrow && matches!(i.join, Join::Space | Join::Hyphen))
+    }
+}
 
 impl Ctx<'_> {
-    /// `seg` read as a plain order for `power`, or `None` when the full grammar must
+    /// `seg` read as a common order for `power`, or `None` when the full grammar must
     /// read it.
     pub(super) fn fast(&self, seg: &str, power: Option<Power>) -> Option<Order> {
         let t = seg.trim();
-        if t.is_empty()
-            || !t
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b' ' || b == b'/' || b == b'-')
-        {
+        if !t.is_ascii() {
             return None;
         }
-        let mut toks = [Tok::Hold; MAX_TOKENS];
-        let mut words = [""; MAX_TOKENS];
-        let mut n = 0;
-        for w in t.split(' ') {
-            if w.is_empty() || n == MAX_TOKENS {
-                return None;
-            }
-            *words.get_mut(n)? = w;
-            *toks.get_mut(n)? = token(w)?;
-            n += 1;
+        let w = Words::split(t)?;
+        // `Ctx::segment_full`: no label, header or power prefix begins with the first
+        // word (`Ctx::initial_prefix`: `A`, `F` before a place are unit types).
+        self.first_word(&w)?;
+        // `Ctx::body`: no order word before the unit.
+        let (me, k) = self.unit_at(&w, 0)?;
+        let (kind, stated, k) = self.tail_at(&w, k)?;
+        // `Ctx::full`: nothing after the order but `.`s, which the last word holds.
+        if k != w.n {
+            return None;
         }
-        let toks = toks.get(..n)?;
-        let words = words.get(..n)?;
-        // The unit ordered, then what it does.
-        let (me, rest) = self.unit_at(toks, words, 0)?;
-        let kind = match toks.get(rest..)? {
-            [Tok::Hold] => OrderKind::Hold,
-            [Tok::Move, Tok::Word(_)] => OrderKind::Move {
-                to: self.loc_at(words, rest + 1)?,
-                via_convoy: false,
-            },
-            [Tok::Support, ..] => {
-                let (target, after) = self.unit_at(toks, words, rest + 1)?;
-                match toks.get(after..)? {
-                    [] => OrderKind::Support { target, to: None },
-                    [Tok::Move, Tok::Word(_)] => OrderKind::Support {
-                        target,
-                        to: Some(self.loc_at(words, after + 1)?),
-                    },
-                    _ => return None,
-                }
-            }
-            [Tok::Convoy, ..] => {
-                let (army, after) = self.unit_at(toks, words, rest + 1)?;
-                if army.kind != Some(UnitKind::Army) {
-                    return None;
-                }
-                match toks.get(after..)? {
-                    [Tok::Move, Tok::Word(_)] => OrderKind::Convoy {
-                        army,
-                        to: self.loc_at(words, after + 1)?,
-                    },
-                    _ => return None,
-                }
-            }
-            _ => return None,
-        };
+        let text = t.trim_end_matches('.').trim_end();
         Some(Order {
             power,
             unit: Some(me),
             kind,
-            text: t.to_string(),
-            span: self.span(t, t.len()),
-            stated: None,
+            text: text.to_string(),
+            span: self.span(t, text.len()),
+            stated,
         })
     }
 
-    /// `A LOC` at token `k`: the unit and the index of the token after it.
-    fn unit_at(&self, toks: &[Tok], words: &[&str], k: usize) -> Option<(UnitRef, usize)> {
-        let Tok::Unit(kind) = *toks.get(k)? else {
+    /// The first word is a unit type that begins no label, header or prefix.
+    fn first_word(&self, w: &Words) -> Option<()> {
+        let first = w.raw(0)?;
+        let f = flags(first);
+        if f & flag::LABEL != 0 || !first.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return None;
+        }
+        let n = w.norm(0, 0)?;
+        let head = self.names.power_head(n)
+            || n.strip_suffix('s')
+                .is_some_and(|h| self.names.power_head(h));
+        (!head).then_some(())
+    }
+
+    /// `Ctx::unit` without an article, `at` or parentheses: a unit type word, then a
+    /// place. The unit and the index of the item after it.
+    fn unit_at(&self, w: &Words, k: usize) -> Option<(UnitRef, usize)> {
+        let raw = w.raw(k)?;
+        let f = w.flags(k);
+        // `Ctx::command`: not an order word written before a unit (`B`, `D`, `M`, `W`).
+        if f & (flag::WAIVE | flag::BUILD | flag::DISBAND | flag::MOVE_FIRST | flag::HOLD_FIRST)
+            != 0
+            || word_eq(raw, "save")
+            || word_eq(raw, "w")
+            || !raw.bytes().all(|b| b.is_ascii_alphabetic())
+        {
+            return None;
+        }
+        // `Ctx::unit_type`
+        let kind = if f & flag::ARMY != 0 {
+            UnitKind::Army
+        } else if f & flag::FLEET != 0 {
+            UnitKind::Fleet
+        } else {
             return None;
         };
-        let Tok::Word(_) = *toks.get(k + 1)? else {
-            return None;
-        };
-        let loc = self.loc_at(words, k + 1)?;
+        w.spaced(k)?;
+        let (loc, next) = self.loc_at(w, k + 1)?;
         Some((
             UnitRef {
                 kind: Some(kind),
                 loc,
             },
-            k + 2,
+            next,
         ))
     }
 
-    /// The location written as token `k`: a name or id met exactly, with an optional
-    /// `/coast` id. `None` if the full grammar could read more into it: a longer name
-    /// beginning with it, or a coast written after a split province.
-    fn loc_at(&self, words: &[&str], k: usize) -> Option<Loc> {
-        let w = *words.get(k)?;
-        let (name, coast) = match w.split_once('/') {
-            Some((n, c)) => (n, Some(c)),
-            None => (w, None),
+    /// `Ctx::place_req` on a name met exactly, then `Ctx::coast`: the location that
+    /// begins at word `k`, and the index of the item after it.
+    fn loc_at(&self, w: &Words, k: usize) -> Option<(Loc, usize)> {
+        w.spaced(k)?;
+        // A keyword here would be read as something else (`at`, a verb, a unit type).
+        if w.flags(k) != 0 {
+            return None;
+        }
+        // `Ctx::place`: the longest name of up to `max_words` words (`Ctx::word_ends`).
+        // Every word-prefix of a longer name is in the index, so the walk stops at the
+        // first text that begins no name.
+        let max = self.names.max_words.min(8);
+        let mut best: Option<(usize, &[Loc])> = None;
+        let mut j = k;
+        loop {
+            let (locs, longer) = self.names.scan(w.norm(k, j)?);
+            if !locs.is_empty() {
+                best = Some((j, locs));
+            }
+            if !longer || j + 1 - k >= max || !w.continues(j) {
+                break;
+            }
+            j += 1;
+        }
+        let (j, locs) = best?;
+        let [loc] = *locs else {
+            return None;
         };
-        let loc = match with_normalized(name, |n| self.names.place(n)) {
-            [l] if !self.map.is_coast(*l) => *l,
-            _ => return None,
-        };
+        if self.map.is_coast(loc) {
+            return None;
+        }
+        self.coast_at(w, loc, j + 1)
+    }
+
+    /// `Ctx::coast`: an optional coast after a place, at item `k`.
+    fn coast_at(&self, w: &Words, loc: Loc, k: usize) -> Option<(Loc, usize)> {
         let prov = self.map.prov_of(loc);
-        let last = k + 1 == words.len();
-        if !last && coast.is_none() {
-            if self.map.is_split(prov) {
+        let coasts = &self.map.province(prov).coasts;
+        let find = |id: &str| {
+            coasts
+                .iter()
+                .copied()
+                .find(|&c| self.map.coast(c).is_some_and(|x| x.id == id))
+        };
+        let Some(next) = w.item(k) else {
+            return Some((loc, k));
+        };
+        if next.join == Join::Slash {
+            // `/nc`, `/north coast`: the longest coast word of up to two words, else
+            // one word.
+            let two = w.continues(k) && self.names.coast(w.norm(k, k + 1)?).is_some();
+            let end = if two { k + 1 } else { k };
+            if coasts.is_empty() {
+                // A coast on a province without named coasts is irrelevant (4.B.6).
+                return Some((loc, end + 1));
+            }
+            let norm = w.norm(k, end)?;
+            let norm = norm.strip_suffix(" coast").unwrap_or(norm);
+            let id = match self.names.coast(norm) {
+                Some(id) => id,
+                None => self.names.coast(&format!("{norm} coast"))?,
+            };
+            // An unknown coast is read with a warning: the full grammar says it.
+            return Some((find(id)?, end + 1));
+        }
+        if coasts.is_empty() {
+            return Some((loc, k));
+        }
+        let own = |a: usize, b: usize| {
+            let id = self.names.coast_bare(w.norm(a, b)?)?;
+            find(id)
+        };
+        if next.join == Join::Hyphen {
+            // `Spa-nc`; any other word after a hyphen is a move the full grammar reads.
+            return own(k, k).map(|c| (c, k + 1));
+        }
+        // Bare: `Spa nc`, `Spain north coast`; up to two words joined by spaces.
+        let mut best = None;
+        for end in [k, k + 1] {
+            if w.spaced(end).is_none() {
+                break;
+            }
+            if let Some(c) = own(k, end) {
+                best = Some((c, end + 1));
+            }
+        }
+        Some(best.unwrap_or((loc, k)))
+    }
+
+    /// `Ctx::tail`: what the unit does, from item `k`; the index after it.
+    fn tail_at(
+        &self,
+        w: &Words,
+        k: usize,
+    ) -> Option<(OrderKind, Option<(Power, crate::orders::Span)>, usize)> {
+        let Some(item) = w.item(k) else {
+            return Some((OrderKind::Hold, None, k));
+        };
+        if item.join != Join::Space {
+            return None;
+        }
+        // `Ctx::verb`, in its order.
+        let f = w.flags(k);
+        if f & flag::HOLD != 0 {
+            return Some((OrderKind::Hold, None, k + 1));
+        }
+        if f & flag::SUPPORT != 0 {
+            let (target, stated, after) = self.target_at(w, k + 1)?;
+            if let Some((_, r)) = move_verb(w, after) {
+                let (to, r) = self.loc_at(w, r)?;
+                return Some((
+                    OrderKind::Support {
+                        target,
+                        to: Some(to),
+                    },
+                    stated,
+                    via(w, r),
+                ));
+            }
+            let after = if w.spaced(after).is_some() && w.flags(after) & flag::HOLD != 0 {
+                after + 1
+            } else {
+                after
+            };
+            return Some((OrderKind::Support { target, to: None }, stated, after));
+        }
+        if f & flag::CONVOY != 0 {
+            let (army, stated, after) = self.target_at(w, k + 1)?;
+            let (_, r) = move_verb(w, after)?;
+            let (to, r) = self.loc_at(w, r)?;
+            return Some((OrderKind::Convoy { army, to }, stated, via(w, r)));
+        }
+        if f & (flag::DISBAND | flag::BUILD | flag::VIA) != 0 {
+            return None;
+        }
+        // A move verb (`-`, `->`, `moves to`); `Ctx::verb_args`: an order word after
+        // an arrow would be read as that order (`A Bud - Holds`), but `loc_at` takes
+        // no keyword.
+        let (_, r) = move_verb(w, k)?;
+        let (to, r) = self.loc_at(w, r)?;
+        // `Ctx::route`: no further place after a move verb.
+        if w.item(r).is_some_and(|i| i.arrow) || w.flags(r) & flag::MOVE != 0 {
+            return None;
+        }
+        let end = via(w, r);
+        Some((
+            OrderKind::Move {
+                to,
+                via_convoy: end != r,
+            },
+            None,
+            end,
+        ))
+    }
+
+    /// `Ctx::target` without an article: the supported unit or convoyed army, with the
+    /// nationality written before it (`Ctx::stated_power`, a power word only).
+    fn target_at(
+        &self,
+        w: &Words,
+        k: usize,
+    ) -> Option<(UnitRef, Option<(Power, crate::orders::Span)>, usize)> {
+        w.spaced(k)?;
+        let f = w.flags(k);
+        // `Ctx::support`, `Ctx::convoy`: the web-site sentences (`support hold to`,
+        // `convoy to Tunis from Naples`) and an article go to the full grammar.
+        if f & (flag::ARMY | flag::FLEET) != 0 {
+            // `Ctx::stated_power`: a unit type word is no power (`A`: Austria's
+            // initial, but a unit type before a place).
+            let n = w.norm(k, k)?;
+            if self.names.power_head(n)
+                || n.strip_suffix('s')
+                    .is_some_and(|h| self.names.power_head(h))
+                || f & flag::ARTICLE != 0 && !word_eq(w.raw(k)?, "a")
+            {
                 return None;
             }
-            // No name of two or more words begins with this one (`North` of `North Sea`),
-            // as the full grammar reads names: words up to a `-`. The tokens are slices
-            // of one text, one space apart: words `k..end` are the text from the start
-            // of the first to the end of the last.
-            let from = w.as_ptr() as usize;
-            let mut end = k + 1;
-            while end - k < self.names.max_words {
-                let Some(&next) = words.get(end) else {
-                    break;
-                };
-                if next == "-" || next == "->" {
-                    break;
-                }
-                if next.contains('/') {
-                    return None;
-                }
-                end += 1;
-                let last = *words.get(end - 1)?;
-                let len = last.as_ptr() as usize + last.len() - from;
-                let joined = self.line.get(self.offset(w) as usize..)?.get(..len)?;
-                if !with_normalized(joined, |n| self.names.place(n)).is_empty() {
-                    return None;
-                }
+            let (u, r) = self.unit_at(w, k)?;
+            return Some((u, None, r));
+        }
+        if f != 0 {
+            return None;
+        }
+        // `Ctx::power`: the longest power word of up to `power_words` words (none
+        // with `'s`: each word read is letters and digits).
+        let mut found = None;
+        let mut j = k;
+        loop {
+            if !w.raw(j)?.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                return None;
             }
+            if let Some(p) = self.names.power(w.norm(k, j)?) {
+                found = Some((p, j));
+            }
+            if j + 1 - k >= self.names.power_words.min(8) || !w.continues(j) {
+                break;
+            }
+            j += 1;
         }
-        match coast {
-            None => Some(loc),
-            Some(c) => self.map.province(prov).coasts.iter().copied().find(|&l| {
-                self.map
-                    .coast(l)
-                    .is_some_and(|k| k.id.eq_ignore_ascii_case(c))
-            }),
+        let (p, j) = found?;
+        let words = w.raw_span(k, j)?;
+        // A unit type follows: the power is the nationality.
+        if w.flags(j + 1) & (flag::ARMY | flag::FLEET) == 0 {
+            return None;
         }
+        let (u, r) = self.unit_at(w, j + 1)?;
+        Some((u, Some((p, self.span(words, words.len()))), r))
     }
 }
 
-/// What a token is; `None` for a keyword the fast path does not read.
-fn token(w: &str) -> Option<Tok<'_>> {
-    if w == "-" || w == "->" {
-        return Some(Tok::Move);
+/// `move_verb`: arrows and move words in a row, at most one arrow; whether the last
+/// was an arrow, and the index after the verb. `None` if there is none.
+fn move_verb(w: &Words, k: usize) -> Option<(bool, usize)> {
+    let mut j = k;
+    let (mut dashes, mut words, mut last_arrow) = (0, 0, false);
+    while let Some(item) = w.item(j) {
+        if item.join != Join::Space {
+            return None;
+        }
+        if item.arrow {
+            if dashes == 1 {
+                return None;
+            }
+            dashes += 1;
+            last_arrow = true;
+        } else {
+            let want = if words + dashes > 0 {
+                flag::MOVE | flag::MOVE_MORE
+            } else {
+                flag::MOVE
+            };
+            if w.flags(j) & want == 0 {
+                break;
+            }
+            words += 1;
+            last_arrow = false;
+        }
+        j += 1;
     }
-    if w.contains('-') {
-        return None;
+    (j > k).then_some((last_arrow, j))
+}
+
+/// `Ctx::via` at the end of an order: `via`, `via convoy`, `via c`, `by convoy`, `by
+/// c`; the index after it (`k` if there is none).
+fn via(w: &Words, k: usize) -> usize {
+    let word = |j: usize| w.spaced(j).and_then(|_| w.raw(j));
+    let convoy = |j: usize| word(j).is_some_and(|x| word_eq(x, "convoy") || word_eq(x, "c"));
+    match word(k) {
+        Some(_) if w.flags(k) & flag::VIA != 0 => {
+            if convoy(k + 1) {
+                k + 2
+            } else {
+                k + 1
+            }
+        }
+        Some(x) if word_eq(x, "by") && convoy(k + 1) => k + 2,
+        _ => k,
     }
-    let f = flags(w);
-    if f == 0 {
-        return Some(Tok::Word(w));
-    }
-    let one = |bit: u32| f == bit;
-    if one(flag::ARMY) || (f & flag::ARMY != 0 && w.eq_ignore_ascii_case("a")) {
-        return (w.eq_ignore_ascii_case("a") || w.eq_ignore_ascii_case("army"))
-            .then_some(Tok::Unit(UnitKind::Army));
-    }
-    if one(flag::FLEET) || (f & flag::FLEET != 0 && w.eq_ignore_ascii_case("f")) {
-        return (w.eq_ignore_ascii_case("f") || w.eq_ignore_ascii_case("fleet"))
-            .then_some(Tok::Unit(UnitKind::Fleet));
-    }
-    if ["h", "hold", "holds"]
-        .iter()
-        .any(|k| w.eq_ignore_ascii_case(k))
-    {
-        return Some(Tok::Hold);
-    }
-    if ["s", "support", "supports"]
-        .iter()
-        .any(|k| w.eq_ignore_ascii_case(k))
-    {
-        return Some(Tok::Support);
-    }
-    if ["c", "convoy", "convoys"]
-        .iter()
-        .any(|k| w.eq_ignore_ascii_case(k))
-    {
-        return Some(Tok::Convoy);
-    }
-    None
 }

@@ -1000,15 +1000,24 @@ mod fast_tests {
                 texts.push(format!("F {to} S F {id} H"));
             }
         }
-        let (mut fast, mut total) = (0, 0);
-        for t in &texts {
+        let (fast, total) = agree(&map, &texts);
+        // The fast path reads a good part of these (or this test checks nothing): each
+        // text is tried for two powers.
+        assert!(fast / 2 > total / 4, "{fast} of {total}");
+    }
+
+    /// Check each text both ways; how many the fast path read (for two powers each),
+    /// and how many texts there were.
+    fn agree(map: &Map, texts: &[String]) -> (usize, usize) {
+        let mut fast = 0;
+        for t in texts {
             for power in [None, Some(Power(2))] {
-                let ctx = Ctx::new(&map, t, 1, false);
+                let ctx = Ctx::new(map, t, 1, false);
                 let Some(quick) = ctx.fast(t, power) else {
                     continue;
                 };
                 fast += 1;
-                let full = Ctx::new(&map, t, 1, false);
+                let full = Ctx::new(map, t, 1, false);
                 match full.segment_full(t, power, &ListStyle::default) {
                     Seg::Order(o, None) => {
                         assert_eq!(quick, o, "`{t}`");
@@ -1017,10 +1026,96 @@ mod fast_tests {
                     _ => panic!("the fast path read `{t}`, the full grammar does not"),
                 }
             }
-            total += 1;
         }
-        // The fast path reads a good part of these (or this test checks nothing): each
-        // text is tried for two powers.
-        assert!(fast / 2 > total / 4, "{fast} of {total}");
+        (fast, texts.len())
+    }
+
+    /// Orders put together from the written forms of each part (names of one or more
+    /// words, in any case, hyphenated; unit words; verbs; coasts in every form;
+    /// nationalities; `via convoy`; a final `.`), and the same with a word replaced by
+    /// a word of the grammar or a stray mark: the two paths agree on every one.
+    fn any<'a>(xs: &[&'a str], k: usize) -> &'a str {
+        xs.get(k % xs.len()).copied().unwrap_or("")
+    }
+
+    #[test]
+    fn the_fast_path_agrees_on_generated_orders() {
+        let map = Map::standard();
+        let mut places: Vec<String> = Vec::new();
+        for p in map.provs() {
+            let pr = map.province(p);
+            places.push(pr.id.clone());
+            places.push(pr.name.clone());
+            places.push(pr.name.to_uppercase());
+            places.push(pr.name.replace(' ', "-"));
+            places.extend(pr.aliases.iter().cloned());
+            for &c in &pr.coasts {
+                let Some(k) = map.coast(c) else { continue };
+                for form in ["/", " ", "-"] {
+                    places.push(format!("{}{form}{}", pr.id, k.id));
+                }
+                places.push(format!("{} {}", pr.name, k.name.to_lowercase()));
+                places.push(format!("{}/{}", pr.name, k.name));
+                let first = k.name.split(' ').next().unwrap_or("");
+                places.push(format!("{} {first}", pr.id));
+                places.push(format!("{}/{first}ern", pr.id));
+                places.push(format!("{} ({})", pr.id, k.id));
+            }
+        }
+        places.extend(
+            ["Lon/xc", "Spa/qq", "Par/nc", "North", "Mid", "St. Petersburg", "Gulf of", "Eng-Bel"]
+                .map(String::from),
+        );
+        let units = ["A", "F", "a", "Army", "fleet", "AMY", "FLT", "The army at", "A F"];
+        let moves = ["-", "->", "moves to", "m", "to", "attack on", "- to", "- -", "=>", "-->"];
+        let holds = ["H", "holds", "Hold.", "stands", "h via convoy"];
+        let nations = ["", "Turkish ", "ENG ", "Austria-Hungary ", "German: ", "T ", "E "];
+        let tails = ["", ".", " via convoy", " by c", " via Nth", " H", " - Bur", "  ", " S"];
+        let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut pick = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut texts = Vec::new();
+        let mut total = (0, 0);
+        for round in 0..40_000 {
+            let place = |k: usize| places.get(k % places.len()).cloned().unwrap_or_default();
+            let (u1, p1, p2, p3) = (pick(99), pick(9999), pick(9999), pick(9999));
+            let (u2, v, n, tl) = (pick(99), pick(99), pick(99), pick(99));
+            let unit = format!("{} {}", any(&units, u1), place(p1));
+            let target = format!("{}{} {}", any(&nations, n), any(&units, u2), place(p2));
+            let go = format!("{} {}", any(&moves, v), place(p3));
+            let mut t = match round % 5 {
+                0 => format!("{unit} {}", any(&holds, v)),
+                1 => format!("{unit} {go}"),
+                2 => format!("{unit} S {target} {go}"),
+                3 => format!("{unit} supports {target}"),
+                _ => format!("{unit} C {target} {go}"),
+            };
+            t.push_str(any(&tails, tl));
+            if round % 3 == 0 {
+                // One word replaced, or a mark put in.
+                let words: Vec<&str> = t.split(' ').collect();
+                let at = pick(words.len());
+                let with = ["S", "-", "/", "(", "at", "the", "nc", "Spa", "convoy", "Nth", ""];
+                let w = with.get(pick(with.len())).copied().unwrap_or("");
+                let mut ws: Vec<String> = words.iter().map(|x| x.to_string()).collect();
+                if let Some(x) = ws.get_mut(at) {
+                    *x = if round % 2 == 0 { w.to_string() } else { format!("{x}{w}") };
+                }
+                t = ws.join(" ");
+            }
+            texts.push(t);
+            if texts.len() == 5_000 {
+                let (f, n) = agree(&map, &texts);
+                total = (total.0 + f, total.1 + n);
+                texts.clear();
+            }
+        }
+        let (f, n) = agree(&map, &texts);
+        total = (total.0 + f, total.1 + n);
+        assert!(total.0 / 2 > total.1 / 10, "{total:?}");
     }
 }
