@@ -136,7 +136,7 @@ pub struct NameIndex {
     /// `mid atlantic` of `mid atlantic ocean`): its locations, and whether a longer name
     /// begins with it (and a space). A longest match walks forward with one lookup a
     /// word, and stops at the first text no longer name begins with.
-    scan: FastMap<String, (Vec<Loc>, bool)>,
+    scan: FastMap<Box<[u8]>, (Vec<Loc>, bool)>,
     /// Coast words (`nc`, `north coast`, `north`) to coast ids of the map.
     coasts: FastMap<String, CoastWord>,
     powers: FastMap<String, Power>,
@@ -168,11 +168,12 @@ impl NameIndex {
                 add(a, p.into());
             }
         }
-        let mut scan: FastMap<String, (Vec<Loc>, bool)> = FastMap::default();
+        let mut scan: FastMap<Box<[u8]>, (Vec<Loc>, bool)> = FastMap::default();
         for (name, locs) in &places {
-            scan.entry(name.clone()).or_default().0 = locs.clone();
+            scan.entry(name.as_bytes().into()).or_default().0 = locs.clone();
             for (at, _) in name.match_indices(' ') {
-                scan.entry(name[..at].to_string()).or_default().1 = true;
+                let prefix = name.as_bytes().get(..at).unwrap_or_default();
+                scan.entry(prefix.into()).or_default().1 = true;
             }
         }
         let max_words = places
@@ -276,7 +277,7 @@ impl NameIndex {
 
     /// The locations a normalized name may mean (empty if none), and whether a longer
     /// name begins with it and a space (`north` of `north sea`).
-    pub fn scan(&self, norm: &str) -> (&[Loc], bool) {
+    pub fn scan(&self, norm: &[u8]) -> (&[Loc], bool) {
         self.scan
             .get(norm)
             .map_or((&[], false), |(locs, longer)| (locs.as_slice(), *longer))

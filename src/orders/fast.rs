@@ -16,7 +16,7 @@
 //! order of the DATC cases and the parser tests, and on generated ones.
 
 use super::grammar::Ctx;
-use super::words::{flag, flags, word_eq};
+use super::words::{flag, flags_lower, word_eq};
 use super::{Order, OrderKind, UnitRef};
 use crate::map::{Loc, Power, UnitKind};
 
@@ -31,7 +31,18 @@ enum Join {
     Slash,
 }
 
-/// One word or move arrow of the text.
+/// What an item of the text is.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Word,
+    /// A move arrow (`-`, `->`) written as a word of its own.
+    Arrow,
+    /// Words in parentheses (`(sc)`, `(south coast)`): the normalized words are those
+    /// inside.
+    Paren,
+}
+
+/// One word, move arrow or parenthesis of the text.
 #[derive(Clone, Copy, Debug)]
 struct Item {
     /// Byte range in the text.
@@ -41,8 +52,9 @@ struct Item {
     nstart: u16,
     nend: u16,
     join: Join,
-    /// A move arrow (`-`, `->`) written as a word of its own.
-    arrow: bool,
+    kind: Kind,
+    /// The word's keyword bits (`words::flags`; 0 for an arrow or parenthesis).
+    flags: u32,
 }
 
 /// The most items a text read here has.
@@ -76,7 +88,8 @@ impl<'t> Words<'t> {
                 nstart: 0,
                 nend: 0,
                 join: Join::Space,
-                arrow: false,
+                kind: Kind::Word,
+                flags: 0,
             }; MAX_ITEMS],
             n: 0,
             norm: [0; MAX_NORM],
@@ -113,7 +126,7 @@ impl<'t> Words<'t> {
                 let nend = nlen;
                 *w.norm.get_mut(nlen)? = b' ';
                 nlen += 1;
-                w.push(i, j, nstart, nend, join, false)?;
+                w.push(i, j, nstart, nend, join, Kind::Word)?;
                 join = Join::Space;
                 i = j;
                 // A word is followed by a space, a joining `-` or `/`, or the end.
@@ -134,8 +147,50 @@ impl<'t> Words<'t> {
                         return None;
                     }
                     let at = nlen as u16;
-                    w.push(i, i + len, at as usize, at as usize, Join::Space, true)?;
+                    w.push(
+                        i,
+                        i + len,
+                        at as usize,
+                        at as usize,
+                        Join::Space,
+                        Kind::Arrow,
+                    )?;
                     i += len;
+                }
+                b'(' if join == Join::Space => {
+                    // `(sc)`, `(south coast)`: words and spaces, then `)` and a space
+                    // or the end.
+                    let len = b.get(i + 1..)?.iter().position(|&d| d == b')')?;
+                    let inner = text.get(i + 1..i + 1 + len)?;
+                    if !inner
+                        .bytes()
+                        .all(|d| d.is_ascii_alphanumeric() || d == b' ')
+                    {
+                        return None;
+                    }
+                    let nstart = nlen;
+                    for word in inner.split(' ').filter(|x| !x.is_empty()) {
+                        if nlen > nstart {
+                            *w.norm.get_mut(nlen)? = b' ';
+                            nlen += 1;
+                        }
+                        for d in word.bytes() {
+                            *w.norm.get_mut(nlen)? = d.to_ascii_lowercase();
+                            nlen += 1;
+                        }
+                    }
+                    if nlen == nstart {
+                        return None;
+                    }
+                    let nend = nlen;
+                    *w.norm.get_mut(nlen)? = b' ';
+                    nlen += 1;
+                    let end = i + len + 2;
+                    w.push(i, end, nstart, nend, Join::Space, Kind::Paren)?;
+                    if !matches!(b.get(end), None | Some(b' ')) {
+                        return None;
+                    }
+                    i = end;
                 }
                 _ => return None,
             }
@@ -150,15 +205,20 @@ impl<'t> Words<'t> {
         nstart: usize,
         nend: usize,
         join: Join,
-        arrow: bool,
+        kind: Kind,
     ) -> Option<()> {
+        let flags = match kind {
+            Kind::Word => flags_lower(self.norm.get(nstart..nend)?),
+            _ => 0,
+        };
         *self.items.get_mut(self.n)? = Item {
             start: u32::try_from(start).ok()?,
             end: u32::try_from(end).ok()?,
             nstart: u16::try_from(nstart).ok()?,
             nend: u16::try_from(nend).ok()?,
             join,
-            arrow,
+            kind,
+            flags,
         };
         self.n += 1;
         Some(())
@@ -170,7 +230,8 @@ impl<'t> Words<'t> {
 
     /// Item `k` if it is a word joined by spaces to what comes before.
     fn spaced(&self, k: usize) -> Option<&Item> {
-        self.item(k).filter(|i| !i.arrow && i.join == Join::Space)
+        self.item(k)
+            .filter(|i| i.kind == Kind::Word && i.join == Join::Space)
     }
 
     /// The text of item `k` as written.
@@ -185,36 +246,64 @@ impl<'t> Words<'t> {
         self.text.get(a.start as usize..b.end as usize)
     }
 
+    /// Items `k..=j` normalized (words joined by one space), as bytes.
+    fn norm_bytes(&self, k: usize, j: usize) -> Option<&[u8]> {
+        let (a, b) = (self.item(k)?, self.item(j)?);
+        self.norm.get(a.nstart as usize..b.nend as usize)
+    }
+
     /// Items `k..=j` normalized (words joined by one space).
     fn norm(&self, k: usize, j: usize) -> Option<&str> {
-        let (a, b) = (self.item(k)?, self.item(j)?);
-        std::str::from_utf8(self.norm.get(a.nstart as usize..b.nend as usize)?).ok()
+        std::str::from_utf8(self.norm_bytes(k, j)?).ok()
     }
 
     /// The keyword bits of word `k` ([`flags`]; 0 for an arrow).
     fn flags(&self, k: usize) -> u32 {
-        match self.item(k) {
-            Some(i) if !i.arrow => self.raw(k).map_or(0, flags),
-            _ => 0,
-        }
+        self.item(k).map_or(0, |i| i.flags)
     }
 
     /// Does word `k+1` continue a name of several words after word `k` (as
     /// `Ctx::word_ends` reads: joined by spaces or a tight hyphen)?
     fn continues(&self, k: usize) -> bool {
         self.item(k + 1)
-            .is_some_and(|i| !i.arrow && matches!(i.join, Join::Space | Join::Hyphen))
+            .is_some_and(|i| i.kind == Kind::Word && matches!(i.join, Join::Space | Join::Hyphen))
     }
 }
 
 impl Ctx<'_> {
-    /// `seg` read as a common order for `power`, or `None` when the full grammar must
-    /// read it.
-    pub(super) fn fast(&self, seg: &str, power: Option<Power>) -> Option<Order> {
+    /// `seg` read as a common order for `power`, with the power of its prefix
+    /// (`England: F Lon - NTH`), or `None` when the full grammar must read it.
+    pub(super) fn fast(&self, seg: &str, power: Option<Power>) -> Option<(Order, Option<Power>)> {
         let t = seg.trim();
         if !t.is_ascii() {
             return None;
         }
+        match self.fast_prefix(t) {
+            Some((p, body)) => Some((self.fast_body(body, Some(p))?, Some(p))),
+            None => Some((self.fast_body(t, power)?, None)),
+        }
+    }
+
+    /// `Ctx::split_prefix` for a power word of one word and a colon (`England: F Lon`):
+    /// the power and the text after the colon. A text that is a header, or has any other
+    /// prefix or a marker, goes to the full grammar (its order has no colon).
+    fn fast_prefix<'t>(&self, t: &'t str) -> Option<(Power, &'t str)> {
+        let colon = t.find(':')?;
+        let (word, rest) = (t.get(..colon)?, t.get(colon + 1..)?);
+        if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return None;
+        }
+        // `Ctx::header`: an order's unit type is no label word, so this is no header;
+        // `Ctx::marker`: a letter or four before `:` is no marker.
+        let p = crate::map::names::with_normalized(word, |n| self.names.power(n))?;
+        if super::words::flags(word) != 0 || !rest.starts_with(' ') {
+            return None;
+        }
+        Some((p, rest.trim_start()))
+    }
+
+    /// The body of an order (`t`, trimmed) for `power`.
+    fn fast_body(&self, t: &str, power: Option<Power>) -> Option<Order> {
         let w = Words::split(t)?;
         // `Ctx::segment_full`: no label, header or power prefix begins with the first
         // word (`Ctx::initial_prefix`: `A`, `F` before a place are unit types).
@@ -240,7 +329,7 @@ impl Ctx<'_> {
     /// The first word is a unit type that begins no label, header or prefix.
     fn first_word(&self, w: &Words) -> Option<()> {
         let first = w.raw(0)?;
-        let f = flags(first);
+        let f = w.flags(0);
         if f & flag::LABEL != 0 || !first.bytes().all(|b| b.is_ascii_alphabetic()) {
             return None;
         }
@@ -299,7 +388,7 @@ impl Ctx<'_> {
         let mut best: Option<(usize, &[Loc])> = None;
         let mut j = k;
         loop {
-            let (locs, longer) = self.names.scan(w.norm(k, j)?);
+            let (locs, longer) = self.names.scan(w.norm_bytes(k, j)?);
             if !locs.is_empty() {
                 best = Some((j, locs));
             }
@@ -340,14 +429,26 @@ impl Ctx<'_> {
                 // A coast on a province without named coasts is irrelevant (4.B.6).
                 return Some((loc, end + 1));
             }
-            let norm = w.norm(k, end)?;
-            let norm = norm.strip_suffix(" coast").unwrap_or(norm);
-            let id = match self.names.coast(norm) {
-                Some(id) => id,
-                None => self.names.coast(&format!("{norm} coast"))?,
-            };
             // An unknown coast is read with a warning: the full grammar says it.
-            return Some((find(id)?, end + 1));
+            return Some((find(self.coast_id(w.norm(k, end)?)?)?, end + 1));
+        }
+        if next.kind == Kind::Paren {
+            // `Ctx::coast`: read only if it looks like a coast; else the full grammar
+            // reads what follows.
+            let n = w.norm(k, k)?;
+            if !(self.names.coast(n).is_some()
+                || n.ends_with("coast")
+                || n.len() == 2 && n.ends_with('c'))
+            {
+                return None;
+            }
+            if coasts.is_empty() {
+                return Some((loc, k + 1));
+            }
+            return Some((find(self.coast_id(n)?)?, k + 1));
+        }
+        if next.kind != Kind::Word {
+            return Some((loc, k));
         }
         if coasts.is_empty() {
             return Some((loc, k));
@@ -371,6 +472,16 @@ impl Ctx<'_> {
             }
         }
         Some(best.unwrap_or((loc, k)))
+    }
+
+    /// The coast id a coast written after a slash or in parentheses means (normalized;
+    /// `Ctx::coast`).
+    fn coast_id(&self, norm: &str) -> Option<&str> {
+        let norm = norm.strip_suffix(" coast").unwrap_or(norm);
+        match self.names.coast(norm) {
+            Some(id) => Some(id),
+            None => self.names.coast(&format!("{norm} coast")),
+        }
     }
 
     /// `Ctx::tail`: what the unit does, from item `k`; the index after it.
@@ -425,7 +536,7 @@ impl Ctx<'_> {
         let (_, r) = move_verb(w, k)?;
         let (to, r) = self.loc_at(w, r)?;
         // `Ctx::route`: no further place after a move verb.
-        if w.item(r).is_some_and(|i| i.arrow) || w.flags(r) & flag::MOVE != 0 {
+        if w.item(r).is_some_and(|i| i.kind == Kind::Arrow) || w.flags(r) & flag::MOVE != 0 {
             return None;
         }
         let end = via(w, r);
@@ -503,7 +614,7 @@ fn move_verb(w: &Words, k: usize) -> Option<(bool, usize)> {
         if item.join != Join::Space {
             return None;
         }
-        if item.arrow {
+        if item.kind == Kind::Arrow {
             if dashes == 1 {
                 return None;
             }
@@ -515,7 +626,7 @@ fn move_verb(w: &Words, k: usize) -> Option<(bool, usize)> {
             } else {
                 flag::MOVE
             };
-            if w.flags(j) & want == 0 {
+            if item.kind != Kind::Word || w.flags(j) & want == 0 {
                 break;
             }
             words += 1;

@@ -289,14 +289,13 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
     // `#` starts a comment, except `#1` numbering a line.
     let lead = raw.len() - raw.trim_start().len();
     let mut end = raw.len();
-    for (k, c) in raw.char_indices() {
-        if c == '#' {
-            if k == lead && raw[k + 1..].starts_with(|c: char| c.is_ascii_digit()) {
-                continue;
-            }
-            end = k;
-            break;
+    // `#` is one byte, never inside another character.
+    for (k, _) in raw.bytes().enumerate().filter(|&(_, b)| b == b'#') {
+        if k == lead && raw.as_bytes().get(k + 1).is_some_and(u8::is_ascii_digit) {
+            continue;
         }
+        end = k;
+        break;
     }
     let s = &raw[..end];
     if !s.contains('(') {
@@ -443,7 +442,7 @@ impl Ctx<'_> {
     /// One segment: a label, a header, or an order with its marker and prefix.
     fn segment(&self, seg: &str, in_force: Option<Power>, lists: &dyn Fn() -> ListStyle) -> Seg {
         match self.fast(seg, in_force) {
-            Some(o) => Seg::Order(o, None),
+            Some((o, prefix)) => Seg::Order(o, prefix),
             None => self.segment_full(seg, in_force, lists),
         }
     }
@@ -1000,7 +999,7 @@ mod fast_tests {
                 texts.push(format!("F {to} S F {id} H"));
             }
         }
-        let (fast, total) = agree(&map, &texts);
+        let (fast, total, _) = agree(&map, &texts);
         // The fast path reads a good part of these (or this test checks nothing): each
         // text is tried for two powers.
         assert!(fast / 2 > total / 4, "{fast} of {total}");
@@ -1008,26 +1007,27 @@ mod fast_tests {
 
     /// Check each text both ways; how many the fast path read (for two powers each),
     /// and how many texts there were.
-    fn agree(map: &Map, texts: &[String]) -> (usize, usize) {
-        let mut fast = 0;
+    fn agree(map: &Map, texts: &[String]) -> (usize, usize, usize) {
+        let (mut fast, mut prefixed) = (0, 0);
         for t in texts {
             for power in [None, Some(Power(2))] {
                 let ctx = Ctx::new(map, t, 1, false);
-                let Some(quick) = ctx.fast(t, power) else {
+                let Some((quick, prefix)) = ctx.fast(t, power) else {
                     continue;
                 };
                 fast += 1;
+                prefixed += usize::from(prefix.is_some());
                 let full = Ctx::new(map, t, 1, false);
                 match full.segment_full(t, power, &ListStyle::default) {
-                    Seg::Order(o, None) => {
-                        assert_eq!(quick, o, "`{t}`");
+                    Seg::Order(o, p) => {
+                        assert_eq!((quick, prefix), (o, p), "`{t}`");
                         assert!(full.warnings.borrow().is_empty(), "`{t}` warns");
                     }
                     _ => panic!("the fast path read `{t}`, the full grammar does not"),
                 }
             }
         }
-        (fast, texts.len())
+        (fast, texts.len(), prefixed)
     }
 
     /// Orders put together from the written forms of each part (names of one or more
@@ -1063,14 +1063,74 @@ mod fast_tests {
             }
         }
         places.extend(
-            ["Lon/xc", "Spa/qq", "Par/nc", "North", "Mid", "St. Petersburg", "Gulf of", "Eng-Bel"]
-                .map(String::from),
+            [
+                "Lon/xc",
+                "Spa/qq",
+                "Par/nc",
+                "North",
+                "Mid",
+                "St. Petersburg",
+                "Gulf of",
+                "Eng-Bel",
+            ]
+            .map(String::from),
         );
-        let units = ["A", "F", "a", "Army", "fleet", "AMY", "FLT", "The army at", "A F"];
-        let moves = ["-", "->", "moves to", "m", "to", "attack on", "- to", "- -", "=>", "-->"];
+        let units = [
+            "A",
+            "F",
+            "a",
+            "Army",
+            "fleet",
+            "AMY",
+            "FLT",
+            "The army at",
+            "A F",
+        ];
+        let moves = [
+            "-",
+            "->",
+            "moves to",
+            "m",
+            "to",
+            "attack on",
+            "- to",
+            "- -",
+            "=>",
+            "-->",
+        ];
         let holds = ["H", "holds", "Hold.", "stands", "h via convoy"];
-        let nations = ["", "Turkish ", "ENG ", "Austria-Hungary ", "German: ", "T ", "E "];
-        let tails = ["", ".", " via convoy", " by c", " via Nth", " H", " - Bur", "  ", " S"];
+        let nations = [
+            "",
+            "Turkish ",
+            "ENG ",
+            "Austria-Hungary ",
+            "German: ",
+            "T ",
+            "E ",
+        ];
+        let prefixes = [
+            "",
+            "",
+            "",
+            "",
+            "",
+            "England: ",
+            "TUR: ",
+            "France:",
+            "E: ",
+            "Eng: ",
+        ];
+        let tails = [
+            "",
+            ".",
+            " via convoy",
+            " by c",
+            " via Nth",
+            " H",
+            " - Bur",
+            "  ",
+            " S",
+        ];
         let mut seed: u64 = 0x2545_f491_4f6c_dd1d;
         let mut pick = |n: usize| {
             seed ^= seed << 13;
@@ -1079,7 +1139,7 @@ mod fast_tests {
             (seed % n as u64) as usize
         };
         let mut texts = Vec::new();
-        let mut total = (0, 0);
+        let mut total = (0, 0, 0);
         for round in 0..40_000 {
             let place = |k: usize| places.get(k % places.len()).cloned().unwrap_or_default();
             let (u1, p1, p2, p3) = (pick(99), pick(9999), pick(9999), pick(9999));
@@ -1095,27 +1155,37 @@ mod fast_tests {
                 _ => format!("{unit} C {target} {go}"),
             };
             t.push_str(any(&tails, tl));
+            t.insert_str(0, any(&prefixes, u1 + n));
             if round % 3 == 0 {
                 // One word replaced, or a mark put in.
                 let words: Vec<&str> = t.split(' ').collect();
                 let at = pick(words.len());
-                let with = ["S", "-", "/", "(", "at", "the", "nc", "Spa", "convoy", "Nth", ""];
+                let with = [
+                    "S", "-", "/", "(", "at", "the", "nc", "Spa", "convoy", "Nth", "",
+                ];
                 let w = with.get(pick(with.len())).copied().unwrap_or("");
                 let mut ws: Vec<String> = words.iter().map(|x| x.to_string()).collect();
                 if let Some(x) = ws.get_mut(at) {
-                    *x = if round % 2 == 0 { w.to_string() } else { format!("{x}{w}") };
+                    *x = if round % 2 == 0 {
+                        w.to_string()
+                    } else {
+                        format!("{x}{w}")
+                    };
                 }
                 t = ws.join(" ");
             }
             texts.push(t);
             if texts.len() == 5_000 {
-                let (f, n) = agree(&map, &texts);
-                total = (total.0 + f, total.1 + n);
+                let (f, n, p) = agree(&map, &texts);
+                total = (total.0 + f, total.1 + n, total.2 + p);
                 texts.clear();
             }
         }
-        let (f, n) = agree(&map, &texts);
-        total = (total.0 + f, total.1 + n);
-        assert!(total.0 / 2 > total.1 / 10, "{total:?}");
+        let (f, n, p) = agree(&map, &texts);
+        total = (total.0 + f, total.1 + n, total.2 + p);
+        assert!(
+            total.0 / 2 > total.1 / 10 && total.2 > total.0 / 20,
+            "{total:?}"
+        );
     }
 }

@@ -220,10 +220,17 @@ pub(super) fn flags(w: &str) -> u32 {
         *slot = b.to_ascii_lowercase();
         n += 1;
     }
-    let (Some(&first), Some(word)) = (buf.first(), buf.get(..n)) else {
+    flags_lower(buf.get(..n).unwrap_or_default())
+}
+
+/// The keyword bits of a word already lower-case, without `.` and `'` (as
+/// [`crate::map::names::normalize`] leaves one word); 0 if none.
+pub(super) fn flags_lower(word: &[u8]) -> u32 {
+    let n = word.len();
+    let Some(&first) = word.first() else {
         return 0;
     };
-    if n == 0 {
+    if n > 16 {
         return 0;
     }
     let t = table();
