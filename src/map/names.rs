@@ -101,6 +101,84 @@ impl std::hash::Hasher for Fnv {
 
 type FastMap<K, V> = HashMap<K, V, std::hash::BuildHasherDefault<Fnv>>;
 
+/// FNV-1a of a byte string, as [`Fnv`] computes it for one write.
+fn fnv(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A small read-only table from byte strings to values, for the parser's hot lookups
+/// (a word's keyword bits, a name's locations): open addressing over a power-of-two
+/// array, the keys kept in one buffer, one hash and usually one comparison a lookup.
+#[derive(Debug, Clone)]
+pub struct ByteTable<V> {
+    /// Per slot: the key's hash (0: empty) and its index in `keys` and `values`.
+    slots: Vec<(u64, u32)>,
+    /// Per entry: where its key is in `bytes`.
+    keys: Vec<(u32, u32)>,
+    bytes: Vec<u8>,
+    values: Vec<V>,
+}
+
+impl<V> ByteTable<V> {
+    /// A table of the given entries (keys unique).
+    pub fn new(entries: impl IntoIterator<Item = (Vec<u8>, V)>) -> Self {
+        let mut t = ByteTable {
+            slots: Vec::new(),
+            keys: Vec::new(),
+            bytes: Vec::new(),
+            values: Vec::new(),
+        };
+        for (k, v) in entries {
+            let at = t.bytes.len() as u32;
+            t.bytes.extend_from_slice(&k);
+            t.keys.push((at, k.len() as u32));
+            t.values.push(v);
+        }
+        let size = (t.keys.len() * 2).next_power_of_two().max(8);
+        t.slots = vec![(0, 0); size];
+        for i in 0..t.keys.len() {
+            let Some(key) = t.key(i) else { continue };
+            let h = fnv(key).max(1);
+            let mask = size - 1;
+            let mut at = h as usize & mask;
+            while t.slots.get(at).is_some_and(|s| s.0 != 0) {
+                at = (at + 1) & mask;
+            }
+            if let Some(slot) = t.slots.get_mut(at) {
+                *slot = (h, i as u32);
+            }
+        }
+        t
+    }
+
+    fn key(&self, i: usize) -> Option<&[u8]> {
+        let &(at, len) = self.keys.get(i)?;
+        self.bytes.get(at as usize..(at + len) as usize)
+    }
+
+    /// The value of `key`, if it is in the table.
+    pub fn get(&self, key: &[u8]) -> Option<&V> {
+        let h = fnv(key).max(1);
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut at = h as usize & mask;
+        loop {
+            let &(sh, i) = self.slots.get(at)?;
+            if sh == 0 {
+                return None;
+            }
+            if sh == h && self.key(i as usize) == Some(key) {
+                return self.values.get(i as usize);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+}
+
 /// Other names of the classic powers, by the power's id: names from history and
 /// the short forms players write. Used only for a map that has a power of that id.
 const OTHER_POWER_NAMES: &[(&str, &[&str])] = &[
@@ -136,7 +214,7 @@ pub struct NameIndex {
     /// `mid atlantic` of `mid atlantic ocean`): its locations, and whether a longer name
     /// begins with it (and a space). A longest match walks forward with one lookup a
     /// word, and stops at the first text no longer name begins with.
-    scan: FastMap<Box<[u8]>, (Vec<Loc>, bool)>,
+    scan: ByteTable<(Vec<Loc>, bool)>,
     /// Coast words (`nc`, `north coast`, `north`) to coast ids of the map.
     coasts: FastMap<String, CoastWord>,
     powers: FastMap<String, Power>,
@@ -168,7 +246,7 @@ impl NameIndex {
                 add(a, p.into());
             }
         }
-        let mut scan: FastMap<Box<[u8]>, (Vec<Loc>, bool)> = FastMap::default();
+        let mut scan: FastMap<Vec<u8>, (Vec<Loc>, bool)> = FastMap::default();
         for (name, locs) in &places {
             scan.entry(name.as_bytes().into()).or_default().0 = locs.clone();
             for (at, _) in name.match_indices(' ') {
@@ -176,6 +254,7 @@ impl NameIndex {
                 scan.entry(prefix.into()).or_default().1 = true;
             }
         }
+        let scan = ByteTable::new(scan);
         let max_words = places
             .keys()
             .map(|k| k.split(' ').count())

@@ -59,7 +59,8 @@ pub fn source_lines(text: &str) -> impl Iterator<Item = &str> {
         if rest.is_empty() {
             return None;
         }
-        let (line, next) = match rest.find(['\n', '\r']) {
+        // Both are one byte, never inside another character.
+        let (line, next) = match rest.bytes().position(|b| b == b'\n' || b == b'\r') {
             None => (rest, ""),
             Some(i) => {
                 let skip = if rest[i..].starts_with("\r\n") { 2 } else { 1 };

@@ -1,6 +1,6 @@
 //! The fast path: an order written in the common forms (`A PAR - BUR`, `F Lon H`,
-//! `A Mun S A Ber - Kie`, `F NTH C A Lon - Nwy`, `F StP/sc - Bot`, `F Mid-Atlantic Ocean
-//! - English Channel`, `A St Petersburg holds`, `Army Paris moves to Burgundy.`, `F Spa
+//! `A Mun S A Ber - Kie`, `F NTH C A Lon - Nwy`, `F StP/sc - Bot`,
+//! `F Mid-Atlantic Ocean - English Channel`, `A St Petersburg holds`, `Army Paris moves to Burgundy.`, `F Spa
 //! north coast - Mao`, `A Ukr S Turkish F Bla - Rum`, `A Lon - Nwy via convoy`) is read
 //! here from the words of the text, split and normalized once, instead of by the full
 //! grammar. Bulk users (AI self-play, archives, batch input) write almost every order so.
@@ -15,7 +15,7 @@
 //! marker, article or parenthesis. A unit test checks that the two paths agree on every
 //! order of the DATC cases and the parser tests, and on generated ones.
 
-use super::grammar::Ctx;
+use super::grammar::{Ctx, Stated};
 use super::words::{flag, flags_lower, word_eq};
 use super::{Order, OrderKind, UnitRef};
 use crate::map::{Loc, Power, UnitKind};
@@ -485,11 +485,7 @@ impl Ctx<'_> {
     }
 
     /// `Ctx::tail`: what the unit does, from item `k`; the index after it.
-    fn tail_at(
-        &self,
-        w: &Words,
-        k: usize,
-    ) -> Option<(OrderKind, Option<(Power, crate::orders::Span)>, usize)> {
+    fn tail_at(&self, w: &Words, k: usize) -> Option<(OrderKind, Stated, usize)> {
         let Some(item) = w.item(k) else {
             return Some((OrderKind::Hold, None, k));
         };
@@ -552,11 +548,7 @@ impl Ctx<'_> {
 
     /// `Ctx::target` without an article: the supported unit or convoyed army, with the
     /// nationality written before it (`Ctx::stated_power`, a power word only).
-    fn target_at(
-        &self,
-        w: &Words,
-        k: usize,
-    ) -> Option<(UnitRef, Option<(Power, crate::orders::Span)>, usize)> {
+    fn target_at(&self, w: &Words, k: usize) -> Option<(UnitRef, Stated, usize)> {
         w.spaced(k)?;
         let f = w.flags(k);
         // `Ctx::support`, `Ctx::convoy`: the web-site sentences (`support hold to`,

@@ -197,12 +197,35 @@ impl<'m> Ctx<'m> {
             (&exact, "write the province's id instead"),
             (&prefix, "write more of the name, or the province's id"),
         ];
+        // Exact names: the longest of the texts that may begin one. A text that begins
+        // no longer name (and a space) ends the walk, unless the next word is only `.`
+        // or `'` (it adds nothing to the name).
+        let mut longest = 0;
+        for (k, &end) in ends.iter().enumerate() {
+            let text = &start[..start.len() - end.len()];
+            let (locs, longer) = with_normalized(text, |n| self.names.scan(n.as_bytes()));
+            if !locs.is_empty() {
+                longest = k + 1;
+            }
+            let next_adds = ends.get(k + 1).is_some_and(|&next| {
+                end[..end.len() - next.len()]
+                    .chars()
+                    .any(char::is_alphanumeric)
+            });
+            if !longer && next_adds {
+                break;
+            }
+        }
         for (n, (lookup, help)) in lookups
             .into_iter()
             .take(if short { 2 } else { 1 })
             .enumerate()
         {
-            for &end in ends.iter().rev() {
+            let tried = match n {
+                0 => ends.get(..longest).unwrap_or_default(),
+                _ => &ends[..],
+            };
+            for &end in tried.iter().rev() {
                 let text = &start[..start.len() - end.len()];
                 let locs = lookup(text);
                 match (locs.len(), locs.first().copied()) {

@@ -58,7 +58,7 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
         let ctx = Ctx::new(map, &cleaned, n as u32 + 1, options.strict);
         // A prefix holds for the rest of its line.
         let mut line_power = header;
-        for seg in cleaned.split([',', ';']) {
+        for seg in segments(&cleaned) {
             if seg.trim().is_empty() {
                 continue;
             }
@@ -84,6 +84,25 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
     }
     kept.close(&mut out.diagnostics);
     out
+}
+
+/// `s` split at every `,` and `;`, as `str::split` splits it (both are one byte, never
+/// inside another character).
+fn segments(s: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(s);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match r.bytes().position(|b| b == b',' || b == b';') {
+            Some(i) => {
+                rest = r.get(i + 1..);
+                r.get(..i)
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
 }
 
 /// Keeps at most [`MAX_DIAGNOSTICS`] diagnostics and counts the rest, so a hostile text
@@ -144,7 +163,7 @@ pub fn parse_order_with(
     let cleaned = clean_line(text);
     let one = cleaned.trim_end().trim_end_matches([',', ';']);
     let ctx = Ctx::new(map, &cleaned, 1, options.strict);
-    if let Some(at) = one.find([',', ';']) {
+    if let Some(at) = one.bytes().position(|b| b == b',' || b == b';') {
         return Err(Diagnostic::error(
             ctx.span(&one[at..], 1),
             "several orders in one string",

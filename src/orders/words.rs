@@ -6,7 +6,7 @@ use nom::character::complete::space0;
 use nom::error::{ErrorKind, ParseError};
 use nom::{Err, IResult};
 
-use crate::map::names::Fnv;
+use crate::map::names::ByteTable;
 
 /// A grammar error: where, and (for a committed error) what to tell the user.
 #[derive(Debug)]
@@ -151,7 +151,7 @@ pub(super) mod flag {
 /// Every keyword with its bits, and for each first letter the lengths keywords have
 /// (most words are rejected by that before hashing).
 struct Table {
-    words: std::collections::HashMap<&'static [u8], u32, std::hash::BuildHasherDefault<Fnv>>,
+    words: ByteTable<u32>,
     lengths: [u32; 27],
 }
 
@@ -186,20 +186,21 @@ fn table() -> &'static Table {
             (LABEL_WEAK, flag::LABEL),
             (LABEL_STRONG, flag::LABEL | flag::LABEL_STRONG),
         ];
-        let mut t = Table {
-            words: Default::default(),
-            lengths: [0; 27],
-        };
+        let mut words: std::collections::BTreeMap<&[u8], u32> = Default::default();
+        let mut lengths = [0; 27];
         for (list, f) in lists {
             for w in list {
-                *t.words.entry(w.as_bytes()).or_default() |= f;
+                *words.entry(w.as_bytes()).or_default() |= f;
                 let first = w.as_bytes().first().copied().unwrap_or(0);
-                if let Some(l) = t.lengths.get_mut(letter_index(first)) {
+                if let Some(l) = lengths.get_mut(letter_index(first)) {
                     *l |= 1 << w.len().min(31);
                 }
             }
         }
-        t
+        Table {
+            words: ByteTable::new(words.into_iter().map(|(w, f)| (w.to_vec(), f))),
+            lengths,
+        }
     })
 }
 
@@ -483,10 +484,13 @@ pub(super) fn label_word(w: &str) -> Option<bool> {
 /// `S1901M`, `Orders:`, `(none)`): label words only, at least one of them strong.
 pub(super) fn is_label(s: &str) -> bool {
     let mut strong = false;
-    for w in s
-        .split(|c: char| !(c.is_alphanumeric() || c == '&'))
-        .filter(|w| !w.is_empty())
-    {
+    // On ASCII text, bytes split as characters do.
+    let words: &mut dyn Iterator<Item = &str> = if s.is_ascii() {
+        &mut s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '&'))
+    } else {
+        &mut s.split(|c: char| !(c.is_alphanumeric() || c == '&'))
+    };
+    for w in words.filter(|w| !w.is_empty()) {
         match label_word(w) {
             Some(s) => strong |= s,
             None => return false,
