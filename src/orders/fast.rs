@@ -58,9 +58,9 @@ struct Item {
 }
 
 /// The most items a text read here has.
-const MAX_ITEMS: usize = 20;
+const MAX_ITEMS: usize = 16;
 /// The most bytes of normalized words.
-const MAX_NORM: usize = 160;
+const MAX_NORM: usize = 128;
 
 /// The words of a text, split and normalized once: each word lower-case without `.`
 /// and `'`, followed by one space, so that words `k..=j` normalized as
@@ -77,10 +77,9 @@ fn is_word_byte(b: u8) -> bool {
 }
 
 impl<'t> Words<'t> {
-    /// Split `text` (trimmed); `None` for any character or form not read here.
-    fn split(text: &'t str) -> Option<Words<'t>> {
-        let b = text.as_bytes();
-        let mut w = Words {
+    /// No words yet of `text` (trimmed): see [`Words::split`].
+    fn new(text: &'t str) -> Words<'t> {
+        Words {
             text,
             items: [Item {
                 start: 0,
@@ -93,7 +92,14 @@ impl<'t> Words<'t> {
             }; MAX_ITEMS],
             n: 0,
             norm: [0; MAX_NORM],
-        };
+        }
+    }
+
+    /// Split the text; `None` for any character or form not read here.
+    fn split(&mut self) -> Option<()> {
+        let text = self.text;
+        let b = text.as_bytes();
+        let w = self;
         let mut nlen = 0usize;
         let mut join = Join::Space;
         let mut i = 0;
@@ -108,17 +114,24 @@ impl<'t> Words<'t> {
             let after_word = i > 0 && b.get(i - 1).is_some_and(|&p| is_word_byte(p));
             let next = b.get(i + 1).copied();
             if is_word_byte(c) {
-                let mut j = i;
+                let rest = b.get(i..)?;
+                let len = rest
+                    .iter()
+                    .position(|&d| !is_word_byte(d))
+                    .unwrap_or(rest.len());
+                let j = i + len;
+                let src = b.get(i..j)?;
                 let nstart = nlen;
-                while let Some(&d) = b.get(j) {
-                    if !is_word_byte(d) {
-                        break;
-                    }
-                    if d != b'.' && d != b'\'' {
+                if src.iter().any(|&d| d == b'.' || d == b'\'') {
+                    for &d in src.iter().filter(|&&d| d != b'.' && d != b'\'') {
                         *w.norm.get_mut(nlen)? = d.to_ascii_lowercase();
                         nlen += 1;
                     }
-                    j += 1;
+                } else {
+                    let dst = w.norm.get_mut(nlen..nlen + len)?;
+                    dst.copy_from_slice(src);
+                    dst.make_ascii_lowercase();
+                    nlen += len;
                 }
                 if nlen == nstart {
                     return None;
@@ -195,7 +208,7 @@ impl<'t> Words<'t> {
                 _ => return None,
             }
         }
-        (join == Join::Space && w.n > 0).then_some(w)
+        (join == Join::Space && w.n > 0).then_some(())
     }
 
     fn push(
@@ -304,7 +317,8 @@ impl Ctx<'_> {
 
     /// The body of an order (`t`, trimmed) for `power`.
     fn fast_body(&self, t: &str, power: Option<Power>) -> Option<Order> {
-        let w = Words::split(t)?;
+        let mut w = Words::new(t);
+        w.split()?;
         // `Ctx::segment_full`: no label, header or power prefix begins with the first
         // word (`Ctx::initial_prefix`: `A`, `F` before a place are unit types).
         self.first_word(&w)?;

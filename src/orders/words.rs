@@ -148,11 +148,18 @@ pub(super) mod flag {
     pub const KEYWORD: u32 = (1 << 16) - 1;
 }
 
-/// Every keyword with its bits, and for each first letter the lengths keywords have
-/// (most words are rejected by that before hashing).
+/// Every keyword with its bits; the bits of each one-letter word; and for each first
+/// two letters the lengths keywords have (most words are rejected by that before
+/// hashing).
 struct Table {
     words: ByteTable<u32>,
-    lengths: [u32; 27],
+    letters: [u32; 26],
+    lengths: [u32; 27 * 27],
+}
+
+/// The index in [`Table::lengths`] of a word's first two bytes.
+fn pair_index(first: u8, second: Option<&u8>) -> usize {
+    letter_index(first) * 27 + second.map_or(26, |&b| letter_index(b))
 }
 
 fn letter_index(b: u8) -> usize {
@@ -187,18 +194,24 @@ fn table() -> &'static Table {
             (LABEL_STRONG, flag::LABEL | flag::LABEL_STRONG),
         ];
         let mut words: std::collections::BTreeMap<&[u8], u32> = Default::default();
-        let mut lengths = [0; 27];
+        let mut lengths = [0; 27 * 27];
+        let mut letters = [0; 26];
         for (list, f) in lists {
             for w in list {
                 *words.entry(w.as_bytes()).or_default() |= f;
-                let first = w.as_bytes().first().copied().unwrap_or(0);
-                if let Some(l) = lengths.get_mut(letter_index(first)) {
+                let b = w.as_bytes();
+                let first = b.first().copied().unwrap_or(0);
+                if let Some(l) = lengths.get_mut(pair_index(first, b.get(1))) {
                     *l |= 1 << w.len().min(31);
+                }
+                if let (true, Some(l)) = (b.len() == 1, letters.get_mut(letter_index(first))) {
+                    *l |= f;
                 }
             }
         }
         Table {
             words: ByteTable::new(words.into_iter().map(|(w, f)| (w.to_vec(), f))),
+            letters,
             lengths,
         }
     })
@@ -235,8 +248,11 @@ pub(super) fn flags_lower(word: &[u8]) -> u32 {
         return 0;
     }
     let t = table();
+    if n == 1 && first.is_ascii_lowercase() {
+        return t.letters.get(letter_index(first)).copied().unwrap_or(0);
+    }
     if t.lengths
-        .get(letter_index(first))
+        .get(pair_index(first, word.get(1)))
         .is_none_or(|l| l & (1 << n) == 0)
     {
         return 0;
