@@ -73,8 +73,29 @@ struct Words<'t> {
 }
 
 fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'.' || b == b'\''
+    CLASS.get(usize::from(b)).is_some_and(|&c| c != 0)
 }
+
+/// Per byte: 0 if it is no word byte, 1 for a letter or digit, 2 for `.` and `'`
+/// (word bytes that normalizing drops).
+// Evaluated at compile time: an index out of range fails the build, never a run.
+#[allow(clippy::indexing_slicing)]
+const CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphanumeric() {
+            1
+        } else if c == b'.' || c == b'\'' {
+            2
+        } else {
+            0
+        };
+        b += 1;
+    }
+    t
+};
 
 impl<'t> Words<'t> {
     /// No words yet of `text` (trimmed): see [`Words::split`].
@@ -114,25 +135,22 @@ impl<'t> Words<'t> {
             let after_word = i > 0 && b.get(i - 1).is_some_and(|&p| is_word_byte(p));
             let next = b.get(i + 1).copied();
             if is_word_byte(c) {
-                let rest = b.get(i..)?;
-                let len = rest
-                    .iter()
-                    .position(|&d| !is_word_byte(d))
-                    .unwrap_or(rest.len());
-                let j = i + len;
-                let src = b.get(i..j)?;
+                // The word's bytes, lower-case, without `.` and `'`, in one pass.
                 let nstart = nlen;
-                if src.iter().any(|&d| d == b'.' || d == b'\'') {
-                    for &d in src.iter().filter(|&&d| d != b'.' && d != b'\'') {
-                        *w.norm.get_mut(nlen)? = d.to_ascii_lowercase();
-                        nlen += 1;
+                let mut len = 0;
+                let mut out = w.norm.get_mut(nlen..)?.iter_mut();
+                for &d in b.get(i..)? {
+                    match CLASS.get(usize::from(d)).copied().unwrap_or(0) {
+                        0 => break,
+                        1 => {
+                            *out.next()? = d.to_ascii_lowercase();
+                            nlen += 1;
+                        }
+                        _ => {}
                     }
-                } else {
-                    let dst = w.norm.get_mut(nlen..nlen + len)?;
-                    dst.copy_from_slice(src);
-                    dst.make_ascii_lowercase();
-                    nlen += len;
+                    len += 1;
                 }
+                let j = i + len;
                 if nlen == nstart {
                     return None;
                 }
