@@ -320,26 +320,31 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
     if !s.contains('(') {
         return Cow::Borrowed(s);
     }
-    // Blank `(*tags*)`, then result words in parentheses: each a single pass.
-    let mut bytes = s.as_bytes().to_vec();
-    let mut changed = false;
+    // Blank `(*tags*)`, then result words in parentheses: each a single pass. The
+    // bytes are copied only when something is blanked.
+    let mut blanked: Option<Vec<u8>> = None;
     let mut from = 0;
     while let Some(a) = s[from..].find("(*").map(|k| from + k) {
         let b = s[a..].find("*)").map_or(s.len(), |k| a + k + 2);
+        let bytes = blanked.get_or_insert_with(|| s.as_bytes().to_vec());
         if let Some(r) = bytes.get_mut(a..b) {
             r.fill(b' ');
         }
-        changed = true;
         from = b;
     }
     // Only parentheses, spaces and ASCII were put in or taken out: still UTF-8.
-    let tagless = String::from_utf8_lossy(&bytes).into_owned();
-    for (a, b) in result_parens(&tagless) {
+    let tagless = match &blanked {
+        Some(bytes) => String::from_utf8_lossy(bytes),
+        None => Cow::Borrowed(s),
+    };
+    let parens = result_parens(&tagless);
+    for &(a, b) in &parens {
+        let bytes = blanked.get_or_insert_with(|| s.as_bytes().to_vec());
         if let Some(r) = bytes.get_mut(a..=b) {
             r.fill(b' ');
         }
-        changed = true;
     }
+    let changed = blanked.is_some();
     let daide = s.trim_start().starts_with('(')
         && s.as_bytes().windows(3).any(|w| {
             [b"amy", b"flt", b"wve"]
@@ -349,6 +354,7 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
     if !changed && !daide {
         return Cow::Borrowed(s);
     }
+    let bytes = blanked.unwrap_or_else(|| s.as_bytes().to_vec());
     let mut out = String::from_utf8_lossy(&bytes).into_owned();
     // DAIDE: only three-letter tokens and parentheses, with a unit or a waive.
     let mut tokens = out.split(|c: char| c == '(' || c == ')' || c.is_whitespace());
