@@ -1,5 +1,5 @@
 //! Parse 1,000 order lines of mixed styles (codes, full names, aliases, coasts,
-//! supports, convoys). Target: median ≤ 1 µs per line. The loop checks its own result:
+//! supports, convoys). Target: median ≤ 0.25 µs per line. The loop checks its own result:
 //! 1,000 orders, no diagnostics. A second group parses 1,000 lines of the other styles
 //! of `docs/ORDERS.md` (web-site sentences, DAIDE, prefixes, list markers, result words,
 //! command-first forms, nationalities), checked the same way.
