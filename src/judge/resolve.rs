@@ -19,11 +19,12 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::convoy;
-use super::legality::{Checked, Eff, NONE};
+use super::legality::{self, refill, Checked, Eff, NONE};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
 use super::{Dislodged, MovementResult, ParadoxRule, Rules};
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov, ProvSet, UnitKind};
+use std::cell::Cell;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -39,25 +40,102 @@ struct Lists {
 }
 
 impl Lists {
-    fn build(n: usize, pairs: &[(u16, u16)]) -> Lists {
-        let mut start = vec![0u16; n + 1];
-        for &(k, _) in pairs {
-            start[k as usize + 1] += 1;
+    const fn new() -> Lists {
+        Lists {
+            start: Vec::new(),
+            items: Vec::new(),
         }
+    }
+
+    /// Fill with `pairs` (list, item) for lists `0..n`, each list in the order its
+    /// items come in `pairs`; the buffers are reused.
+    fn rebuild(&mut self, n: usize, pairs: &[(u16, u16)]) {
+        let start = &mut self.start;
+        start.clear();
+        start.resize(n + 1, 0);
+        for &(k, _) in pairs {
+            start[k as usize] += 1;
+        }
+        // `start[i]`: the end of list `i`; placing items from the last one down moves
+        // it to the list's beginning.
         for i in 0..n {
             start[i + 1] += start[i];
         }
-        let mut fill = start.clone();
-        let mut items = vec![0u16; pairs.len()];
-        for &(k, v) in pairs {
-            items[fill[k as usize] as usize] = v;
-            fill[k as usize] += 1;
+        self.items.clear();
+        self.items.resize(pairs.len(), 0);
+        for &(k, v) in pairs.iter().rev() {
+            start[k as usize] -= 1;
+            self.items[start[k as usize] as usize] = v;
         }
-        Lists { start, items }
     }
+
     fn of(&self, i: usize) -> &[u16] {
         &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
+}
+
+/// The working tables of a movement phase, kept per thread and reused by the next
+/// phase so that resolving allocates none of them. Sized afresh for every phase.
+struct Scratch {
+    convoying: Vec<bool>,
+    prov: Vec<Prov>,
+    supporters: Lists,
+    movers: Lists,
+    convoyers: Lists,
+    matched: Vec<bool>,
+    state: Vec<State>,
+    res: Vec<bool>,
+    paradox: Vec<bool>,
+    cycle: Vec<u16>,
+    in_cycle: Vec<bool>,
+    depth: Vec<u32>,
+    low_of: Vec<u32>,
+    /// (list, item) pairs the lists are built from; units in province order.
+    pairs: [Vec<(u16, u16)>; 3],
+    order: Vec<u16>,
+    /// Per unit, for [`resolve`]: void move, moved, dislodger.
+    void_move: Vec<bool>,
+    moved: Vec<bool>,
+    dislodger: Vec<Option<usize>>,
+}
+
+impl Scratch {
+    const fn new() -> Scratch {
+        Scratch {
+            convoying: Vec::new(),
+            prov: Vec::new(),
+            supporters: Lists::new(),
+            movers: Lists::new(),
+            convoyers: Lists::new(),
+            matched: Vec::new(),
+            state: Vec::new(),
+            res: Vec::new(),
+            paradox: Vec::new(),
+            cycle: Vec::new(),
+            in_cycle: Vec::new(),
+            depth: Vec::new(),
+            low_of: Vec::new(),
+            pairs: [Vec::new(), Vec::new(), Vec::new()],
+            order: Vec::new(),
+            void_move: Vec::new(),
+            moved: Vec::new(),
+            dislodger: Vec::new(),
+        }
+    }
+
+    /// This thread's tables (empty if another phase on the thread holds them).
+    fn take() -> Scratch {
+        SCRATCH.with(|c| c.replace(Scratch::new()))
+    }
+
+    /// Hand the tables back for the thread's next phase.
+    fn give_back(self) {
+        SCRATCH.with(|c| c.set(self));
+    }
+}
+
+thread_local! {
+    static SCRATCH: Cell<Scratch> = const { Cell::new(Scratch::new()) };
 }
 
 struct Resolver<'a> {
@@ -93,6 +171,8 @@ struct Resolver<'a> {
     stack_depth: u32,
     /// The backup rule decided some cycle (no or two resolutions).
     backup_fired: bool,
+    /// The other reused buffers.
+    spare: Scratch,
 }
 
 /// `low` when no guess was read.
@@ -213,8 +293,7 @@ impl Resolver<'_> {
             return Some(first);
         }
         // No resolution or two: the backup rule decides the cycle.
-        let members: Vec<u16> = self.cycle[old_cycle_len..].to_vec();
-        self.backup_rule(u, &members);
+        self.backup_rule(u, old_cycle_len);
         self.reopen(old_cycle_len);
         self.backup_fired = true;
         if self.state[u] == State::Resolved {
@@ -242,35 +321,33 @@ impl Resolver<'_> {
 
     /// Two or no solutions: circular movement succeeds; a cycle with a convoy in it
     /// is a paradox and the convoys fail (Szykman); anything else fails.
-    fn backup_rule(&mut self, u: usize, members: &[u16]) {
-        let mut all: Vec<u16> = members.to_vec();
-        if !all.contains(&(u as u16)) {
-            all.push(u as u16);
+    fn backup_rule(&mut self, u: usize, from: usize) {
+        // The cycle's members: the open orders above `from`, and `u`.
+        let pushed = !self.cycle[from..].contains(&(u as u16));
+        if pushed {
+            self.cycle.push(u as u16);
         }
-        let convoys: Vec<u16> = all
+        let is_convoy = |e: Eff| matches!(e, Eff::Convoy { .. });
+        let members = &self.cycle[from..];
+        let convoys = members.iter().any(|&m| is_convoy(self.eff[m as usize]));
+        let all_moves = members
             .iter()
-            .copied()
-            .filter(|&m| matches!(self.eff[m as usize], Eff::Convoy { .. }))
-            .collect();
-        if !convoys.is_empty() {
-            for m in convoys {
-                self.res[m as usize] = false;
-                self.state[m as usize] = State::Resolved;
-                self.paradox[m as usize] = true;
+            .all(|&m| matches!(self.eff[m as usize], Eff::Move { .. }));
+        for i in from..self.cycle.len() {
+            let m = self.cycle[i] as usize;
+            if convoys {
+                if is_convoy(self.eff[m]) {
+                    self.res[m] = false;
+                    self.state[m] = State::Resolved;
+                    self.paradox[m] = true;
+                }
+            } else {
+                self.res[m] = all_moves;
+                self.state[m] = State::Resolved;
             }
-        } else if all
-            .iter()
-            .all(|&m| matches!(self.eff[m as usize], Eff::Move { .. }))
-        {
-            for m in all {
-                self.res[m as usize] = true;
-                self.state[m as usize] = State::Resolved;
-            }
-        } else {
-            for m in all {
-                self.res[m as usize] = false;
-                self.state[m as usize] = State::Resolved;
-            }
+        }
+        if pushed {
+            self.cycle.pop();
         }
     }
 
@@ -282,9 +359,12 @@ impl Resolver<'_> {
             }
             Eff::Convoy { .. } => {
                 // 5.D: attacks on the fleet are adjudicated, not resolved.
-                let p = self.prov[u];
-                let movers: Vec<u16> = self.movers.of(p.0 as usize).to_vec();
-                !movers.into_iter().any(|m| self.adjudicate(m as usize))
+                let p = self.prov[u].0 as usize;
+                let k = self.movers.of(p).len();
+                !(0..k).any(|i| {
+                    let m = self.movers.of(p)[i] as usize;
+                    self.adjudicate(m)
+                })
             }
             Eff::Hold => true,
         }
@@ -478,83 +558,132 @@ impl Resolver<'_> {
 }
 
 /// The resolver for a checked phase, supports and convoys matched to what their units
-/// do; also, per unit, whether its convoy order matches the army's move.
+/// do, its tables in the buffers of `t`.
 fn new_resolver<'a>(
     map: &'a Map,
     rules: Rules,
     units: &'a [Unit],
     eff: &'a [Eff],
     unit_at: &'a [u16],
-) -> (Resolver<'a>, Vec<bool>) {
+    mut t: Scratch,
+) -> Resolver<'a> {
     let n = units.len();
-    let prov: Vec<Prov> = units.iter().map(|u| map.prov_of(u.loc)).collect();
+    t.prov.clear();
+    t.prov.extend(units.iter().map(|u| map.prov_of(u.loc)));
+    let prov = &t.prov;
+
+    // Each list in the order of its units' provinces, not of the units: whatever
+    // reads a list first (the cutter named for a cut support, the order of
+    // oppositions) is then the same however the input is listed. The units are
+    // visited in province order (one unit per province), so the lists need no sort.
+    t.order.clear();
+    t.order
+        .extend(unit_at.iter().copied().filter(|&u| u != NONE));
+    let in_order = t.order.len() == n;
+    if !in_order {
+        // Not one unit per province: visit them as listed and sort the lists.
+        t.order.clear();
+        t.order.extend(0..n as u16);
+    }
 
     // Match supports and convoys to what their units do.
-    let mut matched = vec![false; n];
-    let mut sup_pairs: Vec<(u16, u16)> = Vec::new();
-    let mut conv_pairs: Vec<(u16, u16)> = Vec::new();
-    let mut conv_matched = vec![false; n];
-    let mut mover_pairs: Vec<(u16, u16)> = Vec::new();
-    for s in 0..n {
+    refill(&mut t.matched, n, false);
+    refill(&mut t.convoying, n, false);
+    let [sup_pairs, conv_pairs, mover_pairs] = &mut t.pairs;
+    for v in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
+        v.clear();
+    }
+    for &s16 in &t.order {
+        let s = s16 as usize;
         match eff[s] {
             Eff::SupHold { target } => {
                 if !matches!(eff[target as usize], Eff::Move { .. }) {
-                    matched[s] = true;
-                    sup_pairs.push((target, s as u16));
+                    t.matched[s] = true;
+                    sup_pairs.push((target, s16));
                 }
             }
             Eff::SupMove { target, to, coast } => {
                 if let Eff::Move { to: mt, .. } = eff[target as usize] {
                     if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt) {
-                        matched[s] = true;
-                        sup_pairs.push((target, s as u16));
+                        t.matched[s] = true;
+                        sup_pairs.push((target, s16));
                     }
                 }
             }
             Eff::Convoy { army, to } => {
                 if let Eff::Move { to: mt, convoy, .. } = eff[army as usize] {
                     if map.prov_of(mt) == to {
-                        conv_matched[s] = true;
+                        t.convoying[s] = true;
                         if convoy {
-                            conv_pairs.push((army, s as u16));
+                            conv_pairs.push((army, s16));
                         }
                     }
                 }
             }
-            Eff::Move { to, .. } => mover_pairs.push((map.prov_of(to).0, s as u16)),
+            Eff::Move { to, .. } => mover_pairs.push((map.prov_of(to).0, s16)),
             Eff::Hold => {}
         }
     }
-    // Each list in the order of its units' provinces, not of the units: whatever
-    // reads a list first (the cutter named for a cut support, the order of
-    // oppositions) is then the same however the input is listed.
-    for pairs in [&mut sup_pairs, &mut conv_pairs, &mut mover_pairs] {
-        pairs.sort_unstable_by_key(|&(k, v)| (k, prov[v as usize]));
+    if !in_order {
+        for pairs in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
+            pairs.sort_unstable_by_key(|&(k, v)| (k, prov[v as usize]));
+        }
     }
-    let r = Resolver {
+    t.supporters.rebuild(n, sup_pairs);
+    t.movers.rebuild(map.province_count(), mover_pairs);
+    t.convoyers.rebuild(n, conv_pairs);
+    refill(&mut t.state, n, State::Unresolved);
+    refill(&mut t.res, n, false);
+    refill(&mut t.paradox, n, false);
+    t.cycle.clear();
+    refill(&mut t.in_cycle, n, false);
+    refill(&mut t.depth, n, 0);
+    refill(&mut t.low_of, n, NO_GUESS);
+    Resolver {
         map,
         rules,
-        convoying: conv_matched.clone(),
+        convoying: std::mem::take(&mut t.convoying),
         units,
         eff,
         unit_at,
-        prov,
-        supporters: Lists::build(n, &sup_pairs),
-        movers: Lists::build(map.province_count(), &mover_pairs),
-        convoyers: Lists::build(n, &conv_pairs),
-        matched,
-        state: vec![State::Unresolved; n],
-        res: vec![false; n],
-        paradox: vec![false; n],
-        cycle: Vec::new(),
-        in_cycle: vec![false; n],
-        depth: vec![0; n],
-        low_of: vec![NO_GUESS; n],
+        prov: std::mem::take(&mut t.prov),
+        supporters: std::mem::replace(&mut t.supporters, Lists::new()),
+        movers: std::mem::replace(&mut t.movers, Lists::new()),
+        convoyers: std::mem::replace(&mut t.convoyers, Lists::new()),
+        matched: std::mem::take(&mut t.matched),
+        state: std::mem::take(&mut t.state),
+        res: std::mem::take(&mut t.res),
+        paradox: std::mem::take(&mut t.paradox),
+        cycle: std::mem::take(&mut t.cycle),
+        in_cycle: std::mem::take(&mut t.in_cycle),
+        depth: std::mem::take(&mut t.depth),
+        low_of: std::mem::take(&mut t.low_of),
         low: NO_GUESS,
         stack_depth: 0,
         backup_fired: false,
-    };
-    (r, conv_matched)
+        spare: t,
+    }
+}
+
+impl Resolver<'_> {
+    /// The tables back in one [`Scratch`], for the thread's next phase.
+    fn recycle(self) -> Scratch {
+        let mut t = self.spare;
+        t.convoying = self.convoying;
+        t.prov = self.prov;
+        t.supporters = self.supporters;
+        t.movers = self.movers;
+        t.convoyers = self.convoyers;
+        t.matched = self.matched;
+        t.state = self.state;
+        t.res = self.res;
+        t.paradox = self.paradox;
+        t.cycle = self.cycle;
+        t.in_cycle = self.in_cycle;
+        t.depth = self.depth;
+        t.low_of = self.low_of;
+        t
+    }
 }
 
 pub(crate) fn resolve(
@@ -573,22 +702,25 @@ pub(crate) fn resolve(
     } = checked;
     let units = &position.units;
     let n = units.len();
-    let (mut r, conv_matched) = new_resolver(map, rules, units, &eff, &unit_at);
+    let mut t = Scratch::take();
+    let mut void_move = std::mem::take(&mut t.void_move);
+    let mut moved = std::mem::take(&mut t.moved);
+    let mut dislodger = std::mem::take(&mut t.dislodger);
+    let mut r = new_resolver(map, rules, units, &eff, &unit_at, t);
     // A convoyed move with no route through matching convoys at all is void.
-    let void_move: Vec<bool> = (0..n)
-        .map(|m| match r.dest(m) {
-            Some((d, true)) => {
-                let fleets: ProvSet = r
-                    .convoyers
-                    .of(m)
-                    .iter()
-                    .map(|&f| r.prov[f as usize])
-                    .collect();
-                !convoy::route_exists(map, &fleets, r.prov[m], d)
-            }
-            _ => false,
-        })
-        .collect();
+    void_move.clear();
+    void_move.extend((0..n).map(|m| match r.dest(m) {
+        Some((d, true)) => {
+            let fleets: ProvSet = r
+                .convoyers
+                .of(m)
+                .iter()
+                .map(|&f| r.prov[f as usize])
+                .collect();
+            !convoy::route_exists(map, &fleets, r.prov[m], d)
+        }
+        _ => false,
+    }));
     for (u, e) in eff.iter().enumerate() {
         if !matches!(e, Eff::Hold) {
             r.resolve(u);
@@ -597,7 +729,7 @@ pub(crate) fn resolve(
 
     // Where every unit ends, and who is dislodged by whom.
     let mut destination: Vec<Loc> = units.iter().map(|u| u.loc).collect();
-    let mut moved = vec![false; n];
+    refill(&mut moved, n, false);
     for m in 0..n {
         if let Eff::Move { to, .. } = eff[m] {
             if r.res[m] {
@@ -606,7 +738,7 @@ pub(crate) fn resolve(
             }
         }
     }
-    let mut dislodger: Vec<Option<usize>> = vec![None; n];
+    refill(&mut dislodger, n, None);
     for m in 0..n {
         if moved[m] {
             let o = unit_at[map.prov_of(destination[m]).0 as usize];
@@ -709,7 +841,7 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::Convoy { .. } if !conv_matched[u] => Outcome::Invalid(Void::ConvoyNotMatched),
+            Eff::Convoy { .. } if !r.convoying[u] => Outcome::Invalid(Void::ConvoyNotMatched),
             Eff::Convoy { .. } => match dislodger[u] {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
                 None if r.paradox[u] => Outcome::Fails(Failure::Paradox),
@@ -723,6 +855,12 @@ pub(crate) fn resolve(
         results[k].outcome = results[first].outcome.clone();
     }
     let convoyed = (0..n).map(|m| r.by_convoy(m)).collect();
+    let mut t = r.recycle();
+    t.void_move = void_move;
+    t.moved = moved;
+    t.dislodger = dislodger;
+    t.give_back();
+    legality::recycle(unit_at, eff, order_of);
     MovementResult {
         rules,
         convoyed,
@@ -788,7 +926,14 @@ pub(crate) fn enumerate(
     max_decisions: usize,
 ) -> Option<Enumeration> {
     let units = &position.units;
-    let (mut r, _) = new_resolver(map, rules, units, &checked.eff, &checked.unit_at);
+    let mut r = new_resolver(
+        map,
+        rules,
+        units,
+        &checked.eff,
+        &checked.unit_at,
+        Scratch::take(),
+    );
     let decisions: Vec<usize> = (0..units.len())
         .filter(|&u| !matches!(checked.eff[u], Eff::Hold))
         .collect();
@@ -815,6 +960,7 @@ pub(crate) fn enumerate(
             solutions.push((0..decisions.len()).map(value).collect());
         }
     }
+    r.recycle().give_back();
     Some(Enumeration {
         decisions,
         resolved,
