@@ -280,8 +280,14 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
 /// DATC 4.A.3, by the edition's policy: which army moves to an adjacent province go by
 /// convoy, decided once every unit has its one order.
 fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules: Rules) {
+    // With no convoy order at all, no army has a convoy ordered: the scans below
+    // are skipped.
+    let convoys = eff.iter().any(|e| matches!(e, Eff::Convoy { .. }));
     // The route through the fleets ordered to convoy army `a` to `dest`.
     let ordered_route = |eff: &[Eff], a: usize, dest: Prov| {
+        if !convoys {
+            return false;
+        }
         let fleets: ProvSet = eff
             .iter()
             .enumerate()
@@ -307,14 +313,14 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             // convoy it shows the intent to go by convoy.
             ConvoyIntent::ViaConvoyOrOwnFleet { .. } | ConvoyIntent::OwnFleet1982 => {
                 convoy
-                    || eff.iter().enumerate().any(|(f, e)| {
+                    || (convoys && eff.iter().enumerate().any(|(f, e)| {
                         matches!(*e, Eff::Convoy { army, to } if army as usize == a && to == dest)
                             && units[f].power == units[a].power
-                    })
+                    }))
             }
             // 1971: only a swap with the unit in the destination goes by convoy.
             ConvoyIntent::Swap1971 => {
-                let swap = units.iter().enumerate().any(|(o, u)| {
+                let swap = convoys && units.iter().enumerate().any(|(o, u)| {
                     map.prov_of(u.loc) == dest
                         && matches!(eff[o], Eff::Move { to: back, .. } if map.prov_of(back) == here)
                 });

@@ -79,6 +79,7 @@ impl Lists {
 struct Scratch {
     convoying: Vec<bool>,
     prov: Vec<Prov>,
+    dest: Vec<Option<(Prov, bool)>>,
     supporters: Lists,
     movers: Lists,
     convoyers: Lists,
@@ -104,6 +105,7 @@ impl Scratch {
         Scratch {
             convoying: Vec::new(),
             prov: Vec::new(),
+            dest: Vec::new(),
             supporters: Lists::new(),
             movers: Lists::new(),
             convoyers: Lists::new(),
@@ -148,6 +150,8 @@ struct Resolver<'a> {
     unit_at: &'a [u16],
     /// Per unit: the province it is in.
     prov: Vec<Prov>,
+    /// Per unit: the province it moves to and whether by convoy, if it moves.
+    dest: Vec<Option<(Prov, bool)>>,
     /// Per unit: the units whose support (matched) it receives.
     supporters: Lists,
     /// Per province: the units moving there.
@@ -180,10 +184,7 @@ const NO_GUESS: u32 = u32::MAX;
 
 impl Resolver<'_> {
     fn dest(&self, u: usize) -> Option<(Prov, bool)> {
-        match self.eff[u] {
-            Eff::Move { to, convoy, .. } => Some((self.map.prov_of(to), convoy)),
-            _ => None,
-        }
+        self.dest[u]
     }
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
@@ -570,6 +571,11 @@ fn new_resolver<'a>(
     let n = units.len();
     t.prov.clear();
     t.prov.extend(units.iter().map(|u| map.prov_of(u.loc)));
+    t.dest.clear();
+    t.dest.extend(eff.iter().map(|e| match *e {
+        Eff::Move { to, convoy, .. } => Some((map.prov_of(to), convoy)),
+        _ => None,
+    }));
     let prov = &t.prov;
 
     // Each list in the order of its units' provinces, not of the units: whatever
@@ -647,6 +653,7 @@ fn new_resolver<'a>(
         eff,
         unit_at,
         prov: std::mem::take(&mut t.prov),
+        dest: std::mem::take(&mut t.dest),
         supporters: std::mem::replace(&mut t.supporters, Lists::new()),
         movers: std::mem::replace(&mut t.movers, Lists::new()),
         convoyers: std::mem::replace(&mut t.convoyers, Lists::new()),
@@ -671,6 +678,7 @@ impl Resolver<'_> {
         let mut t = self.spare;
         t.convoying = self.convoying;
         t.prov = self.prov;
+        t.dest = self.dest;
         t.supporters = self.supporters;
         t.movers = self.movers;
         t.convoyers = self.convoyers;
