@@ -48,28 +48,37 @@ impl Lists {
     }
 
     /// Fill with `pairs` (list, item) for lists `0..n`, each list in the order its
-    /// items come in `pairs`; the buffers are reused.
+    /// items come in `pairs`; the buffers are reused. No pairs: every list is empty.
     fn rebuild(&mut self, n: usize, pairs: &[(u16, u16)]) {
+        self.start.clear();
+        self.items.clear();
+        if pairs.is_empty() {
+            return;
+        }
         let start = &mut self.start;
-        start.clear();
         start.resize(n + 1, 0);
         for &(k, _) in pairs {
             start[k as usize] += 1;
         }
         // `start[i]`: the end of list `i`; placing items from the last one down moves
         // it to the list's beginning.
-        for i in 0..n {
-            start[i + 1] += start[i];
+        let mut end = 0;
+        for s in start.iter_mut() {
+            end += *s;
+            *s = end;
         }
-        self.items.clear();
         self.items.resize(pairs.len(), 0);
         for &(k, v) in pairs.iter().rev() {
-            start[k as usize] -= 1;
-            self.items[start[k as usize] as usize] = v;
+            let s = &mut start[k as usize];
+            *s -= 1;
+            self.items[*s as usize] = v;
         }
     }
 
     fn of(&self, i: usize) -> &[u16] {
+        if self.items.is_empty() {
+            return &[];
+        }
         &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
 }
@@ -125,19 +134,21 @@ impl Scratch {
         }
     }
 
-    /// This thread's tables (empty if another phase on the thread holds them).
-    fn take() -> Scratch {
-        SCRATCH.with(|c| c.replace(Scratch::new()))
+    /// This thread's tables (new ones if another phase on the thread holds them).
+    fn take() -> Box<Scratch> {
+        SCRATCH
+            .with(Cell::take)
+            .unwrap_or_else(|| Box::new(Scratch::new()))
     }
 
     /// Hand the tables back for the thread's next phase.
-    fn give_back(self) {
-        SCRATCH.with(|c| c.set(self));
+    fn give_back(self: Box<Scratch>) {
+        SCRATCH.with(|c| c.set(Some(self)));
     }
 }
 
 thread_local! {
-    static SCRATCH: Cell<Scratch> = const { Cell::new(Scratch::new()) };
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
 struct Resolver<'a> {
@@ -176,7 +187,7 @@ struct Resolver<'a> {
     /// The backup rule decided some cycle (no or two resolutions).
     backup_fired: bool,
     /// The other reused buffers.
-    spare: Scratch,
+    spare: Box<Scratch>,
 }
 
 /// `low` when no guess was read.
@@ -566,7 +577,7 @@ fn new_resolver<'a>(
     units: &'a [Unit],
     eff: &'a [Eff],
     unit_at: &'a [u16],
-    mut t: Scratch,
+    mut t: Box<Scratch>,
 ) -> Resolver<'a> {
     let n = units.len();
     t.prov.clear();
@@ -674,7 +685,7 @@ fn new_resolver<'a>(
 
 impl Resolver<'_> {
     /// The tables back in one [`Scratch`], for the thread's next phase.
-    fn recycle(self) -> Scratch {
+    fn recycle(self) -> Box<Scratch> {
         let mut t = self.spare;
         t.convoying = self.convoying;
         t.prov = self.prov;
