@@ -107,6 +107,11 @@ struct Scratch {
     void_move: Vec<bool>,
     moved: Vec<bool>,
     dislodger: Vec<Option<usize>>,
+    /// Per unit, once every decision is resolved ([`Resolver::settled`]): whether its
+    /// convoy route holds (0: not asked yet, 1: no, 2: yes), its prevent strength
+    /// (`u8::MAX`: not asked yet).
+    route_memo: Vec<u8>,
+    prevent_memo: Vec<u8>,
 }
 
 impl Scratch {
@@ -131,6 +136,8 @@ impl Scratch {
             void_move: Vec::new(),
             moved: Vec::new(),
             dislodger: Vec::new(),
+            route_memo: Vec::new(),
+            prevent_memo: Vec::new(),
         }
     }
 
@@ -186,6 +193,9 @@ struct Resolver<'a> {
     stack_depth: u32,
     /// The backup rule decided some cycle (no or two resolutions).
     backup_fired: bool,
+    /// Every decision is resolved: nothing read from here on changes, so convoy routes
+    /// and prevent strengths are kept once computed.
+    settled: bool,
     /// The other reused buffers.
     spare: Box<Scratch>,
 }
@@ -401,6 +411,9 @@ impl Resolver<'_> {
         let Some((d, true)) = self.dest(m) else {
             return false;
         };
+        if self.settled && self.spare.route_memo[m] != 0 {
+            return self.spare.route_memo[m] == 2;
+        }
         let n = self.convoyers.of(m).len();
         let mut fleets = ProvSet::EMPTY;
         for k in 0..n {
@@ -409,7 +422,11 @@ impl Resolver<'_> {
                 fleets.insert(self.prov[f]);
             }
         }
-        !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.prov[m], d)
+        let route = !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.prov[m], d);
+        if self.settled {
+            self.spare.route_memo[m] = 1 + u8::from(route);
+        }
+        route
     }
 
     fn support_count(&mut self, u: usize, not_of: Option<crate::map::Power>) -> u8 {
@@ -455,6 +472,16 @@ impl Resolver<'_> {
     }
 
     fn prevent(&mut self, m: usize) -> u8 {
+        if !self.settled {
+            return self.prevent_now(m);
+        }
+        if self.spare.prevent_memo[m] == u8::MAX {
+            self.spare.prevent_memo[m] = self.prevent_now(m);
+        }
+        self.spare.prevent_memo[m]
+    }
+
+    fn prevent_now(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
         }
@@ -656,6 +683,8 @@ fn new_resolver<'a>(
     refill(&mut t.in_cycle, n, false);
     refill(&mut t.depth, n, 0);
     refill(&mut t.low_of, n, NO_GUESS);
+    refill(&mut t.route_memo, n, 0);
+    refill(&mut t.prevent_memo, n, u8::MAX);
     Resolver {
         map,
         rules,
@@ -679,6 +708,7 @@ fn new_resolver<'a>(
         low: NO_GUESS,
         stack_depth: 0,
         backup_fired: false,
+        settled: false,
         spare: t,
     }
 }
@@ -745,6 +775,7 @@ pub(crate) fn resolve(
             r.resolve(u);
         }
     }
+    r.settled = true;
 
     // Where every unit ends, and who is dislodged by whom.
     let mut destination: Vec<Loc> = units.iter().map(|u| u.loc).collect();
@@ -773,15 +804,22 @@ pub(crate) fn resolve(
         }
     }
     // Contested: empty after the phase, and a move there with prevent strength failed.
+    // Only a province some unit moves to can be; the movers are listed by province.
     let mut contested = Vec::new();
-    for p in map.provs() {
+    let mut i = 0;
+    while i < r.movers.items.len() {
+        let Some((p, _)) = r.dest(r.movers.items[i] as usize) else {
+            i += 1;
+            continue;
+        };
+        let k = r.movers.of(p.0 as usize).len();
+        i += k.max(1);
         if occupied.contains(p) {
             continue;
         }
-        let k = r.movers.of(p.0 as usize).len();
         let mut standoff = false;
-        for i in 0..k {
-            let m = r.movers.of(p.0 as usize)[i] as usize;
+        for j in 0..k {
+            let m = r.movers.of(p.0 as usize)[j] as usize;
             if !moved[m] && r.prevent(m) > 0 {
                 standoff = true;
             }
