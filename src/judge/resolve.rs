@@ -86,19 +86,29 @@ impl Lists {
 /// The working tables of a movement phase, kept per thread and reused by the next
 /// phase so that resolving allocates none of them. Sized afresh for every phase.
 struct Scratch {
+    /// Per unit: a fleet whose convoy order matches an army's move.
     convoying: Vec<bool>,
+    /// Per unit: the province it is in.
     prov: Vec<Prov>,
+    /// Per unit: the province it moves to and whether by convoy, if it moves.
     dest: Vec<Option<(Prov, bool)>>,
+    /// Per unit: the units whose support (matched) it receives.
     supporters: Lists,
+    /// Per province: the units moving there.
     movers: Lists,
+    /// Per moving unit: the fleets with a matching convoy order.
     convoyers: Lists,
+    /// Per supporting unit: the support matches what the supported unit does.
     matched: Vec<bool>,
     state: Vec<State>,
     res: Vec<bool>,
     paradox: Vec<bool>,
+    /// The orders left open in cycles that are not decided yet.
     cycle: Vec<u16>,
     in_cycle: Vec<bool>,
+    /// Per order: its depth on the resolve stack while visited.
     depth: Vec<u32>,
+    /// Per open order: the smallest stack depth of a guess its result rests on.
     low_of: Vec<u32>,
     /// (list, item) pairs the lists are built from; units in province order.
     pairs: [Vec<(u16, u16)>; 3],
@@ -161,33 +171,11 @@ thread_local! {
 struct Resolver<'a> {
     map: &'a Map,
     rules: Rules,
-    /// Per unit: a fleet whose convoy order matches an army's move.
-    convoying: Vec<bool>,
     units: &'a [Unit],
     eff: &'a [Eff],
     unit_at: &'a [u16],
-    /// Per unit: the province it is in.
-    prov: Vec<Prov>,
-    /// Per unit: the province it moves to and whether by convoy, if it moves.
-    dest: Vec<Option<(Prov, bool)>>,
-    /// Per unit: the units whose support (matched) it receives.
-    supporters: Lists,
-    /// Per province: the units moving there.
-    movers: Lists,
-    /// Per moving unit: the fleets with a matching convoy order.
-    convoyers: Lists,
-    /// Per supporting unit: the support matches what the supported unit does.
-    matched: Vec<bool>,
-    state: Vec<State>,
-    res: Vec<bool>,
-    paradox: Vec<bool>,
-    /// The orders left open in cycles that are not decided yet.
-    cycle: Vec<u16>,
-    in_cycle: Vec<bool>,
-    /// Per order: its depth on the resolve stack while visited.
-    depth: Vec<u32>,
-    /// Per open order: the smallest stack depth of a guess its result rests on.
-    low_of: Vec<u32>,
+    /// The phase's tables.
+    t: Box<Scratch>,
     /// The smallest stack depth of a guess read by the current adjudication.
     low: u32,
     stack_depth: u32,
@@ -196,8 +184,6 @@ struct Resolver<'a> {
     /// Every decision is resolved: nothing read from here on changes, so convoy routes
     /// and prevent strengths are kept once computed.
     settled: bool,
-    /// The other reused buffers.
-    spare: Box<Scratch>,
 }
 
 /// `low` when no guess was read.
@@ -205,7 +191,7 @@ const NO_GUESS: u32 = u32::MAX;
 
 impl Resolver<'_> {
     fn dest(&self, u: usize) -> Option<(Prov, bool)> {
-        self.dest[u]
+        self.t.dest[u]
     }
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
@@ -230,7 +216,7 @@ impl Resolver<'_> {
             return None;
         }
         match self.dest(o as usize) {
-            Some((back, _)) if back == self.prov[m] => {}
+            Some((back, _)) if back == self.t.prov[m] => {}
             _ => return None,
         }
         if self.by_convoy(m) || self.by_convoy(o as usize) {
@@ -247,25 +233,25 @@ impl Resolver<'_> {
     /// ancestor of the whole cycle) tries its second guess, and only when both guesses
     /// disagree (no or two resolutions) does the backup rule fire.
     fn resolve(&mut self, u: usize) -> bool {
-        match self.state[u] {
-            State::Resolved => return self.res[u],
+        match self.t.state[u] {
+            State::Resolved => return self.t.res[u],
             State::Visited => {
                 // A cyclic dependency: read this order's current guess.
-                self.low = self.low.min(self.depth[u]);
-                return self.res[u];
+                self.low = self.low.min(self.t.depth[u]);
+                return self.t.res[u];
             }
-            State::Unresolved if self.in_cycle[u] => {
+            State::Unresolved if self.t.in_cycle[u] => {
                 // Left unresolved earlier in a cycle that is still open.
-                self.low = self.low.min(self.low_of[u]);
-                return self.res[u];
+                self.low = self.low.min(self.t.low_of[u]);
+                return self.t.res[u];
             }
             State::Unresolved => {}
         }
-        self.state[u] = State::Visited;
-        self.depth[u] = self.stack_depth;
+        self.t.state[u] = State::Visited;
+        self.t.depth[u] = self.stack_depth;
         self.stack_depth += 1;
         let old_low = self.low;
-        let old_cycle_len = self.cycle.len();
+        let old_cycle_len = self.t.cycle.len();
         let result = self.guess(u, old_cycle_len);
         self.stack_depth -= 1;
         match result {
@@ -276,12 +262,12 @@ impl Resolver<'_> {
             None => {
                 // Rests on a guess further up: leave it open, in the cycle.
                 let low = self.low;
-                self.low_of[u] = low;
-                self.in_cycle[u] = true;
-                self.cycle.push(u as u16);
-                self.state[u] = State::Unresolved;
+                self.t.low_of[u] = low;
+                self.t.in_cycle[u] = true;
+                self.t.cycle.push(u as u16);
+                self.t.state[u] = State::Unresolved;
                 self.low = old_low.min(low);
-                self.res[u]
+                self.t.res[u]
             }
         }
     }
@@ -291,23 +277,23 @@ impl Resolver<'_> {
     /// rests on a guess made further up the stack (`res[u]` holds the result).
     fn guess(&mut self, u: usize, old_cycle_len: usize) -> Option<bool> {
         self.low = NO_GUESS;
-        self.res[u] = false;
+        self.t.res[u] = false;
         let first = self.adjudicate(u);
         if self.low == NO_GUESS {
             self.settle(u, first, old_cycle_len);
             return Some(first);
         }
-        if self.low < self.depth[u] {
-            self.res[u] = first;
+        if self.low < self.t.depth[u] {
+            self.t.res[u] = first;
             return None;
         }
         // `u` is the ancestor of the whole cycle: reopen the cycle, try the other guess.
         self.reopen(old_cycle_len);
         self.low = NO_GUESS;
-        self.res[u] = true;
+        self.t.res[u] = true;
         let second = self.adjudicate(u);
-        if self.low != NO_GUESS && self.low < self.depth[u] {
-            self.res[u] = second;
+        if self.low != NO_GUESS && self.low < self.t.depth[u] {
+            self.t.res[u] = second;
             return None;
         }
         if first == second {
@@ -318,10 +304,10 @@ impl Resolver<'_> {
         self.backup_rule(u, old_cycle_len);
         self.reopen(old_cycle_len);
         self.backup_fired = true;
-        if self.state[u] == State::Resolved {
-            return Some(self.res[u]);
+        if self.t.state[u] == State::Resolved {
+            return Some(self.t.res[u]);
         }
-        self.state[u] = State::Unresolved;
+        self.t.state[u] = State::Unresolved;
         self.low = NO_GUESS;
         Some(self.resolve(u))
     }
@@ -329,47 +315,47 @@ impl Resolver<'_> {
     /// `u` is decided; orders left open below it are re-resolved when next asked.
     fn settle(&mut self, u: usize, r: bool, old_cycle_len: usize) {
         self.reopen(old_cycle_len);
-        self.res[u] = r;
-        self.state[u] = State::Resolved;
+        self.t.res[u] = r;
+        self.t.state[u] = State::Resolved;
     }
 
     /// Forget the open orders of the cycle above `old_cycle_len`.
     fn reopen(&mut self, old_cycle_len: usize) {
-        for &m in &self.cycle[old_cycle_len..] {
-            self.in_cycle[m as usize] = false;
+        for &m in &self.t.cycle[old_cycle_len..] {
+            self.t.in_cycle[m as usize] = false;
         }
-        self.cycle.truncate(old_cycle_len);
+        self.t.cycle.truncate(old_cycle_len);
     }
 
     /// Two or no solutions: circular movement succeeds; a cycle with a convoy in it
     /// is a paradox and the convoys fail (Szykman); anything else fails.
     fn backup_rule(&mut self, u: usize, from: usize) {
         // The cycle's members: the open orders above `from`, and `u`.
-        let pushed = !self.cycle[from..].contains(&(u as u16));
+        let pushed = !self.t.cycle[from..].contains(&(u as u16));
         if pushed {
-            self.cycle.push(u as u16);
+            self.t.cycle.push(u as u16);
         }
         let is_convoy = |e: Eff| matches!(e, Eff::Convoy { .. });
-        let members = &self.cycle[from..];
+        let members = &self.t.cycle[from..];
         let convoys = members.iter().any(|&m| is_convoy(self.eff[m as usize]));
         let all_moves = members
             .iter()
             .all(|&m| matches!(self.eff[m as usize], Eff::Move { .. }));
-        for i in from..self.cycle.len() {
-            let m = self.cycle[i] as usize;
+        for i in from..self.t.cycle.len() {
+            let m = self.t.cycle[i] as usize;
             if convoys {
                 if is_convoy(self.eff[m]) {
-                    self.res[m] = false;
-                    self.state[m] = State::Resolved;
-                    self.paradox[m] = true;
+                    self.t.res[m] = false;
+                    self.t.state[m] = State::Resolved;
+                    self.t.paradox[m] = true;
                 }
             } else {
-                self.res[m] = all_moves;
-                self.state[m] = State::Resolved;
+                self.t.res[m] = all_moves;
+                self.t.state[m] = State::Resolved;
             }
         }
         if pushed {
-            self.cycle.pop();
+            self.t.cycle.pop();
         }
     }
 
@@ -377,14 +363,14 @@ impl Resolver<'_> {
         match self.eff[u] {
             Eff::Move { .. } => self.move_succeeds(u),
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                self.matched[u] && self.cutter(u).is_none()
+                self.t.matched[u] && self.cutter(u).is_none()
             }
             Eff::Convoy { .. } => {
                 // 5.D: attacks on the fleet are adjudicated, not resolved.
-                let p = self.prov[u].0 as usize;
-                let k = self.movers.of(p).len();
+                let p = self.t.prov[u].0 as usize;
+                let k = self.t.movers.of(p).len();
                 !(0..k).any(|i| {
-                    let m = self.movers.of(p)[i] as usize;
+                    let m = self.t.movers.of(p)[i] as usize;
                     self.adjudicate(m)
                 })
             }
@@ -411,29 +397,30 @@ impl Resolver<'_> {
         let Some((d, true)) = self.dest(m) else {
             return false;
         };
-        if self.settled && self.spare.route_memo[m] != 0 {
-            return self.spare.route_memo[m] == 2;
+        if self.settled && self.t.route_memo[m] != 0 {
+            return self.t.route_memo[m] == 2;
         }
-        let n = self.convoyers.of(m).len();
+        let n = self.t.convoyers.of(m).len();
         let mut fleets = ProvSet::EMPTY;
         for k in 0..n {
-            let f = self.convoyers.of(m)[k] as usize;
+            let f = self.t.convoyers.of(m)[k] as usize;
             if self.resolve(f) {
-                fleets.insert(self.prov[f]);
+                fleets.insert(self.t.prov[f]);
             }
         }
-        let route = !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.prov[m], d);
+        let route =
+            !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.prov[m], d);
         if self.settled {
-            self.spare.route_memo[m] = 1 + u8::from(route);
+            self.t.route_memo[m] = 1 + u8::from(route);
         }
         route
     }
 
     fn support_count(&mut self, u: usize, not_of: Option<crate::map::Power>) -> u8 {
         let mut n = 0;
-        let k = self.supporters.of(u).len();
+        let k = self.t.supporters.of(u).len();
         for i in 0..k {
-            let s = self.supporters.of(u)[i] as usize;
+            let s = self.t.supporters.of(u)[i] as usize;
             if not_of.is_some_and(|p| self.units[s].power == p) {
                 continue;
             }
@@ -475,10 +462,10 @@ impl Resolver<'_> {
         if !self.settled {
             return self.prevent_now(m);
         }
-        if self.spare.prevent_memo[m] == u8::MAX {
-            self.spare.prevent_memo[m] = self.prevent_now(m);
+        if self.t.prevent_memo[m] == u8::MAX {
+            self.t.prevent_memo[m] = self.prevent_now(m);
         }
-        self.spare.prevent_memo[m]
+        self.t.prevent_memo[m]
     }
 
     fn prevent_now(&mut self, m: usize) -> u8 {
@@ -521,9 +508,9 @@ impl Resolver<'_> {
         } else if a <= self.hold(d) {
             return false;
         }
-        let k = self.movers.of(d.0 as usize).len();
+        let k = self.t.movers.of(d.0 as usize).len();
         for i in 0..k {
-            let other = self.movers.of(d.0 as usize)[i] as usize;
+            let other = self.t.movers.of(d.0 as usize)[i] as usize;
             if other != m && a <= self.prevent(other) {
                 return false;
             }
@@ -533,16 +520,16 @@ impl Resolver<'_> {
 
     /// The unit that cuts support `s`, if any (5.B.2).
     fn cutter(&mut self, s: usize) -> Option<usize> {
-        let p = self.prov[s];
+        let p = self.t.prov[s];
         let aimed = match self.eff[s] {
             Eff::SupMove { to, .. } => Some(to),
             _ => None,
         };
-        let k = self.movers.of(p.0 as usize).len();
+        let k = self.t.movers.of(p.0 as usize).len();
         for i in 0..k {
-            let m = self.movers.of(p.0 as usize)[i] as usize;
+            let m = self.t.movers.of(p.0 as usize)[i] as usize;
             if self.units[m].power != self.units[s].power
-                && aimed != Some(self.prov[m])
+                && aimed != Some(self.t.prov[m])
                 && !self.kept_by_paradox_rule(s, m)
                 && self.path(m)
             {
@@ -550,7 +537,7 @@ impl Resolver<'_> {
             }
         }
         for i in 0..k {
-            let m = self.movers.of(p.0 as usize)[i] as usize;
+            let m = self.t.movers.of(p.0 as usize)[i] as usize;
             // The 1971 and 1982 rules take precedence over the dislodge rule (6.F.17).
             if !self.kept_by_paradox_rule(s, m) && self.resolve(m) {
                 return Some(m);
@@ -576,11 +563,11 @@ impl Resolver<'_> {
             ParadoxRule::SeaSupportNotCut1982 => {
                 let at = match self.eff[s] {
                     Eff::SupMove { to, .. } => to,
-                    Eff::SupHold { target } => self.prov[target as usize],
+                    Eff::SupHold { target } => self.t.prov[target as usize],
                     _ => return false,
                 };
                 let f = self.unit_at[at.0 as usize];
-                self.map.is_sea(at) && f != NONE && self.convoying[f as usize]
+                self.map.is_sea(at) && f != NONE && self.t.convoying[f as usize]
             }
             // "supporting a fleet which is attacking one of the convoy fleets".
             ParadoxRule::ConvoyAttackSupportNotCut1971 => {
@@ -590,7 +577,7 @@ impl Resolver<'_> {
                 let f = self.unit_at[to.0 as usize];
                 self.units[target as usize].kind == UnitKind::Fleet
                     && f != NONE
-                    && self.convoyers.of(m).contains(&f)
+                    && self.t.convoyers.of(m).contains(&f)
             }
         }
     }
@@ -688,50 +675,14 @@ fn new_resolver<'a>(
     Resolver {
         map,
         rules,
-        convoying: std::mem::take(&mut t.convoying),
         units,
         eff,
         unit_at,
-        prov: std::mem::take(&mut t.prov),
-        dest: std::mem::take(&mut t.dest),
-        supporters: std::mem::replace(&mut t.supporters, Lists::new()),
-        movers: std::mem::replace(&mut t.movers, Lists::new()),
-        convoyers: std::mem::replace(&mut t.convoyers, Lists::new()),
-        matched: std::mem::take(&mut t.matched),
-        state: std::mem::take(&mut t.state),
-        res: std::mem::take(&mut t.res),
-        paradox: std::mem::take(&mut t.paradox),
-        cycle: std::mem::take(&mut t.cycle),
-        in_cycle: std::mem::take(&mut t.in_cycle),
-        depth: std::mem::take(&mut t.depth),
-        low_of: std::mem::take(&mut t.low_of),
+        t,
         low: NO_GUESS,
         stack_depth: 0,
         backup_fired: false,
         settled: false,
-        spare: t,
-    }
-}
-
-impl Resolver<'_> {
-    /// The tables back in one [`Scratch`], for the thread's next phase.
-    fn recycle(self) -> Box<Scratch> {
-        let mut t = self.spare;
-        t.convoying = self.convoying;
-        t.prov = self.prov;
-        t.dest = self.dest;
-        t.supporters = self.supporters;
-        t.movers = self.movers;
-        t.convoyers = self.convoyers;
-        t.matched = self.matched;
-        t.state = self.state;
-        t.res = self.res;
-        t.paradox = self.paradox;
-        t.cycle = self.cycle;
-        t.in_cycle = self.in_cycle;
-        t.depth = self.depth;
-        t.low_of = self.low_of;
-        t
     }
 }
 
@@ -760,13 +711,13 @@ pub(crate) fn resolve(
     void_move.clear();
     void_move.extend((0..n).map(|m| match r.dest(m) {
         Some((d, true)) => {
-            let fleets: ProvSet = r
-                .convoyers
-                .of(m)
-                .iter()
-                .map(|&f| r.prov[f as usize])
-                .collect();
-            !convoy::route_exists(map, &fleets, r.prov[m], d)
+            let fleets: ProvSet =
+                r.t.convoyers
+                    .of(m)
+                    .iter()
+                    .map(|&f| r.t.prov[f as usize])
+                    .collect();
+            !convoy::route_exists(map, &fleets, r.t.prov[m], d)
         }
         _ => false,
     }));
@@ -782,7 +733,7 @@ pub(crate) fn resolve(
     refill(&mut moved, n, false);
     for m in 0..n {
         if let Eff::Move { to, .. } = eff[m] {
-            if r.res[m] {
+            if r.t.res[m] {
                 destination[m] = to;
                 moved[m] = true;
             }
@@ -807,19 +758,19 @@ pub(crate) fn resolve(
     // Only a province some unit moves to can be; the movers are listed by province.
     let mut contested = Vec::new();
     let mut i = 0;
-    while i < r.movers.items.len() {
-        let Some((p, _)) = r.dest(r.movers.items[i] as usize) else {
+    while i < r.t.movers.items.len() {
+        let Some((p, _)) = r.dest(r.t.movers.items[i] as usize) else {
             i += 1;
             continue;
         };
-        let k = r.movers.of(p.0 as usize).len();
+        let k = r.t.movers.of(p.0 as usize).len();
         i += k.max(1);
         if occupied.contains(p) {
             continue;
         }
         let mut standoff = false;
         for j in 0..k {
-            let m = r.movers.of(p.0 as usize)[j] as usize;
+            let m = r.t.movers.of(p.0 as usize)[j] as usize;
             if !moved[m] && r.prevent(m) > 0 {
                 standoff = true;
             }
@@ -832,12 +783,12 @@ pub(crate) fn resolve(
     let mut dislodged = Vec::new();
     for u in 0..n {
         if let Some(m) = dislodger[u] {
-            let by = r.prov[m];
+            let by = r.t.prov[m];
             let by_convoy = r.by_convoy(m);
             let unit = &units[u];
             let candidates: Vec<Loc> = match unit.kind {
                 UnitKind::Army => map
-                    .army_neighbours(r.prov[u])
+                    .army_neighbours(r.t.prov[u])
                     .iter()
                     .map(Loc::from)
                     .collect(),
@@ -882,11 +833,11 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.matched[u] => {
+            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.t.matched[u] => {
                 Outcome::Invalid(Void::SupportNotMatched)
             }
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                if r.res[u] {
+                if r.t.res[u] {
                     Outcome::Succeeds
                 } else if let Some(m) = dislodger[u] {
                     Outcome::Fails(Failure::Dislodged { by: m })
@@ -898,10 +849,10 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::Convoy { .. } if !r.convoying[u] => Outcome::Invalid(Void::ConvoyNotMatched),
+            Eff::Convoy { .. } if !r.t.convoying[u] => Outcome::Invalid(Void::ConvoyNotMatched),
             Eff::Convoy { .. } => match dislodger[u] {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
-                None if r.paradox[u] => Outcome::Fails(Failure::Paradox),
+                None if r.t.paradox[u] => Outcome::Fails(Failure::Paradox),
                 None => Outcome::Succeeds,
             },
         };
@@ -912,7 +863,7 @@ pub(crate) fn resolve(
         results[k].outcome = results[first].outcome.clone();
     }
     let convoyed = (0..n).map(|m| r.by_convoy(m)).collect();
-    let mut t = r.recycle();
+    let mut t = r.t;
     t.void_move = void_move;
     t.moved = moved;
     t.dislodger = dislodger;
@@ -951,9 +902,9 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     } else if r.unit_at[d.0 as usize] != NONE {
         oppose(r.unit_at[d.0 as usize] as usize, Strength::Hold, r.hold(d));
     }
-    let k = r.movers.of(d.0 as usize).len();
+    let k = r.t.movers.of(d.0 as usize).len();
     for i in 0..k {
-        let other = r.movers.of(d.0 as usize)[i] as usize;
+        let other = r.t.movers.of(d.0 as usize)[i] as usize;
         if other != m && r.head_to_head(m) != Some(other) {
             oppose(other, Strength::Prevent, r.prevent(other));
         }
@@ -1000,14 +951,14 @@ pub(crate) fn enumerate(
     for &u in &decisions {
         r.resolve(u);
     }
-    let resolved: Vec<bool> = decisions.iter().map(|&u| r.res[u]).collect();
+    let resolved: Vec<bool> = decisions.iter().map(|&u| r.t.res[u]).collect();
     let backup_fired = r.backup_fired;
     let mut solutions = Vec::new();
     for mask in 0u32..(1 << decisions.len()) {
         let value = |i: usize| mask >> i & 1 == 1;
         for (i, &u) in decisions.iter().enumerate() {
-            r.res[u] = value(i);
-            r.state[u] = State::Resolved;
+            r.t.res[u] = value(i);
+            r.t.state[u] = State::Resolved;
         }
         if decisions
             .iter()
@@ -1017,7 +968,7 @@ pub(crate) fn enumerate(
             solutions.push((0..decisions.len()).map(value).collect());
         }
     }
-    r.recycle().give_back();
+    r.t.give_back();
     Some(Enumeration {
         decisions,
         resolved,
