@@ -15,7 +15,7 @@
 
 use crate::game::{Phase, PhaseKind, Position, Retreating, Unit};
 use crate::judge::{
-    adjudicate, adjudicate_adjustments, adjudicate_retreats, owed, owners_after, Dislodged,
+    adjudicate_adjustments, adjudicate_checked, adjudicate_retreats, owed, owners_after, Dislodged,
     OrderResult, Owed, Rules,
 };
 use crate::map::{Loc, Map, Power, Prov, Season};
@@ -208,7 +208,7 @@ pub fn advance(
     };
     match position.phase.kind {
         PhaseKind::Movement => {
-            let m = adjudicate(map, position, orders, rules)?;
+            let m = adjudicate_checked(map, position, orders, rules);
             next.units = m.units_after();
             next.dislodged = m
                 .dislodged

@@ -19,6 +19,7 @@ use super::{ConvoyIntent, Rules};
 use crate::game::Position;
 use crate::map::{Loc, Map, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind};
+use std::cell::Cell;
 
 pub(crate) const NONE: u16 = u16::MAX;
 
@@ -64,9 +65,55 @@ pub(crate) struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// Buffers of [`check`] kept per thread for the next phase: the tables a [`Checked`]
+/// hands to the resolver (given back with [`recycle`]) and `check`'s own.
+struct Bufs {
+    unit_at: Vec<u16>,
+    eff: Vec<Eff>,
+    order_of: Vec<Option<usize>>,
+    legal_eff: Vec<Option<Eff>>,
+    conflict: Vec<bool>,
+}
+
+impl Bufs {
+    const fn new() -> Bufs {
+        Bufs {
+            unit_at: Vec::new(),
+            eff: Vec::new(),
+            order_of: Vec::new(),
+            legal_eff: Vec::new(),
+            conflict: Vec::new(),
+        }
+    }
+}
+
+thread_local! {
+    static BUFS: Cell<Bufs> = const { Cell::new(Bufs::new()) };
+}
+
+/// `v` as `n` copies of `x`, in its own buffer.
+pub(crate) fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
+    v.clear();
+    v.resize(n, x);
+}
+
+/// Give the tables of a [`Checked`] the resolver is done with back to this thread's
+/// next [`check`].
+pub(crate) fn recycle(unit_at: Vec<u16>, eff: Vec<Eff>, order_of: Vec<Option<usize>>) {
+    BUFS.with(|c| {
+        let mut b = c.replace(Bufs::new());
+        b.unit_at = unit_at;
+        b.eff = eff;
+        b.order_of = order_of;
+        c.set(b);
+    });
+}
+
 pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
     let units = &position.units;
-    let mut unit_at = vec![NONE; map.province_count()];
+    let mut b = BUFS.with(|c| c.replace(Bufs::new()));
+    let mut unit_at = std::mem::take(&mut b.unit_at);
+    refill(&mut unit_at, map.province_count(), NONE);
     let mut fleets_at_sea = ProvSet::EMPTY;
     for (i, u) in units.iter().enumerate() {
         let p = map.prov_of(u.loc);
@@ -137,7 +184,8 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         results.push(r);
     }
     // Legality of each bound order, on its own.
-    let mut legal_eff: Vec<Option<Eff>> = vec![None; orders.len()];
+    let mut legal_eff = std::mem::take(&mut b.legal_eff);
+    refill(&mut legal_eff, orders.len(), None);
     for (k, o) in orders.iter().enumerate() {
         let Some(u) = results[k]
             .unit
@@ -171,10 +219,13 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
 
     // One order per unit (4.D.3): illegal orders do not count; identical orders are
     // one order; different legal orders are all illegal and the unit holds.
-    let mut eff = vec![Eff::Hold; units.len()];
-    let mut order_of: Vec<Option<usize>> = vec![None; units.len()];
+    let mut eff = std::mem::take(&mut b.eff);
+    refill(&mut eff, units.len(), Eff::Hold);
+    let mut order_of = std::mem::take(&mut b.order_of);
+    refill(&mut order_of, units.len(), None);
     let mut same_as = Vec::new();
-    let mut conflict = vec![false; units.len()];
+    let mut conflict = std::mem::take(&mut b.conflict);
+    refill(&mut conflict, units.len(), false);
     for k in 0..orders.len() {
         let (Some(u), Some(e)) = (results[k].unit, legal_eff[k]) else {
             continue;
@@ -213,6 +264,9 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
     }
 
     convoy_intent(map, units, &mut eff, rules);
+    b.legal_eff = legal_eff;
+    b.conflict = conflict;
+    BUFS.with(|c| c.set(b));
     Checked {
         unit_at,
         eff,
@@ -226,8 +280,14 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
 /// DATC 4.A.3, by the edition's policy: which army moves to an adjacent province go by
 /// convoy, decided once every unit has its one order.
 fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules: Rules) {
+    // With no convoy order at all, no army has a convoy ordered: the scans below
+    // are skipped.
+    let convoys = eff.iter().any(|e| matches!(e, Eff::Convoy { .. }));
     // The route through the fleets ordered to convoy army `a` to `dest`.
     let ordered_route = |eff: &[Eff], a: usize, dest: Prov| {
+        if !convoys {
+            return false;
+        }
         let fleets: ProvSet = eff
             .iter()
             .enumerate()
@@ -253,14 +313,14 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             // convoy it shows the intent to go by convoy.
             ConvoyIntent::ViaConvoyOrOwnFleet { .. } | ConvoyIntent::OwnFleet1982 => {
                 convoy
-                    || eff.iter().enumerate().any(|(f, e)| {
+                    || (convoys && eff.iter().enumerate().any(|(f, e)| {
                         matches!(*e, Eff::Convoy { army, to } if army as usize == a && to == dest)
                             && units[f].power == units[a].power
-                    })
+                    }))
             }
             // 1971: only a swap with the unit in the destination goes by convoy.
             ConvoyIntent::Swap1971 => {
-                let swap = units.iter().enumerate().any(|(o, u)| {
+                let swap = convoys && units.iter().enumerate().any(|(o, u)| {
                     map.prov_of(u.loc) == dest
                         && matches!(eff[o], Eff::Move { to: back, .. } if map.prov_of(back) == here)
                 });

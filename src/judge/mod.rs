@@ -81,8 +81,19 @@ pub fn adjudicate(
     rules: Rules,
 ) -> Result<MovementResult, crate::game::ForeignIds> {
     crate::game::check_ids(map, position, orders)?;
+    Ok(adjudicate_checked(map, position, orders, rules))
+}
+
+/// [`adjudicate`] for a position and orders whose ids [`crate::game::check_ids`]
+/// accepted for `map`.
+pub(crate) fn adjudicate_checked(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+) -> MovementResult {
     let checked = legality::check(map, position, orders, rules);
-    Ok(resolve::resolve(map, position, checked, rules))
+    resolve::resolve(map, position, checked, rules)
 }
 
 /// Brute force for tests: every consistent resolution of a movement phase with at most

@@ -19,11 +19,12 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::convoy;
-use super::legality::{Checked, Eff, NONE};
+use super::legality::{self, refill, Checked, Eff, NONE};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
 use super::{Dislodged, MovementResult, ParadoxRule, Rules};
 use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov, ProvSet, UnitKind};
+use std::cell::Cell;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -39,37 +40,58 @@ struct Lists {
 }
 
 impl Lists {
-    fn build(n: usize, pairs: &[(u16, u16)]) -> Lists {
-        let mut start = vec![0u16; n + 1];
-        for &(k, _) in pairs {
-            start[k as usize + 1] += 1;
+    const fn new() -> Lists {
+        Lists {
+            start: Vec::new(),
+            items: Vec::new(),
         }
-        for i in 0..n {
-            start[i + 1] += start[i];
-        }
-        let mut fill = start.clone();
-        let mut items = vec![0u16; pairs.len()];
-        for &(k, v) in pairs {
-            items[fill[k as usize] as usize] = v;
-            fill[k as usize] += 1;
-        }
-        Lists { start, items }
     }
+
+    /// Fill with `pairs` (list, item) for lists `0..n`, each list in the order its
+    /// items come in `pairs`; the buffers are reused. No pairs: every list is empty.
+    fn rebuild(&mut self, n: usize, pairs: &[(u16, u16)]) {
+        self.start.clear();
+        self.items.clear();
+        if pairs.is_empty() {
+            return;
+        }
+        let start = &mut self.start;
+        start.resize(n + 1, 0);
+        for &(k, _) in pairs {
+            start[k as usize] += 1;
+        }
+        // `start[i]`: the end of list `i`; placing items from the last one down moves
+        // it to the list's beginning.
+        let mut end = 0;
+        for s in start.iter_mut() {
+            end += *s;
+            *s = end;
+        }
+        self.items.resize(pairs.len(), 0);
+        for &(k, v) in pairs.iter().rev() {
+            let s = &mut start[k as usize];
+            *s -= 1;
+            self.items[*s as usize] = v;
+        }
+    }
+
     fn of(&self, i: usize) -> &[u16] {
+        if self.items.is_empty() {
+            return &[];
+        }
         &self.items[self.start[i] as usize..self.start[i + 1] as usize]
     }
 }
 
-struct Resolver<'a> {
-    map: &'a Map,
-    rules: Rules,
+/// The working tables of a movement phase, kept per thread and reused by the next
+/// phase so that resolving allocates none of them. Sized afresh for every phase.
+struct Scratch {
     /// Per unit: a fleet whose convoy order matches an army's move.
     convoying: Vec<bool>,
-    units: &'a [Unit],
-    eff: &'a [Eff],
-    unit_at: &'a [u16],
     /// Per unit: the province it is in.
     prov: Vec<Prov>,
+    /// Per unit: the province it moves to and whether by convoy, if it moves.
+    dest: Vec<Option<(Prov, bool)>>,
     /// Per unit: the units whose support (matched) it receives.
     supporters: Lists,
     /// Per province: the units moving there.
@@ -88,11 +110,80 @@ struct Resolver<'a> {
     depth: Vec<u32>,
     /// Per open order: the smallest stack depth of a guess its result rests on.
     low_of: Vec<u32>,
+    /// (list, item) pairs the lists are built from; units in province order.
+    pairs: [Vec<(u16, u16)>; 3],
+    order: Vec<u16>,
+    /// Per unit, for [`resolve`]: void move, moved, dislodger.
+    void_move: Vec<bool>,
+    moved: Vec<bool>,
+    dislodger: Vec<Option<usize>>,
+    /// Per unit, once every decision is resolved ([`Resolver::settled`]): whether its
+    /// convoy route holds (0: not asked yet, 1: no, 2: yes), its prevent strength
+    /// (`u8::MAX`: not asked yet).
+    route_memo: Vec<u8>,
+    prevent_memo: Vec<u8>,
+}
+
+impl Scratch {
+    const fn new() -> Scratch {
+        Scratch {
+            convoying: Vec::new(),
+            prov: Vec::new(),
+            dest: Vec::new(),
+            supporters: Lists::new(),
+            movers: Lists::new(),
+            convoyers: Lists::new(),
+            matched: Vec::new(),
+            state: Vec::new(),
+            res: Vec::new(),
+            paradox: Vec::new(),
+            cycle: Vec::new(),
+            in_cycle: Vec::new(),
+            depth: Vec::new(),
+            low_of: Vec::new(),
+            pairs: [Vec::new(), Vec::new(), Vec::new()],
+            order: Vec::new(),
+            void_move: Vec::new(),
+            moved: Vec::new(),
+            dislodger: Vec::new(),
+            route_memo: Vec::new(),
+            prevent_memo: Vec::new(),
+        }
+    }
+
+    /// This thread's tables (new ones if another phase on the thread holds them).
+    fn take() -> Box<Scratch> {
+        SCRATCH
+            .with(Cell::take)
+            .unwrap_or_else(|| Box::new(Scratch::new()))
+    }
+
+    /// Hand the tables back for the thread's next phase.
+    fn give_back(self: Box<Scratch>) {
+        SCRATCH.with(|c| c.set(Some(self)));
+    }
+}
+
+thread_local! {
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
+}
+
+struct Resolver<'a> {
+    map: &'a Map,
+    rules: Rules,
+    units: &'a [Unit],
+    eff: &'a [Eff],
+    unit_at: &'a [u16],
+    /// The phase's tables.
+    t: Box<Scratch>,
     /// The smallest stack depth of a guess read by the current adjudication.
     low: u32,
     stack_depth: u32,
     /// The backup rule decided some cycle (no or two resolutions).
     backup_fired: bool,
+    /// Every decision is resolved: nothing read from here on changes, so convoy routes
+    /// and prevent strengths are kept once computed.
+    settled: bool,
 }
 
 /// `low` when no guess was read.
@@ -100,10 +191,7 @@ const NO_GUESS: u32 = u32::MAX;
 
 impl Resolver<'_> {
     fn dest(&self, u: usize) -> Option<(Prov, bool)> {
-        match self.eff[u] {
-            Eff::Move { to, convoy, .. } => Some((self.map.prov_of(to), convoy)),
-            _ => None,
-        }
+        self.t.dest[u]
     }
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
@@ -128,7 +216,7 @@ impl Resolver<'_> {
             return None;
         }
         match self.dest(o as usize) {
-            Some((back, _)) if back == self.prov[m] => {}
+            Some((back, _)) if back == self.t.prov[m] => {}
             _ => return None,
         }
         if self.by_convoy(m) || self.by_convoy(o as usize) {
@@ -145,25 +233,25 @@ impl Resolver<'_> {
     /// ancestor of the whole cycle) tries its second guess, and only when both guesses
     /// disagree (no or two resolutions) does the backup rule fire.
     fn resolve(&mut self, u: usize) -> bool {
-        match self.state[u] {
-            State::Resolved => return self.res[u],
+        match self.t.state[u] {
+            State::Resolved => return self.t.res[u],
             State::Visited => {
                 // A cyclic dependency: read this order's current guess.
-                self.low = self.low.min(self.depth[u]);
-                return self.res[u];
+                self.low = self.low.min(self.t.depth[u]);
+                return self.t.res[u];
             }
-            State::Unresolved if self.in_cycle[u] => {
+            State::Unresolved if self.t.in_cycle[u] => {
                 // Left unresolved earlier in a cycle that is still open.
-                self.low = self.low.min(self.low_of[u]);
-                return self.res[u];
+                self.low = self.low.min(self.t.low_of[u]);
+                return self.t.res[u];
             }
             State::Unresolved => {}
         }
-        self.state[u] = State::Visited;
-        self.depth[u] = self.stack_depth;
+        self.t.state[u] = State::Visited;
+        self.t.depth[u] = self.stack_depth;
         self.stack_depth += 1;
         let old_low = self.low;
-        let old_cycle_len = self.cycle.len();
+        let old_cycle_len = self.t.cycle.len();
         let result = self.guess(u, old_cycle_len);
         self.stack_depth -= 1;
         match result {
@@ -174,12 +262,12 @@ impl Resolver<'_> {
             None => {
                 // Rests on a guess further up: leave it open, in the cycle.
                 let low = self.low;
-                self.low_of[u] = low;
-                self.in_cycle[u] = true;
-                self.cycle.push(u as u16);
-                self.state[u] = State::Unresolved;
+                self.t.low_of[u] = low;
+                self.t.in_cycle[u] = true;
+                self.t.cycle.push(u as u16);
+                self.t.state[u] = State::Unresolved;
                 self.low = old_low.min(low);
-                self.res[u]
+                self.t.res[u]
             }
         }
     }
@@ -189,23 +277,23 @@ impl Resolver<'_> {
     /// rests on a guess made further up the stack (`res[u]` holds the result).
     fn guess(&mut self, u: usize, old_cycle_len: usize) -> Option<bool> {
         self.low = NO_GUESS;
-        self.res[u] = false;
+        self.t.res[u] = false;
         let first = self.adjudicate(u);
         if self.low == NO_GUESS {
             self.settle(u, first, old_cycle_len);
             return Some(first);
         }
-        if self.low < self.depth[u] {
-            self.res[u] = first;
+        if self.low < self.t.depth[u] {
+            self.t.res[u] = first;
             return None;
         }
         // `u` is the ancestor of the whole cycle: reopen the cycle, try the other guess.
         self.reopen(old_cycle_len);
         self.low = NO_GUESS;
-        self.res[u] = true;
+        self.t.res[u] = true;
         let second = self.adjudicate(u);
-        if self.low != NO_GUESS && self.low < self.depth[u] {
-            self.res[u] = second;
+        if self.low != NO_GUESS && self.low < self.t.depth[u] {
+            self.t.res[u] = second;
             return None;
         }
         if first == second {
@@ -213,14 +301,13 @@ impl Resolver<'_> {
             return Some(first);
         }
         // No resolution or two: the backup rule decides the cycle.
-        let members: Vec<u16> = self.cycle[old_cycle_len..].to_vec();
-        self.backup_rule(u, &members);
+        self.backup_rule(u, old_cycle_len);
         self.reopen(old_cycle_len);
         self.backup_fired = true;
-        if self.state[u] == State::Resolved {
-            return Some(self.res[u]);
+        if self.t.state[u] == State::Resolved {
+            return Some(self.t.res[u]);
         }
-        self.state[u] = State::Unresolved;
+        self.t.state[u] = State::Unresolved;
         self.low = NO_GUESS;
         Some(self.resolve(u))
     }
@@ -228,49 +315,47 @@ impl Resolver<'_> {
     /// `u` is decided; orders left open below it are re-resolved when next asked.
     fn settle(&mut self, u: usize, r: bool, old_cycle_len: usize) {
         self.reopen(old_cycle_len);
-        self.res[u] = r;
-        self.state[u] = State::Resolved;
+        self.t.res[u] = r;
+        self.t.state[u] = State::Resolved;
     }
 
     /// Forget the open orders of the cycle above `old_cycle_len`.
     fn reopen(&mut self, old_cycle_len: usize) {
-        for &m in &self.cycle[old_cycle_len..] {
-            self.in_cycle[m as usize] = false;
+        for &m in &self.t.cycle[old_cycle_len..] {
+            self.t.in_cycle[m as usize] = false;
         }
-        self.cycle.truncate(old_cycle_len);
+        self.t.cycle.truncate(old_cycle_len);
     }
 
     /// Two or no solutions: circular movement succeeds; a cycle with a convoy in it
     /// is a paradox and the convoys fail (Szykman); anything else fails.
-    fn backup_rule(&mut self, u: usize, members: &[u16]) {
-        let mut all: Vec<u16> = members.to_vec();
-        if !all.contains(&(u as u16)) {
-            all.push(u as u16);
+    fn backup_rule(&mut self, u: usize, from: usize) {
+        // The cycle's members: the open orders above `from`, and `u`.
+        let pushed = !self.t.cycle[from..].contains(&(u as u16));
+        if pushed {
+            self.t.cycle.push(u as u16);
         }
-        let convoys: Vec<u16> = all
+        let is_convoy = |e: Eff| matches!(e, Eff::Convoy { .. });
+        let members = &self.t.cycle[from..];
+        let convoys = members.iter().any(|&m| is_convoy(self.eff[m as usize]));
+        let all_moves = members
             .iter()
-            .copied()
-            .filter(|&m| matches!(self.eff[m as usize], Eff::Convoy { .. }))
-            .collect();
-        if !convoys.is_empty() {
-            for m in convoys {
-                self.res[m as usize] = false;
-                self.state[m as usize] = State::Resolved;
-                self.paradox[m as usize] = true;
+            .all(|&m| matches!(self.eff[m as usize], Eff::Move { .. }));
+        for i in from..self.t.cycle.len() {
+            let m = self.t.cycle[i] as usize;
+            if convoys {
+                if is_convoy(self.eff[m]) {
+                    self.t.res[m] = false;
+                    self.t.state[m] = State::Resolved;
+                    self.t.paradox[m] = true;
+                }
+            } else {
+                self.t.res[m] = all_moves;
+                self.t.state[m] = State::Resolved;
             }
-        } else if all
-            .iter()
-            .all(|&m| matches!(self.eff[m as usize], Eff::Move { .. }))
-        {
-            for m in all {
-                self.res[m as usize] = true;
-                self.state[m as usize] = State::Resolved;
-            }
-        } else {
-            for m in all {
-                self.res[m as usize] = false;
-                self.state[m as usize] = State::Resolved;
-            }
+        }
+        if pushed {
+            self.t.cycle.pop();
         }
     }
 
@@ -278,13 +363,16 @@ impl Resolver<'_> {
         match self.eff[u] {
             Eff::Move { .. } => self.move_succeeds(u),
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                self.matched[u] && self.cutter(u).is_none()
+                self.t.matched[u] && self.cutter(u).is_none()
             }
             Eff::Convoy { .. } => {
                 // 5.D: attacks on the fleet are adjudicated, not resolved.
-                let p = self.prov[u];
-                let movers: Vec<u16> = self.movers.of(p.0 as usize).to_vec();
-                !movers.into_iter().any(|m| self.adjudicate(m as usize))
+                let p = self.t.prov[u].0 as usize;
+                let k = self.t.movers.of(p).len();
+                !(0..k).any(|i| {
+                    let m = self.t.movers.of(p)[i] as usize;
+                    self.adjudicate(m)
+                })
             }
             Eff::Hold => true,
         }
@@ -309,22 +397,30 @@ impl Resolver<'_> {
         let Some((d, true)) = self.dest(m) else {
             return false;
         };
-        let n = self.convoyers.of(m).len();
+        if self.settled && self.t.route_memo[m] != 0 {
+            return self.t.route_memo[m] == 2;
+        }
+        let n = self.t.convoyers.of(m).len();
         let mut fleets = ProvSet::EMPTY;
         for k in 0..n {
-            let f = self.convoyers.of(m)[k] as usize;
+            let f = self.t.convoyers.of(m)[k] as usize;
             if self.resolve(f) {
-                fleets.insert(self.prov[f]);
+                fleets.insert(self.t.prov[f]);
             }
         }
-        !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.prov[m], d)
+        let route =
+            !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.prov[m], d);
+        if self.settled {
+            self.t.route_memo[m] = 1 + u8::from(route);
+        }
+        route
     }
 
     fn support_count(&mut self, u: usize, not_of: Option<crate::map::Power>) -> u8 {
         let mut n = 0;
-        let k = self.supporters.of(u).len();
+        let k = self.t.supporters.of(u).len();
         for i in 0..k {
-            let s = self.supporters.of(u)[i] as usize;
+            let s = self.t.supporters.of(u)[i] as usize;
             if not_of.is_some_and(|p| self.units[s].power == p) {
                 continue;
             }
@@ -363,6 +459,16 @@ impl Resolver<'_> {
     }
 
     fn prevent(&mut self, m: usize) -> u8 {
+        if !self.settled {
+            return self.prevent_now(m);
+        }
+        if self.t.prevent_memo[m] == u8::MAX {
+            self.t.prevent_memo[m] = self.prevent_now(m);
+        }
+        self.t.prevent_memo[m]
+    }
+
+    fn prevent_now(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
         }
@@ -402,9 +508,9 @@ impl Resolver<'_> {
         } else if a <= self.hold(d) {
             return false;
         }
-        let k = self.movers.of(d.0 as usize).len();
+        let k = self.t.movers.of(d.0 as usize).len();
         for i in 0..k {
-            let other = self.movers.of(d.0 as usize)[i] as usize;
+            let other = self.t.movers.of(d.0 as usize)[i] as usize;
             if other != m && a <= self.prevent(other) {
                 return false;
             }
@@ -414,16 +520,16 @@ impl Resolver<'_> {
 
     /// The unit that cuts support `s`, if any (5.B.2).
     fn cutter(&mut self, s: usize) -> Option<usize> {
-        let p = self.prov[s];
+        let p = self.t.prov[s];
         let aimed = match self.eff[s] {
             Eff::SupMove { to, .. } => Some(to),
             _ => None,
         };
-        let k = self.movers.of(p.0 as usize).len();
+        let k = self.t.movers.of(p.0 as usize).len();
         for i in 0..k {
-            let m = self.movers.of(p.0 as usize)[i] as usize;
+            let m = self.t.movers.of(p.0 as usize)[i] as usize;
             if self.units[m].power != self.units[s].power
-                && aimed != Some(self.prov[m])
+                && aimed != Some(self.t.prov[m])
                 && !self.kept_by_paradox_rule(s, m)
                 && self.path(m)
             {
@@ -431,7 +537,7 @@ impl Resolver<'_> {
             }
         }
         for i in 0..k {
-            let m = self.movers.of(p.0 as usize)[i] as usize;
+            let m = self.t.movers.of(p.0 as usize)[i] as usize;
             // The 1971 and 1982 rules take precedence over the dislodge rule (6.F.17).
             if !self.kept_by_paradox_rule(s, m) && self.resolve(m) {
                 return Some(m);
@@ -457,11 +563,11 @@ impl Resolver<'_> {
             ParadoxRule::SeaSupportNotCut1982 => {
                 let at = match self.eff[s] {
                     Eff::SupMove { to, .. } => to,
-                    Eff::SupHold { target } => self.prov[target as usize],
+                    Eff::SupHold { target } => self.t.prov[target as usize],
                     _ => return false,
                 };
                 let f = self.unit_at[at.0 as usize];
-                self.map.is_sea(at) && f != NONE && self.convoying[f as usize]
+                self.map.is_sea(at) && f != NONE && self.t.convoying[f as usize]
             }
             // "supporting a fleet which is attacking one of the convoy fleets".
             ParadoxRule::ConvoyAttackSupportNotCut1971 => {
@@ -471,90 +577,113 @@ impl Resolver<'_> {
                 let f = self.unit_at[to.0 as usize];
                 self.units[target as usize].kind == UnitKind::Fleet
                     && f != NONE
-                    && self.convoyers.of(m).contains(&f)
+                    && self.t.convoyers.of(m).contains(&f)
             }
         }
     }
 }
 
 /// The resolver for a checked phase, supports and convoys matched to what their units
-/// do; also, per unit, whether its convoy order matches the army's move.
+/// do, its tables in the buffers of `t`.
 fn new_resolver<'a>(
     map: &'a Map,
     rules: Rules,
     units: &'a [Unit],
     eff: &'a [Eff],
     unit_at: &'a [u16],
-) -> (Resolver<'a>, Vec<bool>) {
+    mut t: Box<Scratch>,
+) -> Resolver<'a> {
     let n = units.len();
-    let prov: Vec<Prov> = units.iter().map(|u| map.prov_of(u.loc)).collect();
+    t.prov.clear();
+    t.prov.extend(units.iter().map(|u| map.prov_of(u.loc)));
+    t.dest.clear();
+    t.dest.extend(eff.iter().map(|e| match *e {
+        Eff::Move { to, convoy, .. } => Some((map.prov_of(to), convoy)),
+        _ => None,
+    }));
+    let prov = &t.prov;
+
+    // Each list in the order of its units' provinces, not of the units: whatever
+    // reads a list first (the cutter named for a cut support, the order of
+    // oppositions) is then the same however the input is listed. The units are
+    // visited in province order (one unit per province), so the lists need no sort.
+    t.order.clear();
+    t.order
+        .extend(unit_at.iter().copied().filter(|&u| u != NONE));
+    let in_order = t.order.len() == n;
+    if !in_order {
+        // Not one unit per province: visit them as listed and sort the lists.
+        t.order.clear();
+        t.order.extend(0..n as u16);
+    }
 
     // Match supports and convoys to what their units do.
-    let mut matched = vec![false; n];
-    let mut sup_pairs: Vec<(u16, u16)> = Vec::new();
-    let mut conv_pairs: Vec<(u16, u16)> = Vec::new();
-    let mut conv_matched = vec![false; n];
-    let mut mover_pairs: Vec<(u16, u16)> = Vec::new();
-    for s in 0..n {
+    refill(&mut t.matched, n, false);
+    refill(&mut t.convoying, n, false);
+    let [sup_pairs, conv_pairs, mover_pairs] = &mut t.pairs;
+    for v in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
+        v.clear();
+    }
+    for &s16 in &t.order {
+        let s = s16 as usize;
         match eff[s] {
             Eff::SupHold { target } => {
                 if !matches!(eff[target as usize], Eff::Move { .. }) {
-                    matched[s] = true;
-                    sup_pairs.push((target, s as u16));
+                    t.matched[s] = true;
+                    sup_pairs.push((target, s16));
                 }
             }
             Eff::SupMove { target, to, coast } => {
                 if let Eff::Move { to: mt, .. } = eff[target as usize] {
                     if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt) {
-                        matched[s] = true;
-                        sup_pairs.push((target, s as u16));
+                        t.matched[s] = true;
+                        sup_pairs.push((target, s16));
                     }
                 }
             }
             Eff::Convoy { army, to } => {
                 if let Eff::Move { to: mt, convoy, .. } = eff[army as usize] {
                     if map.prov_of(mt) == to {
-                        conv_matched[s] = true;
+                        t.convoying[s] = true;
                         if convoy {
-                            conv_pairs.push((army, s as u16));
+                            conv_pairs.push((army, s16));
                         }
                     }
                 }
             }
-            Eff::Move { to, .. } => mover_pairs.push((map.prov_of(to).0, s as u16)),
+            Eff::Move { to, .. } => mover_pairs.push((map.prov_of(to).0, s16)),
             Eff::Hold => {}
         }
     }
-    // Each list in the order of its units' provinces, not of the units: whatever
-    // reads a list first (the cutter named for a cut support, the order of
-    // oppositions) is then the same however the input is listed.
-    for pairs in [&mut sup_pairs, &mut conv_pairs, &mut mover_pairs] {
-        pairs.sort_unstable_by_key(|&(k, v)| (k, prov[v as usize]));
+    if !in_order {
+        for pairs in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
+            pairs.sort_unstable_by_key(|&(k, v)| (k, prov[v as usize]));
+        }
     }
-    let r = Resolver {
+    t.supporters.rebuild(n, sup_pairs);
+    t.movers.rebuild(map.province_count(), mover_pairs);
+    t.convoyers.rebuild(n, conv_pairs);
+    refill(&mut t.state, n, State::Unresolved);
+    refill(&mut t.res, n, false);
+    refill(&mut t.paradox, n, false);
+    t.cycle.clear();
+    refill(&mut t.in_cycle, n, false);
+    refill(&mut t.depth, n, 0);
+    refill(&mut t.low_of, n, NO_GUESS);
+    refill(&mut t.route_memo, n, 0);
+    refill(&mut t.prevent_memo, n, u8::MAX);
+    Resolver {
         map,
         rules,
-        convoying: conv_matched.clone(),
         units,
         eff,
         unit_at,
-        prov,
-        supporters: Lists::build(n, &sup_pairs),
-        movers: Lists::build(map.province_count(), &mover_pairs),
-        convoyers: Lists::build(n, &conv_pairs),
-        matched,
-        state: vec![State::Unresolved; n],
-        res: vec![false; n],
-        paradox: vec![false; n],
-        cycle: Vec::new(),
-        in_cycle: vec![false; n],
-        depth: vec![0; n],
-        low_of: vec![NO_GUESS; n],
+        t,
         low: NO_GUESS,
         stack_depth: 0,
         backup_fired: false,
-    };
-    (r, conv_matched)
+        settled: false,
+    }
 }
 
 pub(crate) fn resolve(
@@ -573,40 +702,44 @@ pub(crate) fn resolve(
     } = checked;
     let units = &position.units;
     let n = units.len();
-    let (mut r, conv_matched) = new_resolver(map, rules, units, &eff, &unit_at);
+    let mut t = Scratch::take();
+    let mut void_move = std::mem::take(&mut t.void_move);
+    let mut moved = std::mem::take(&mut t.moved);
+    let mut dislodger = std::mem::take(&mut t.dislodger);
+    let mut r = new_resolver(map, rules, units, &eff, &unit_at, t);
     // A convoyed move with no route through matching convoys at all is void.
-    let void_move: Vec<bool> = (0..n)
-        .map(|m| match r.dest(m) {
-            Some((d, true)) => {
-                let fleets: ProvSet = r
-                    .convoyers
+    void_move.clear();
+    void_move.extend((0..n).map(|m| match r.dest(m) {
+        Some((d, true)) => {
+            let fleets: ProvSet =
+                r.t.convoyers
                     .of(m)
                     .iter()
-                    .map(|&f| r.prov[f as usize])
+                    .map(|&f| r.t.prov[f as usize])
                     .collect();
-                !convoy::route_exists(map, &fleets, r.prov[m], d)
-            }
-            _ => false,
-        })
-        .collect();
+            !convoy::route_exists(map, &fleets, r.t.prov[m], d)
+        }
+        _ => false,
+    }));
     for (u, e) in eff.iter().enumerate() {
         if !matches!(e, Eff::Hold) {
             r.resolve(u);
         }
     }
+    r.settled = true;
 
     // Where every unit ends, and who is dislodged by whom.
     let mut destination: Vec<Loc> = units.iter().map(|u| u.loc).collect();
-    let mut moved = vec![false; n];
+    refill(&mut moved, n, false);
     for m in 0..n {
         if let Eff::Move { to, .. } = eff[m] {
-            if r.res[m] {
+            if r.t.res[m] {
                 destination[m] = to;
                 moved[m] = true;
             }
         }
     }
-    let mut dislodger: Vec<Option<usize>> = vec![None; n];
+    refill(&mut dislodger, n, None);
     for m in 0..n {
         if moved[m] {
             let o = unit_at[map.prov_of(destination[m]).0 as usize];
@@ -622,15 +755,22 @@ pub(crate) fn resolve(
         }
     }
     // Contested: empty after the phase, and a move there with prevent strength failed.
+    // Only a province some unit moves to can be; the movers are listed by province.
     let mut contested = Vec::new();
-    for p in map.provs() {
+    let mut i = 0;
+    while i < r.t.movers.items.len() {
+        let Some((p, _)) = r.dest(r.t.movers.items[i] as usize) else {
+            i += 1;
+            continue;
+        };
+        let k = r.t.movers.of(p.0 as usize).len();
+        i += k.max(1);
         if occupied.contains(p) {
             continue;
         }
-        let k = r.movers.of(p.0 as usize).len();
         let mut standoff = false;
-        for i in 0..k {
-            let m = r.movers.of(p.0 as usize)[i] as usize;
+        for j in 0..k {
+            let m = r.t.movers.of(p.0 as usize)[j] as usize;
             if !moved[m] && r.prevent(m) > 0 {
                 standoff = true;
             }
@@ -643,12 +783,12 @@ pub(crate) fn resolve(
     let mut dislodged = Vec::new();
     for u in 0..n {
         if let Some(m) = dislodger[u] {
-            let by = r.prov[m];
+            let by = r.t.prov[m];
             let by_convoy = r.by_convoy(m);
             let unit = &units[u];
             let candidates: Vec<Loc> = match unit.kind {
                 UnitKind::Army => map
-                    .army_neighbours(r.prov[u])
+                    .army_neighbours(r.t.prov[u])
                     .iter()
                     .map(Loc::from)
                     .collect(),
@@ -693,11 +833,11 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.matched[u] => {
+            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.t.matched[u] => {
                 Outcome::Invalid(Void::SupportNotMatched)
             }
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                if r.res[u] {
+                if r.t.res[u] {
                     Outcome::Succeeds
                 } else if let Some(m) = dislodger[u] {
                     Outcome::Fails(Failure::Dislodged { by: m })
@@ -709,10 +849,10 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::Convoy { .. } if !conv_matched[u] => Outcome::Invalid(Void::ConvoyNotMatched),
+            Eff::Convoy { .. } if !r.t.convoying[u] => Outcome::Invalid(Void::ConvoyNotMatched),
             Eff::Convoy { .. } => match dislodger[u] {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
-                None if r.paradox[u] => Outcome::Fails(Failure::Paradox),
+                None if r.t.paradox[u] => Outcome::Fails(Failure::Paradox),
                 None => Outcome::Succeeds,
             },
         };
@@ -723,6 +863,12 @@ pub(crate) fn resolve(
         results[k].outcome = results[first].outcome.clone();
     }
     let convoyed = (0..n).map(|m| r.by_convoy(m)).collect();
+    let mut t = r.t;
+    t.void_move = void_move;
+    t.moved = moved;
+    t.dislodger = dislodger;
+    t.give_back();
+    legality::recycle(unit_at, eff, order_of);
     MovementResult {
         rules,
         convoyed,
@@ -756,9 +902,9 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     } else if r.unit_at[d.0 as usize] != NONE {
         oppose(r.unit_at[d.0 as usize] as usize, Strength::Hold, r.hold(d));
     }
-    let k = r.movers.of(d.0 as usize).len();
+    let k = r.t.movers.of(d.0 as usize).len();
     for i in 0..k {
-        let other = r.movers.of(d.0 as usize)[i] as usize;
+        let other = r.t.movers.of(d.0 as usize)[i] as usize;
         if other != m && r.head_to_head(m) != Some(other) {
             oppose(other, Strength::Prevent, r.prevent(other));
         }
@@ -788,7 +934,14 @@ pub(crate) fn enumerate(
     max_decisions: usize,
 ) -> Option<Enumeration> {
     let units = &position.units;
-    let (mut r, _) = new_resolver(map, rules, units, &checked.eff, &checked.unit_at);
+    let mut r = new_resolver(
+        map,
+        rules,
+        units,
+        &checked.eff,
+        &checked.unit_at,
+        Scratch::take(),
+    );
     let decisions: Vec<usize> = (0..units.len())
         .filter(|&u| !matches!(checked.eff[u], Eff::Hold))
         .collect();
@@ -798,14 +951,14 @@ pub(crate) fn enumerate(
     for &u in &decisions {
         r.resolve(u);
     }
-    let resolved: Vec<bool> = decisions.iter().map(|&u| r.res[u]).collect();
+    let resolved: Vec<bool> = decisions.iter().map(|&u| r.t.res[u]).collect();
     let backup_fired = r.backup_fired;
     let mut solutions = Vec::new();
     for mask in 0u32..(1 << decisions.len()) {
         let value = |i: usize| mask >> i & 1 == 1;
         for (i, &u) in decisions.iter().enumerate() {
-            r.res[u] = value(i);
-            r.state[u] = State::Resolved;
+            r.t.res[u] = value(i);
+            r.t.state[u] = State::Resolved;
         }
         if decisions
             .iter()
@@ -815,6 +968,7 @@ pub(crate) fn enumerate(
             solutions.push((0..decisions.len()).map(value).collect());
         }
     }
+    r.t.give_back();
     Some(Enumeration {
         decisions,
         resolved,
