@@ -4,6 +4,11 @@
 //! its own result: the number of orders listed (with the hand-checked lists of
 //! `tests/legal.rs` for the opening), and the game's phases and outcome.
 
+/// The allocator the `arbiter` binary uses (src/main.rs), so the benches measure
+/// what the command runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 use arbiter::cases::parse_cases;

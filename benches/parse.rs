@@ -4,6 +4,11 @@
 //! of `docs/ORDERS.md` (web-site sentences, DAIDE, prefixes, list markers, result words,
 //! command-first forms, nationalities), checked the same way.
 
+/// The allocator the `arbiter` binary uses (src/main.rs), so the benches measure
+/// what the command runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 
 use arbiter::map::Map;

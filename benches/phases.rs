@@ -9,6 +9,11 @@
 //!
 //! Run: `cargo bench --bench phases`. Medians are recorded in docs/PERFORMANCE.md.
 
+/// The allocator the `arbiter` binary uses (src/main.rs), so the benches measure
+/// what the command runs.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 
 use arbiter::batch::{stream, Maps, StreamOptions};
