@@ -85,11 +85,11 @@ fn order(map: &Map, power: Power, unit: Option<UnitRef>, kind: OrderKind) -> Ord
         power: Some(power),
         unit,
         kind,
-        text: String::new(),
+        text: smol_str::SmolStr::default(),
         span: Span::default(),
         stated: None,
     };
-    o.text = o.canonical(map, None);
+    o.text = o.canonical(map, None).into();
     o
 }
 
@@ -425,7 +425,7 @@ fn adjustments(map: &Map, position: &Position) -> Vec<PowerOrders> {
 /// (builds positive, removals negative), with `"saved": n` where the power has builds
 /// saved for colonial builds. Orders in canonical form.
 pub fn to_json(map: &Map, l: &LegalOrders) -> serde_json::Value {
-    let texts = |v: &[Order]| serde_json::Value::from_iter(v.iter().map(|o| o.text.clone()));
+    let texts = |v: &[Order]| serde_json::Value::from_iter(v.iter().map(|o| o.text.as_str()));
     let mut out = serde_json::Map::new();
     for u in &l.units {
         out.insert(map.loc_id(u.unit.loc).to_uppercase(), texts(&u.orders));

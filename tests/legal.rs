@@ -18,7 +18,7 @@ use arbiter::selfplay::{scatter, SplitMix64};
 fn texts(l: &LegalOrders, map: &Map, loc: &str) -> BTreeSet<String> {
     let loc = map.loc_by_id(loc).unwrap();
     let u = l.units.iter().find(|u| u.unit.loc == loc).unwrap();
-    let set: BTreeSet<String> = u.orders.iter().map(|o| o.text.clone()).collect();
+    let set: BTreeSet<String> = u.orders.iter().map(|o| o.text.to_string()).collect();
     assert_eq!(set.len(), u.orders.len(), "no order twice");
     set
 }
@@ -171,7 +171,7 @@ fn adjustments_with_coasts() {
             e.change,
             e.orders
                 .iter()
-                .map(|o| o.text.clone())
+                .map(|o| o.text.to_string())
                 .collect::<BTreeSet<_>>(),
         )
     };
@@ -326,7 +326,7 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
         power: Some(u.power),
         unit: Some(me(u)),
         kind,
-        text: String::new(),
+        text: Default::default(),
         span: Span::default(),
         stated: None,
     };
@@ -406,7 +406,11 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
         accepted[u].insert(n.canonical(map, None));
     });
     for (u, got) in accepted.iter().enumerate() {
-        let listed: BTreeSet<String> = l.units[u].orders.iter().map(|o| o.text.clone()).collect();
+        let listed: BTreeSet<String> = l.units[u]
+            .orders
+            .iter()
+            .map(|o| o.text.to_string())
+            .collect();
         assert_eq!(
             listed.len(),
             l.units[u].orders.len(),

@@ -126,7 +126,7 @@ fn garbage(map: &Map, rng: &mut SplitMix64) -> Order {
         power,
         unit: Some(unit(rng)),
         kind,
-        text: String::new(),
+        text: Default::default(),
         span: Span::default(),
         stated: None,
     };
@@ -138,7 +138,7 @@ fn garbage(map: &Map, rng: &mut SplitMix64) -> Order {
         };
         o.unit = None;
     }
-    o.text = o.canonical(map, None);
+    o.text = o.canonical(map, None).into();
     o
 }
 
@@ -472,14 +472,14 @@ fn retreat_orders(
                         to: b.into(),
                         via_convoy: false,
                     },
-                    text: String::new(),
+                    text: Default::default(),
                     span: Span::default(),
                     stated: None,
                 };
-                o.text = o.canonical(map, None);
+                o.text = o.canonical(map, None).into();
                 o
             };
-            forbidden.insert(o.text.clone());
+            forbidden.insert(o.text.to_string());
             orders.push(o);
         }
     }
@@ -502,7 +502,7 @@ fn retreat_sound(
 ) -> Result<(), TestCaseError> {
     for (k, o) in r.orders.iter().enumerate() {
         let text = &r.input[k].text;
-        if forbidden.contains(text) {
+        if forbidden.contains(text.as_str()) {
             prop_assert!(
                 matches!(o.outcome, Outcome::Illegal(_)),
                 "the forbidden retreat `{}` was {:?}",

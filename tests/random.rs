@@ -195,7 +195,7 @@ fn random_orders(map: &Map, rng: &mut Rng, pos: &Position) -> Vec<Order> {
             power,
             unit: me,
             kind,
-            text: String::new(),
+            text: Default::default(),
             span: Span::default(),
             stated: None,
         });

@@ -158,11 +158,11 @@ fn order(u: &mut Unstructured, map: &Map, units: &[Unit]) -> Result<Order> {
         power,
         unit,
         kind,
-        text: String::new(),
+        text: Default::default(),
         span: Span::default(),
         stated,
     };
-    o.text = o.canonical(map, None);
+    o.text = o.canonical(map, None).into();
     Ok(o)
 }
 

@@ -34,7 +34,7 @@ pub fn save_order(power: Power) -> Order {
         power: Some(power),
         unit: None,
         kind: OrderKind::Save,
-        text: "Save for a colonial build".to_string(),
+        text: "Save for a colonial build".into(),
         span: Span::default(),
         stated: None,
     }

@@ -352,7 +352,7 @@ impl Ctx<'_> {
             power,
             unit: Some(me),
             kind,
-            text: text.to_string(),
+            text: text.into(),
             span: self.span(t, text.len()),
             stated,
         })

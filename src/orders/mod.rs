@@ -81,8 +81,10 @@ pub struct Order {
     /// The unit ordered (for `Waive`, `None`).
     pub unit: Option<UnitRef>,
     pub kind: OrderKind,
-    /// The order as written (trimmed), and where.
-    pub text: String,
+    /// The order as written (trimmed), and where. Short texts are held inline, so
+    /// making and copying an order allocates nothing (a phase copies its orders into
+    /// its result).
+    pub text: smol_str::SmolStr,
     pub span: Span,
     /// The nationality written for the supported or convoyed unit, and where
     /// (`S Turkish F Bla - Rum`); the judge ignores it (DATC 4.C.5, 4.C.6), see

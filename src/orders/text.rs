@@ -443,7 +443,7 @@ impl Ctx<'_> {
                     power: b.named.or(power),
                     unit: b.unit,
                     kind: b.kind,
-                    text: text.to_string(),
+                    text: text.into(),
                     span: self.span(body.trim_start(), text.len()),
                     stated: b.stated,
                 })

@@ -114,7 +114,7 @@ pub fn orders(map: &Map, result: &PhaseResult) -> Vec<JsonOrder> {
             let (reason, causes) = reason(map, result, k);
             JsonOrder {
                 power: result.orders[k].power.map(|p| map.power(p).id.clone()),
-                order: result.input[k].text.clone(),
+                order: result.input[k].text.to_string(),
                 canonical: Some(canonical(map, result, k)),
                 outcome: result.orders[k].outcome.word(),
                 reason,

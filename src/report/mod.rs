@@ -33,7 +33,7 @@ pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
     let src = &orders[k];
     // A copy without the written text (which canonical form does not read).
     let mut o = Order {
-        text: String::new(),
+        text: smol_str::SmolStr::default(),
         ..*src
     };
     if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders[k].to) {
