@@ -1,6 +1,6 @@
 //! Batch adjudication: one JSON case in, one JSON answer out, for every kind of phase.
-//! The answer is the phase's JSON result (the same object as `--format json`, see
-//! [`crate::report::json::phase`]) with the caller's `id` first. The binary only reads
+//! The answer is the phase's JSON result (the same object as `--format json`, written
+//! by [`crate::report::json::Writer`]) with the caller's `id` first. The binary only reads
 //! lines and writes answers; a bad line gives `{"id": …, "error": …}`.
 
 use std::io::{self, BufRead, Write};
@@ -15,7 +15,7 @@ use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, Position};
 use crate::judge::Rules;
 use crate::map::{Map, Power, EMBEDDED};
 use crate::orders::{nationality_warnings, parse_order_with, Diagnostic, Order, ParseOptions};
-use crate::report::json::{self, JsonResult};
+use crate::report::json;
 
 /// One input line. Keys other than these are ignored (a line may carry the caller's
 /// own data, such as an expected result). Strings are borrowed from the line where
@@ -54,7 +54,33 @@ struct Case<'a> {
 /// `{"power": ["text", …], …}` in the order written; a power named twice is an error
 /// (the second list would otherwise replace the first without a word).
 #[derive(Default)]
-struct PowerLists<'a>(Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)>);
+struct PowerLists<'a>(Vec<(Text<'a>, Vec<Text<'a>>)>);
+
+/// A string of the line: borrowed where it holds no escapes. (serde's own `Cow<str>`
+/// borrows only as a `#[serde(borrow)]` field, not inside a `Vec` or as a map key.)
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Owned(v)))
+            }
+        }
+        d.deserialize_str(V(std::marker::PhantomData))
+    }
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for PowerLists<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -68,14 +94,15 @@ impl<'de: 'a, 'a> Deserialize<'de> for PowerLists<'a> {
                 self,
                 mut m: M,
             ) -> Result<Self::Value, M::Error> {
-                let mut out: Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)> = Vec::new();
-                while let Some(k) = m.next_key::<Cow<'de, str>>()? {
-                    if out.iter().any(|(p, _)| *p == k) {
+                let mut out: Vec<(Text<'a>, Vec<Text<'a>>)> = Vec::new();
+                while let Some(k) = m.next_key::<Text<'de>>()? {
+                    if out.iter().any(|(p, _)| p.0 == k.0) {
                         return Err(serde::de::Error::custom(format!(
-                            "`{k}` is given twice: give each power's list once"
+                            "`{}` is given twice: give each power's list once",
+                            k.0
                         )));
                     }
-                    let v: Vec<Cow<'de, str>> = m.next_value()?;
+                    let v: Vec<Text<'de>> = m.next_value()?;
                     out.push((k, v));
                 }
                 Ok(PowerLists(out))
@@ -85,20 +112,16 @@ impl<'de: 'a, 'a> Deserialize<'de> for PowerLists<'a> {
     }
 }
 
-impl PowerLists<'_> {
-    fn iter(&self) -> impl Iterator<Item = (&str, &[Cow<'_, str>])> {
-        self.0.iter().map(|(p, l)| (p.as_ref(), l.as_slice()))
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
     }
 }
 
-/// The answer to one line, written by [`write_answer`]: `id`, the result's keys, then
-/// `legal` when asked for.
-pub struct Answer<'a> {
-    pub id: &'a RawValue,
-    pub result: JsonResult,
-    /// With `"legal": true`: every legal order of the line's position
-    /// ([`crate::legal::to_json`]).
-    pub legal: Option<serde_json::Value>,
+impl PowerLists<'_> {
+    fn iter(&self) -> impl Iterator<Item = (&str, &[Text<'_>])> {
+        self.0.iter().map(|(p, l)| (p.0.as_ref(), l.as_slice()))
+    }
 }
 
 #[derive(Serialize)]
@@ -197,16 +220,10 @@ pub fn answer_into(
 ) -> bool {
     let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let start = out.len();
-    let e = match answer(line, default_rules, options, maps) {
-        Ok(a) => match write_answer(out, &a) {
-            Ok(()) => return true,
-            Err(e) => {
-                out.truncate(start);
-                e.to_string()
-            }
-        },
-        Err(e) => e,
+    let Err(e) = answer(out, line, default_rules, options, maps) else {
+        return true;
     };
+    out.truncate(start);
     // Only a failed line is read a second time, for whatever `id` it has.
     error_answer(out, line_id(line), &e);
     false
@@ -218,25 +235,6 @@ fn line_id(line: &str) -> serde_json::Value {
         .ok()
         .and_then(|v| v.get("id").cloned())
         .unwrap_or(serde_json::Value::Null)
-}
-
-/// `{"id": …, ` and the result's keys: the result is written as it is, with its
-/// opening brace turned into the comma after the id.
-fn write_answer(out: &mut Vec<u8>, a: &Answer) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"id\":");
-    out.extend_from_slice(a.id.get().as_bytes());
-    let mark = out.len();
-    serde_json::to_writer(&mut *out, &a.result)?;
-    if let Some(b) = out.get_mut(mark) {
-        *b = b',';
-    }
-    if let Some(legal) = &a.legal {
-        out.pop();
-        out.extend_from_slice(b",\"legal\":");
-        serde_json::to_writer(&mut *out, legal)?;
-        out.push(b'}');
-    }
-    Ok(())
 }
 
 fn error_answer(out: &mut Vec<u8>, id: serde_json::Value, error: &str) {
@@ -487,19 +485,21 @@ pub fn stream(
     Ok(stats)
 }
 
-/// Answer one case.
-fn answer<'l>(
-    line: &'l str,
+/// Answer one case: append its answer to `out` (`Err`: what to say instead; `out` may
+/// then hold part of an answer).
+fn answer(
+    out: &mut Vec<u8>,
+    line: &str,
     default_rules: Rules,
     options: ParseOptions,
     maps: &Maps,
-) -> Result<Answer<'l>, String> {
+) -> Result<(), String> {
     if !line.trim_start().starts_with('{') {
         return Err(
             "bad JSON: a batch line must be a JSON object (`{\"units\": …, \"orders\": …}`)".into(),
         );
     }
-    let c: Case<'l> = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
+    let c: Case = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
     let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
         Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
@@ -546,6 +546,7 @@ fn answer<'l>(
             .power_by_name(power)
             .ok_or_else(|| format!("unknown power `{power}`"))?;
         for text in list {
+            let text = text.as_ref();
             match parse_order_with(map, text, Some(pw), options) {
                 Ok((o, _)) if o.power.is_some_and(|p| p != pw) => slots.push((
                     pw,
@@ -582,40 +583,33 @@ fn answer<'l>(
             ));
         }
     }
-    let (mut result, _) =
+    let (result, _) =
         advance(map, rules, &position, &parsed, c.last_year).map_err(|e| e.to_string())?;
-    result.diagnostics.clear();
-    let mut j = json::phase(map, &result);
-    let mut entries = std::mem::take(&mut j.orders).into_iter();
-    let mut orders = Vec::with_capacity(slots.len());
-    for (power, text, slot) in slots {
-        match slot {
-            Ok(k) => {
-                let Some(mut e) = entries.next() else {
-                    return Err("internal error: an order has no result".into());
-                };
-                e.order = text.to_string();
-                e.warnings = warnings
-                    .get(k)
-                    .map(|w| w.iter().map(|d| d.message.clone()).collect())
-                    .unwrap_or_default();
-                orders.push(e);
-            }
-            Err(reason) => orders.push(json::JsonOrder {
-                power: Some(map.power(power).id.clone()),
-                order: text.to_string(),
-                canonical: None,
-                outcome: "illegal",
-                reason: Some(reason),
-                caused_by: vec![],
-                warnings: vec![],
-            }),
-        }
+    if result.input.len() < parsed.len() || result.orders.len() < parsed.len() {
+        return Err("internal error: an order has no result".into());
     }
-    j.orders = orders;
-    Ok(Answer {
-        id: c.id.unwrap_or(RawValue::NULL),
-        result: j,
-        legal,
+    // `{"id": …, ` and the result's keys: the result's orders as the line wrote them,
+    // with their warnings, and the orders that could not be read in their places.
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(c.id.unwrap_or(RawValue::NULL).get().as_bytes());
+    out.push(b',');
+    let mut w = json::Writer::new(out);
+    w.phase_keys(map, &result, &[], |w| {
+        for (power, text, slot) in &slots {
+            match slot {
+                Ok(k) => {
+                    let warned = warnings.get(*k).map_or(&[][..], Vec::as_slice);
+                    w.order(map, &result, *k, text, warned);
+                }
+                Err(reason) => w.unread_order(&map.power(*power).id, text, reason),
+            }
+        }
     })
+    .map_err(|e| e.to_string())?;
+    if let Some(legal) = &legal {
+        w.raw(b",\"legal\":");
+        w.serde(legal).map_err(|e| e.to_string())?;
+    }
+    w.raw(b"}");
+    Ok(())
 }
