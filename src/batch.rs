@@ -613,3 +613,28 @@ fn answer(
     w.raw(b"}");
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The strings of a line are borrowed from it unless they hold escapes.
+    #[test]
+    fn strings_without_escapes_are_borrowed() {
+        let line = r#"{"units": {"france": ["A PAR", "A \u0042UR"]}, "orders": {"fr\u0061nce": ["A PAR H"]}}"#;
+        let c: Case = serde_json::from_str(line).unwrap();
+        let borrowed = |t: &Text| matches!(t.0, Cow::Borrowed(_));
+        let units = c
+            .units
+            .0
+            .first()
+            .map(|(p, l)| (borrowed(p), l.iter().map(borrowed).collect::<Vec<_>>()));
+        assert_eq!(units, Some((true, vec![true, false])));
+        let orders = c
+            .orders
+            .0
+            .first()
+            .map(|(p, l)| (borrowed(p), l.iter().map(borrowed).collect::<Vec<_>>()));
+        assert_eq!(orders, Some((false, vec![true])));
+    }
+}

@@ -107,8 +107,7 @@ pub fn reason(map: &Map, result: &PhaseResult, k: usize) -> (Option<String>, Vec
 /// The units that caused input order `k`'s outcome (indices into `result.units`), as
 /// [`reason`] gives them.
 pub fn causes(result: &PhaseResult, k: usize) -> impl Iterator<Item = usize> + '_ {
-    let (against, with, by): (&[_], &[usize], Option<usize>) = match &result.orders[k].outcome
-    {
+    let (against, with, by): (&[_], &[usize], Option<usize>) = match &result.orders[k].outcome {
         Outcome::Fails(Failure::Bounced { against, .. }) => (against, &[], None),
         Outcome::Fails(Failure::RetreatClash { with }) => (&[], with, None),
         Outcome::Fails(Failure::Cut { by } | Failure::Dislodged { by }) => (&[], &[], Some(*by)),
