@@ -509,7 +509,7 @@ fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
 
 /// Does any of the eight bytes of `x` need an escape (`"`, `\`, below 0x20)? Exact:
 /// a borrow in the tests below can only mark a byte above one that is marked rightly.
-fn any_escape(x: u64) -> bool {
+pub(crate) fn any_escape(x: u64) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v;
