@@ -135,6 +135,14 @@ impl PowerLists<'_> {
             .map(|(p, r)| (p.as_ref(), self.items.get(r.clone()).unwrap_or_default()))
     }
 
+    /// Room for the lists of a usual line.
+    fn with_capacity() -> Self {
+        PowerLists {
+            powers: Vec::with_capacity(8),
+            items: Vec::with_capacity(64),
+        }
+    }
+
     /// Is `power`'s list given?
     fn has(&self, power: &str) -> bool {
         self.powers.iter().any(|(p, _)| p.0 == power)

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 
 use super::{Case, PowerLists, Text};
-use crate::report::json::any_escape;
+use crate::report::json::escapes;
 
 /// `line` as serde reads it into a [`Case`], or `None`: let serde read it.
 pub(super) fn read(line: &str) -> Option<Case<'_>> {
@@ -20,8 +20,8 @@ pub(super) fn read(line: &str) -> Option<Case<'_>> {
         map: None,
         phase: None,
         rules: None,
-        units: PowerLists::default(),
-        orders: PowerLists::default(),
+        units: PowerLists::with_capacity(),
+        orders: PowerLists::with_capacity(),
         dislodged: Vec::new(),
         centers: None,
         saved: Default::default(),
@@ -121,11 +121,12 @@ impl<'a> Reader<'a> {
         let bytes = self.line.as_bytes();
         let start = self.at;
         let mut i = start;
-        while let Some(w) = bytes
-            .get(i..i + 8)
-            .and_then(|w| <[u8; 8]>::try_from(w).ok())
-        {
-            if any_escape(u64::from_le_bytes(w)) {
+        // Eight bytes at a time: the first byte that is a quote, a backslash or a
+        // control character ends the string, or the quick reading.
+        while let Some(w) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            let found = escapes(u64::from_le_bytes(w));
+            if found != 0 {
+                i += (found.trailing_zeros() / 8) as usize;
                 break;
             }
             i += 8;

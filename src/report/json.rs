@@ -454,27 +454,20 @@ fn string(out: &mut Vec<u8>, s: &str) {
 /// No byte of `bytes` needs an escape.
 fn needs_no_escape(bytes: &[u8]) -> bool {
     let word = |w: &[u8]| <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes);
-    let mut words = bytes.chunks_exact(8);
-    if words.any(|w| any_escape(word(w))) {
-        return false;
-    }
-    let rest = words.remainder();
-    if rest.is_empty() {
-        return true;
-    }
-    let last = match bytes.len().checked_sub(8) {
-        // The last eight bytes, overlapping words already checked.
-        Some(start) => word(bytes.get(start..).unwrap_or_default()),
-        // A short string, padded with spaces.
-        None => {
-            let mut w = [b' '; 8];
-            for (w, &b) in w.iter_mut().zip(rest) {
-                *w = b;
-            }
-            u64::from_le_bytes(w)
-        }
+    let Some(last) = bytes.len().checked_sub(8) else {
+        return bytes
+            .iter()
+            .all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
     };
-    !any_escape(last)
+    let mut i = 0;
+    while i < last {
+        if any_escape(word(bytes.get(i..i + 8).unwrap_or_default())) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last eight bytes, overlapping a word already checked.
+    !any_escape(word(bytes.get(last..).unwrap_or_default()))
 }
 
 /// `bytes` with escapes, one byte at a time.
@@ -507,16 +500,22 @@ fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
     out.extend_from_slice(bytes.get(clean..).unwrap_or_default());
 }
 
-/// Does any of the eight bytes of `x` need an escape (`"`, `\`, below 0x20)? Exact:
-/// a borrow in the tests below can only mark a byte above one that is marked rightly.
-pub(crate) fn any_escape(x: u64) -> bool {
+/// Does any of the eight bytes of `x` need an escape (`"`, `\`, below 0x20)?
+fn any_escape(x: u64) -> bool {
+    escapes(x) != 0
+}
+
+/// The bytes of `x` that need an escape (`"`, `\`, below 0x20), as the high bit of
+/// each byte. The lowest bit set is exact (and none is set if none needs one): a
+/// borrow in the tests below can only mark a byte above one marked rightly.
+pub(crate) fn escapes(x: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |v: u64| v.wrapping_sub(ONES) & !v;
     let control = x.wrapping_sub(ONES * 0x20) & !x;
     let quote = zero(x ^ (ONES * u64::from(b'"')));
     let backslash = zero(x ^ (ONES * u64::from(b'\\')));
-    (control | quote | backslash) & HIGH != 0
+    (control | quote | backslash) & HIGH
 }
 
 /// The JSON result of a phase as compact text appended to `out`: `{"map": …, …}`
