@@ -455,9 +455,19 @@ fn string(out: &mut Vec<u8>, s: &str) {
 fn needs_no_escape(bytes: &[u8]) -> bool {
     let word = |w: &[u8]| <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes);
     let Some(last) = bytes.len().checked_sub(8) else {
-        return bytes
-            .iter()
-            .all(|&b| b >= 0x20 && b != b'"' && b != b'\\');
+        // Four to seven bytes: the first four and the last four (overlapping) as one
+        // word; fewer, one by one.
+        let four = |w: Option<&[u8]>| {
+            w.and_then(|w| <[u8; 4]>::try_from(w).ok())
+                .map(u32::from_le_bytes)
+        };
+        let tail = bytes.len().saturating_sub(4);
+        return match (four(bytes.get(..4)), four(bytes.get(tail..))) {
+            (Some(a), Some(b)) => !any_escape(u64::from(a) | u64::from(b) << 32),
+            _ => bytes
+                .iter()
+                .all(|&b| b >= 0x20 && b != b'"' && b != b'\\'),
+        };
     };
     let mut i = 0;
     while i < last {

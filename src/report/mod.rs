@@ -123,8 +123,6 @@ pub fn causes(result: &PhaseResult, k: usize) -> impl Iterator<Item = usize> + '
 /// Why input order `k` ended as it did, in words, appended to `s`; `false` (and
 /// nothing written) when it succeeded.
 pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -> bool {
-    use std::fmt::Write;
-    // Writing to a `String` cannot fail.
     match &result.orders[k].outcome {
         Outcome::Succeeds => return false,
         Outcome::Illegal(i) => {
@@ -143,14 +141,20 @@ pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -
                 if *attack == 0 {
                     s.push_str("bounced: a unit may not dislodge a unit of its own power (");
                 } else {
-                    let _ = write!(s, "bounced: attack strength {attack} did not beat ");
+                    s.push_str("bounced: attack strength ");
+                    push_number(s, *attack);
+                    s.push_str(" did not beat ");
                 }
                 for (n, o) in against.iter().enumerate() {
                     if n > 0 {
                         s.push_str(", ");
                     }
                     write_unit_order(s, map, result, o.unit);
-                    let _ = write!(s, " ({} strength {})", o.kind.word(), o.strength);
+                    s.push_str(" (");
+                    s.push_str(o.kind.word());
+                    s.push_str(" strength ");
+                    push_number(s, o.strength);
+                    s.push(')');
                 }
                 if *attack == 0 {
                     s.push(')');
@@ -181,6 +185,17 @@ pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -
         },
     }
     true
+}
+
+/// A strength, in decimal (as `{}` writes it, without the formatting machinery).
+fn push_number(s: &mut String, n: u8) {
+    if n >= 100 {
+        s.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        s.push(char::from(b'0' + n / 10 % 10));
+    }
+    s.push(char::from(b'0' + n % 10));
 }
 
 /// Report tags for input order `k`: `bounce`, `cut`, `void`, `dislodged`, `no convoy`, `disrupted`.
