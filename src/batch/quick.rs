@@ -123,7 +123,10 @@ impl<'a> Reader<'a> {
         let mut i = start;
         // Eight bytes at a time: the first byte that is a quote, a backslash or a
         // control character ends the string, or the quick reading.
-        while let Some(w) = bytes.get(i..i + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+        while let Some(w) = bytes
+            .get(i..i + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+        {
             let found = escapes(u64::from_le_bytes(w));
             if found != 0 {
                 i += (found.trailing_zeros() / 8) as usize;

@@ -464,9 +464,7 @@ fn needs_no_escape(bytes: &[u8]) -> bool {
         let tail = bytes.len().saturating_sub(4);
         return match (four(bytes.get(..4)), four(bytes.get(tail..))) {
             (Some(a), Some(b)) => !any_escape(u64::from(a) | u64::from(b) << 32),
-            _ => bytes
-                .iter()
-                .all(|&b| b >= 0x20 && b != b'"' && b != b'\\'),
+            _ => bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\'),
         };
     };
     let mut i = 0;
