@@ -62,31 +62,10 @@ struct PowerLists<'a> {
     items: Vec<Text<'a>>,
 }
 
-/// A string of the line: borrowed where it holds no escapes. (serde's own `Cow<str>`
-/// borrows only as a `#[serde(borrow)]` field, not inside a `Vec` or as a map key.)
-struct Text<'a>(Cow<'a, str>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for V<'a> {
-            type Value = Text<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a string")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Text<'a>, E> {
-                Ok(Text(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Text<'a>, E> {
-                Ok(Text(Cow::Owned(v.to_string())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Text<'a>, E> {
-                Ok(Text(Cow::Owned(v)))
-            }
-        }
-        d.deserialize_str(V(std::marker::PhantomData))
-    }
-}
+/// A string of the line: borrowed where it holds no escapes. (A bare `Cow<str>` borrows
+/// only as a `#[serde(borrow)]` field, not inside a `Vec` or as a map key.)
+#[derive(Deserialize)]
+struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for PowerLists<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
