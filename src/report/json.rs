@@ -17,7 +17,9 @@ use crate::judge::Owed;
 use crate::map::{Map, Power};
 use crate::orders::Diagnostic;
 
-#[derive(Serialize, Debug, Clone)]
+/// An input order's result as strings, for the game file's records. (The JSON result
+/// writes its entries with [`Writer::order`].)
+#[derive(Debug, Clone)]
 pub struct JsonOrder {
     pub power: Option<String>,
     pub order: String,
@@ -26,10 +28,6 @@ pub struct JsonOrder {
     pub reason: Option<String>,
     /// The orders of the units that caused the outcome.
     pub caused_by: Vec<String>,
-    /// Corrections made while reading the order (a misspelling with one close
-    /// reading), and other warnings about it.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
 }
 
 /// A dislodged unit: what a movement phase gives and a retreat phase takes.
@@ -80,7 +78,6 @@ pub fn orders(map: &Map, result: &PhaseResult) -> Vec<JsonOrder> {
                     .into_iter()
                     .map(|u| unit_order(map, result, u))
                     .collect(),
-                warnings: Vec::new(),
             }
         })
         .collect()
