@@ -284,14 +284,30 @@ impl<'o> Writer<'o> {
         item: impl Fn(&mut String, T),
     ) {
         let mut ids: Vec<&str> = map.powers.iter().map(|p| p.id.as_str()).collect();
-        ids.sort_unstable();
-        ids.dedup();
-        // Each power's place among the ids (powers that share an id share a list).
-        let place: Vec<usize> = map
-            .powers
-            .iter()
-            .map(|p| ids.partition_point(|&id| id < p.id.as_str()))
-            .collect();
+        // Usually the map lists its powers in id order already.
+        let in_order = ids.windows(2).all(|w| w[0] < w[1]);
+        if !in_order {
+            ids.sort_unstable();
+            ids.dedup();
+        }
+        // Each power's place among the ids (powers that share an id share a list): in
+        // order, its own.
+        let places: Vec<usize> = if in_order {
+            Vec::new()
+        } else {
+            map.powers
+                .iter()
+                .map(|p| ids.partition_point(|&id| id < p.id.as_str()))
+                .collect()
+        };
+        let place = |p: Power| {
+            let p = usize::from(p.0);
+            if in_order {
+                Some(p)
+            } else {
+                places.get(p).copied()
+            }
+        };
         self.raw(b"{");
         for (n, id) in ids.iter().enumerate() {
             if n > 0 {
@@ -302,7 +318,7 @@ impl<'o> Writer<'o> {
             let mine = items
                 .iter()
                 .copied()
-                .filter(|&t| power(t).is_some_and(|p| place.get(usize::from(p.0)) == Some(&n)));
+                .filter(|&t| power(t).is_some_and(|p| place(p) == Some(n)));
             self.list(mine, |w, t| w.str_with(|s| item(s, t)));
         }
         self.raw(b"}");
