@@ -1,6 +1,6 @@
 //! Batch adjudication: one JSON case in, one JSON answer out, for every kind of phase.
-//! The answer is the phase's JSON result (the same object as `--format json`, see
-//! [`crate::report::json::phase`]) with the caller's `id` first. The binary only reads
+//! The answer is the phase's JSON result (the same object as `--format json`, written
+//! by [`crate::report::json::Writer`]) with the caller's `id` first. The binary only reads
 //! lines and writes answers; a bad line gives `{"id": …, "error": …}`.
 
 use std::io::{self, BufRead, Write};
@@ -15,7 +15,9 @@ use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, Position};
 use crate::judge::Rules;
 use crate::map::{Map, Power, EMBEDDED};
 use crate::orders::{nationality_warnings, parse_order_with, Diagnostic, Order, ParseOptions};
-use crate::report::json::{self, JsonResult};
+use crate::report::json;
+
+mod quick;
 
 /// One input line. Keys other than these are ignored (a line may carry the caller's
 /// own data, such as an expected result). Strings are borrowed from the line where
@@ -52,9 +54,18 @@ struct Case<'a> {
 }
 
 /// `{"power": ["text", …], …}` in the order written; a power named twice is an error
-/// (the second list would otherwise replace the first without a word).
+/// (the second list would otherwise replace the first without a word). Every list's
+/// strings are kept in one vector.
 #[derive(Default)]
-struct PowerLists<'a>(Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)>);
+struct PowerLists<'a> {
+    powers: Vec<(Text<'a>, std::ops::Range<usize>)>,
+    items: Vec<Text<'a>>,
+}
+
+/// A string of the line: borrowed where it holds no escapes. (A bare `Cow<str>` borrows
+/// only as a `#[serde(borrow)]` field, not inside a `Vec` or as a map key.)
+#[derive(Deserialize)]
+struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
 
 impl<'de: 'a, 'a> Deserialize<'de> for PowerLists<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -68,37 +79,53 @@ impl<'de: 'a, 'a> Deserialize<'de> for PowerLists<'a> {
                 self,
                 mut m: M,
             ) -> Result<Self::Value, M::Error> {
-                let mut out: Vec<(Cow<'a, str>, Vec<Cow<'a, str>>)> = Vec::new();
-                while let Some(k) = m.next_key::<Cow<'de, str>>()? {
-                    if out.iter().any(|(p, _)| *p == k) {
-                        return Err(serde::de::Error::custom(format!(
-                            "`{k}` is given twice: give each power's list once"
-                        )));
+                let mut out = PowerLists::default();
+                while let Some(k) = m.next_key::<Text<'de>>()? {
+                    if out.has(&k.0) {
+                        return Err(serde::de::Error::custom(twice(&k.0)));
                     }
-                    let v: Vec<Cow<'de, str>> = m.next_value()?;
-                    out.push((k, v));
+                    let v: Vec<Text<'de>> = m.next_value()?;
+                    let start = out.items.len();
+                    out.items.extend(v);
+                    out.powers.push((k, start..out.items.len()));
                 }
-                Ok(PowerLists(out))
+                Ok(out)
             }
         }
         d.deserialize_map(V(std::marker::PhantomData))
     }
 }
 
-impl PowerLists<'_> {
-    fn iter(&self) -> impl Iterator<Item = (&str, &[Cow<'_, str>])> {
-        self.0.iter().map(|(p, l)| (p.as_ref(), l.as_slice()))
+impl AsRef<str> for Text<'_> {
+    fn as_ref(&self) -> &str {
+        &self.0
     }
 }
 
-/// The answer to one line, written by [`write_answer`]: `id`, the result's keys, then
-/// `legal` when asked for.
-pub struct Answer<'a> {
-    pub id: &'a RawValue,
-    pub result: JsonResult,
-    /// With `"legal": true`: every legal order of the line's position
-    /// ([`crate::legal::to_json`]).
-    pub legal: Option<serde_json::Value>,
+/// The error for a power whose list is given twice.
+fn twice(power: &str) -> String {
+    format!("`{power}` is given twice: give each power's list once")
+}
+
+impl PowerLists<'_> {
+    fn iter(&self) -> impl Iterator<Item = (&str, &[Text<'_>])> {
+        self.powers
+            .iter()
+            .map(|(p, r)| (p.as_ref(), self.items.get(r.clone()).unwrap_or_default()))
+    }
+
+    /// Room for the lists of a usual line.
+    fn with_capacity() -> Self {
+        PowerLists {
+            powers: Vec::with_capacity(8),
+            items: Vec::with_capacity(64),
+        }
+    }
+
+    /// Is `power`'s list given?
+    fn has(&self, power: &str) -> bool {
+        self.powers.iter().any(|(p, _)| p.0 == power)
+    }
 }
 
 #[derive(Serialize)]
@@ -197,16 +224,10 @@ pub fn answer_into(
 ) -> bool {
     let line = line.strip_prefix('\u{feff}').unwrap_or(line);
     let start = out.len();
-    let e = match answer(line, default_rules, options, maps) {
-        Ok(a) => match write_answer(out, &a) {
-            Ok(()) => return true,
-            Err(e) => {
-                out.truncate(start);
-                e.to_string()
-            }
-        },
-        Err(e) => e,
+    let Err(e) = answer(out, line, default_rules, options, maps) else {
+        return true;
     };
+    out.truncate(start);
     // Only a failed line is read a second time, for whatever `id` it has.
     error_answer(out, line_id(line), &e);
     false
@@ -218,25 +239,6 @@ fn line_id(line: &str) -> serde_json::Value {
         .ok()
         .and_then(|v| v.get("id").cloned())
         .unwrap_or(serde_json::Value::Null)
-}
-
-/// `{"id": …, ` and the result's keys: the result is written as it is, with its
-/// opening brace turned into the comma after the id.
-fn write_answer(out: &mut Vec<u8>, a: &Answer) -> serde_json::Result<()> {
-    out.extend_from_slice(b"{\"id\":");
-    out.extend_from_slice(a.id.get().as_bytes());
-    let mark = out.len();
-    serde_json::to_writer(&mut *out, &a.result)?;
-    if let Some(b) = out.get_mut(mark) {
-        *b = b',';
-    }
-    if let Some(legal) = &a.legal {
-        out.pop();
-        out.extend_from_slice(b",\"legal\":");
-        serde_json::to_writer(&mut *out, legal)?;
-        out.push(b'}');
-    }
-    Ok(())
 }
 
 fn error_answer(out: &mut Vec<u8>, id: serde_json::Value, error: &str) {
@@ -487,19 +489,24 @@ pub fn stream(
     Ok(stats)
 }
 
-/// Answer one case.
-fn answer<'l>(
-    line: &'l str,
+/// Answer one case: append its answer to `out` (`Err`: what to say instead; `out` may
+/// then hold part of an answer).
+fn answer(
+    out: &mut Vec<u8>,
+    line: &str,
     default_rules: Rules,
     options: ParseOptions,
     maps: &Maps,
-) -> Result<Answer<'l>, String> {
+) -> Result<(), String> {
     if !line.trim_start().starts_with('{') {
         return Err(
             "bad JSON: a batch line must be a JSON object (`{\"units\": …, \"orders\": …}`)".into(),
         );
     }
-    let c: Case<'l> = serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?;
+    let c: Case = match quick::read(line) {
+        Some(c) => c,
+        None => serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?,
+    };
     let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
         Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
@@ -546,6 +553,7 @@ fn answer<'l>(
             .power_by_name(power)
             .ok_or_else(|| format!("unknown power `{power}`"))?;
         for text in list {
+            let text = text.as_ref();
             match parse_order_with(map, text, Some(pw), options) {
                 Ok((o, _)) if o.power.is_some_and(|p| p != pw) => slots.push((
                     pw,
@@ -582,40 +590,129 @@ fn answer<'l>(
             ));
         }
     }
-    let (mut result, _) =
+    let (result, _) =
         advance(map, rules, &position, &parsed, c.last_year).map_err(|e| e.to_string())?;
-    result.diagnostics.clear();
-    let mut j = json::phase(map, &result);
-    let mut entries = std::mem::take(&mut j.orders).into_iter();
-    let mut orders = Vec::with_capacity(slots.len());
-    for (power, text, slot) in slots {
-        match slot {
-            Ok(k) => {
-                let Some(mut e) = entries.next() else {
-                    return Err("internal error: an order has no result".into());
-                };
-                e.order = text.to_string();
-                e.warnings = warnings
-                    .get(k)
-                    .map(|w| w.iter().map(|d| d.message.clone()).collect())
-                    .unwrap_or_default();
-                orders.push(e);
+    if result.input.len() < parsed.len() || result.orders.len() < parsed.len() {
+        return Err("internal error: an order has no result".into());
+    }
+    // `{"id": …, ` and the result's keys: the result's orders as the line wrote them,
+    // with their warnings, and the orders that could not be read in their places.
+    out.extend_from_slice(b"{\"id\":");
+    out.extend_from_slice(c.id.unwrap_or(RawValue::NULL).get().as_bytes());
+    out.push(b',');
+    let mut w = json::Writer::new(out);
+    w.phase_keys(map, &result, &[], |w| {
+        for (power, text, slot) in &slots {
+            match slot {
+                Ok(k) => {
+                    let warned = warnings.get(*k).map_or(&[][..], Vec::as_slice);
+                    w.order(map, &result, *k, text, warned);
+                }
+                Err(reason) => w.unread_order(&map.power(*power).id, text, reason),
             }
-            Err(reason) => orders.push(json::JsonOrder {
-                power: Some(map.power(power).id.clone()),
-                order: text.to_string(),
-                canonical: None,
-                outcome: "illegal",
-                reason: Some(reason),
-                caused_by: vec![],
-                warnings: vec![],
-            }),
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    if let Some(legal) = &legal {
+        w.raw(b",\"legal\":");
+        w.serde(legal).map_err(|e| e.to_string())?;
+    }
+    w.raw(b"}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a test compares of a case.
+    fn lists(l: &PowerLists) -> Vec<(String, Vec<String>)> {
+        l.iter()
+            .map(|(p, l)| (p.to_string(), l.iter().map(|t| t.0.to_string()).collect()))
+            .collect()
+    }
+
+    fn summary(c: &Case) -> String {
+        format!(
+            "{:?} {:?} {:?} {:?} {:?} {:?} {} {:?} {} {:?} {:?}",
+            c.id.map(|v| v.get()),
+            c.map,
+            c.phase,
+            c.rules,
+            lists(&c.units),
+            lists(&c.orders),
+            c.dislodged.len(),
+            c.centers.as_ref().map(lists),
+            c.saved.len(),
+            c.last_year,
+            c.legal
+        )
+    }
+
+    /// The strings of a line are borrowed from it unless they hold escapes.
+    #[test]
+    fn strings_without_escapes_are_borrowed() {
+        let line = r#"{"units": {"france": ["A PAR", "A \u0042UR"]}, "orders": {"fr\u0061nce": ["A PAR H"]}}"#;
+        let c: Case = serde_json::from_str(line).unwrap();
+        let borrowed = |t: &Text| matches!(t.0, Cow::Borrowed(_));
+        assert!(c.units.powers.iter().all(|(p, _)| borrowed(p)));
+        assert!(!c.orders.powers.iter().all(|(p, _)| borrowed(p)));
+        let items: Vec<bool> = c
+            .units
+            .items
+            .iter()
+            .chain(&c.orders.items)
+            .map(borrowed)
+            .collect();
+        assert_eq!(items, [true, false, true]);
+    }
+
+    /// The quick reader reads a line as serde does or leaves it to serde: on lines
+    /// and on every one-byte change of them (a byte deleted, or replaced by JSON's
+    /// punctuation), it never reads what serde refuses or reads it otherwise.
+    #[test]
+    fn the_quick_reader_agrees_with_serde() {
+        let lines = [
+            r#"{"id": 0, "phase": "Spring 1902 movement", "units": {"austria": ["F con", "F bar"], "england": []}, "orders": {"austria": ["F con - bul", "F Barents Sea - Norwegian Sea"]}}"#,
+            r#"{"id":"x y","map":"standard","rules":"2000","units":{"france":["A PAR"]},"orders":{"france":["A PAR H"]},"legal":true,"last_year":1905}"#,
+            r#" { "id" : -1.5e3 , "map" : null , "last_year" : null , "legal" : false , "units" : { } } "#,
+            r#"{"id":null,"units":{"france":["A PAR"]},"orders":{"france":["A PAR H"],"germany":["A MUN - BUR"]}}"#,
+            r#"{"id":true,"phase":"retreat","last_year":-5,"orders":{}}"#,
+            r#"{}"#,
+        ];
+        let marks = [
+            b'"', b',', b':', b'[', b']', b'{', b'}', b'\\', b' ', b'0', b'e', b'-', b'.', b'n',
+        ];
+        let mut checked = 0;
+        let mut quick_read = 0;
+        for line in lines {
+            let mut variants = vec![line.to_string()];
+            for i in 0..line.len() {
+                let mut b = line.as_bytes().to_vec();
+                b.remove(i);
+                variants.extend(String::from_utf8(b).ok());
+                for &m in &marks {
+                    let mut b = line.as_bytes().to_vec();
+                    b[i] = m;
+                    variants.extend(String::from_utf8(b).ok());
+                }
+            }
+            for v in &variants {
+                let serde: Result<Case, _> = serde_json::from_str(v);
+                if let Some(q) = quick::read(v) {
+                    quick_read += 1;
+                    match serde {
+                        Ok(s) => assert_eq!(summary(&q), summary(&s), "{v}"),
+                        Err(e) => panic!("the quick reader read `{v}`, serde says {e}"),
+                    }
+                }
+                checked += 1;
+            }
+        }
+        // Every original line is read quickly, and some of the changed ones.
+        assert!(quick_read > lines.len() * 10, "{quick_read} of {checked}");
+        for line in lines {
+            assert!(quick::read(line).is_some(), "{line}");
         }
     }
-    j.orders = orders;
-    Ok(Answer {
-        id: c.id.unwrap_or(RawValue::NULL),
-        result: j,
-        legal,
-    })
 }

@@ -613,8 +613,8 @@ fn render_judgement(
 ) -> Result<String, Fatal> {
     match format {
         Format::Json => {
-            let mut v = serde_json::to_value(report::json::phase(map, &j.result))
-                .map_err(|e| Fatal(e.to_string()))?;
+            let mut v =
+                report::json::phase(map, &j.result, &[]).map_err(|e| Fatal(e.to_string()))?;
             let diags: Vec<serde_json::Value> = files
                 .iter()
                 .zip(&j.diagnostics)

@@ -129,8 +129,8 @@ pub fn render(
         Format::Text => report::text::sheet(map, game, result),
         Format::Markdown => report::markdown::sheet(map, game, result),
         Format::Json => {
-            let mut j = report::json::phase(map, result);
-            j.diagnostics = diagnostics.to_vec();
+            let j =
+                report::json::phase(map, result, diagnostics).map_err(|e| Fatal(e.to_string()))?;
             let mut s = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
             s.push('\n');
             s

@@ -17,7 +17,9 @@ use crate::judge::Owed;
 use crate::map::{Map, Power};
 use crate::orders::Diagnostic;
 
-#[derive(Serialize, Debug, Clone)]
+/// An input order's result as strings, for the game file's records. (The JSON result
+/// writes its entries with [`Writer::order`].)
+#[derive(Debug, Clone)]
 pub struct JsonOrder {
     pub power: Option<String>,
     pub order: String,
@@ -26,10 +28,6 @@ pub struct JsonOrder {
     pub reason: Option<String>,
     /// The orders of the units that caused the outcome.
     pub caused_by: Vec<String>,
-    /// Corrections made while reading the order (a misspelling with one close
-    /// reading), and other warnings about it.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub warnings: Vec<String>,
 }
 
 /// A dislodged unit: what a movement phase gives and a retreat phase takes.
@@ -39,21 +37,6 @@ pub struct JsonDislodged {
     pub unit: String,
     pub by: String,
     pub retreats: Vec<String>,
-}
-
-/// A unit with its power: `{"power": "france", "unit": "F PIC"}`.
-#[derive(Serialize, Debug, Clone)]
-pub struct JsonUnit {
-    pub power: String,
-    pub unit: String,
-}
-
-/// A unit removed in civil disorder, with its distance to the nearest owned centre.
-#[derive(Serialize, Debug, Clone)]
-pub struct JsonCivilDisorder {
-    pub power: String,
-    pub unit: String,
-    pub distance: Option<u32>,
 }
 
 /// What a power owes in the coming adjustment phase.
@@ -80,33 +63,6 @@ fn is_zero(n: &usize) -> bool {
     *n == 0
 }
 
-#[derive(Serialize, Debug, Clone)]
-pub struct JsonResult {
-    pub map: String,
-    pub rules: &'static str,
-    pub phase: String,
-    pub orders: Vec<JsonOrder>,
-    pub dislodged: Vec<JsonDislodged>,
-    pub contested: Vec<String>,
-    pub destroyed: Vec<JsonUnit>,
-    pub built: Vec<JsonUnit>,
-    pub removed: Vec<JsonUnit>,
-    pub civil_disorder: Vec<JsonCivilDisorder>,
-    pub waived: BTreeMap<String, usize>,
-    /// Builds saved for a colonial build next winter, by power (colonial build rule).
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub saved: BTreeMap<String, usize>,
-    pub units_after: BTreeMap<String, Vec<String>>,
-    /// Supply-centre owners after the Fall turn, when this phase ended it.
-    pub owners: Option<BTreeMap<String, Vec<String>>>,
-    pub owed: Vec<JsonOwed>,
-    pub skipped: Vec<String>,
-    /// The next phase that needs orders; null when the game is over.
-    pub next: Option<String>,
-    pub winner: Option<String>,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
 /// Each input order's JSON entry, in input order.
 pub fn orders(map: &Map, result: &PhaseResult) -> Vec<JsonOrder> {
     (0..result.input.len())
@@ -122,17 +78,9 @@ pub fn orders(map: &Map, result: &PhaseResult) -> Vec<JsonOrder> {
                     .into_iter()
                     .map(|u| unit_order(map, result, u))
                     .collect(),
-                warnings: Vec::new(),
             }
         })
         .collect()
-}
-
-fn unit(map: &Map, u: &Unit) -> JsonUnit {
-    JsonUnit {
-        power: map.power(u.power).id.clone(),
-        unit: u.short(map),
-    }
 }
 
 /// Units by power id; every power of the map is listed.
@@ -191,78 +139,463 @@ pub fn owed(map: &Map, owed: &[Owed]) -> Vec<JsonOwed> {
         .collect()
 }
 
-/// The whole JSON result of a phase.
-pub fn phase(map: &Map, result: &PhaseResult) -> JsonResult {
-    let dislodged = result
-        .dislodged
-        .iter()
-        .map(|d| {
-            let u = &result.units[d.unit];
-            JsonDislodged {
-                power: map.power(u.power).id.clone(),
-                unit: u.short(map),
-                by: map.loc_upper(d.by.into()).to_string(),
-                retreats: d
-                    .retreats
-                    .iter()
-                    .map(|&l| map.loc_upper(l).to_string())
-                    .collect(),
+/// Writes the JSON result of a phase: compact JSON text appended to a byte buffer,
+/// with no value built first. This is the one definition of the result's shape (key
+/// order included): [`write_phase`], [`phase`] and the batch's answers all write it
+/// through here.
+pub struct Writer<'o> {
+    out: &'o mut Vec<u8>,
+    /// Room to format one string before it is written.
+    scratch: String,
+}
+
+impl<'o> Writer<'o> {
+    pub fn new(out: &'o mut Vec<u8>) -> Writer<'o> {
+        Writer {
+            out,
+            scratch: String::with_capacity(64),
+        }
+    }
+
+    /// Bytes that are JSON as they stand (keys, punctuation, literals).
+    pub fn raw(&mut self, json: &[u8]) {
+        self.out.extend_from_slice(json);
+    }
+
+    /// A JSON string.
+    pub fn str(&mut self, s: &str) {
+        string(self.out, s);
+    }
+
+    fn opt_str(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => self.str(s),
+            None => self.raw(b"null"),
+        }
+    }
+
+    fn num(&mut self, n: impl std::fmt::Display) {
+        use std::io::Write;
+        // Writing to a `Vec` cannot fail.
+        let _ = write!(self.out, "{n}");
+    }
+
+    /// `v` through serde, for the parts whose shape a serde type defines.
+    pub fn serde(&mut self, v: &impl Serialize) -> serde_json::Result<()> {
+        serde_json::to_writer(&mut *self.out, v)
+    }
+
+    /// The string `f` writes into the scratch buffer.
+    fn str_with(&mut self, f: impl FnOnce(&mut String)) {
+        self.scratch.clear();
+        f(&mut self.scratch);
+        string(self.out, &self.scratch);
+    }
+
+    /// A comma unless this is the first element of an array or object.
+    fn comma(&mut self) {
+        if !matches!(self.out.last(), Some(b'[' | b'{')) {
+            self.out.push(b',');
+        }
+    }
+
+    /// `[…]`, one element per item.
+    fn list<T>(&mut self, items: impl IntoIterator<Item = T>, mut each: impl FnMut(&mut Self, T)) {
+        self.raw(b"[");
+        for (n, t) in items.into_iter().enumerate() {
+            if n > 0 {
+                self.raw(b",");
             }
-        })
-        .collect();
-    JsonResult {
-        map: map.name.clone(),
-        rules: result.rules.name(),
-        phase: result.phase.to_string(),
-        orders: orders(map, result),
-        dislodged,
-        contested: result
-            .contested
+            each(self, t);
+        }
+        self.raw(b"]");
+    }
+
+    /// `{"power": "…", "unit": "F PIC"}`, without its closing brace.
+    fn unit_open(&mut self, map: &Map, u: &Unit) {
+        self.raw(b"{\"power\":");
+        self.str(&map.power(u.power).id);
+        self.raw(b",\"unit\":");
+        self.str_with(|s| super::write_unit(s, map, u));
+    }
+
+    fn unit(&mut self, map: &Map, u: &Unit) {
+        self.unit_open(map, u);
+        self.raw(b"}");
+    }
+
+    /// The entry of input order `k` of `result`, written `text`, with `warnings` (the
+    /// messages of these diagnostics).
+    pub fn order(
+        &mut self,
+        map: &Map,
+        result: &PhaseResult,
+        k: usize,
+        text: &str,
+        warnings: &[Diagnostic],
+    ) {
+        self.comma();
+        self.raw(b"{\"power\":");
+        self.opt_str(result.orders[k].power.map(|p| map.power(p).id.as_str()));
+        self.raw(b",\"order\":");
+        self.str(text);
+        self.raw(b",\"canonical\":");
+        self.str_with(|s| super::write_canonical(s, map, result, k));
+        self.raw(b",\"outcome\":");
+        self.str(result.orders[k].outcome.word());
+        self.raw(b",\"reason\":");
+        self.scratch.clear();
+        if super::write_reason(&mut self.scratch, map, result, k) {
+            string(self.out, &self.scratch);
+        } else {
+            self.raw(b"null");
+        }
+        self.raw(b",\"caused_by\":");
+        self.list(super::causes(result, k), |w, u| {
+            w.str_with(|s| super::write_unit_order(s, map, result, u))
+        });
+        if !warnings.is_empty() {
+            self.raw(b",\"warnings\":");
+            self.list(warnings, |w, d| w.str(&d.message));
+        }
+        self.raw(b"}");
+    }
+
+    /// The entry of an order that could not be read (or was listed under the wrong
+    /// power): illegal, with no canonical form, for `reason`.
+    pub fn unread_order(&mut self, power: &str, text: &str, reason: &str) {
+        self.comma();
+        self.raw(b"{\"power\":");
+        self.str(power);
+        self.raw(b",\"order\":");
+        self.str(text);
+        self.raw(b",\"canonical\":null,\"outcome\":\"illegal\",\"reason\":");
+        self.str(reason);
+        self.raw(b",\"caused_by\":[]}");
+    }
+
+    /// `{"id": [items of that power], …}` for every power of the map, in id order
+    /// (as [`units_by_power`] gives them), with each power's items in order.
+    fn by_power<T: Copy>(
+        &mut self,
+        map: &Map,
+        items: &[T],
+        power: impl Fn(T) -> Option<Power>,
+        item: impl Fn(&mut String, T),
+    ) {
+        let mut ids: Vec<&str> = map.powers.iter().map(|p| p.id.as_str()).collect();
+        // Usually the map lists its powers in id order already.
+        let in_order = ids.windows(2).all(|w| w[0] < w[1]);
+        if !in_order {
+            ids.sort_unstable();
+            ids.dedup();
+        }
+        // Each power's place among the ids (powers that share an id share a list): in
+        // order, its own.
+        let places: Vec<usize> = if in_order {
+            Vec::new()
+        } else {
+            map.powers
+                .iter()
+                .map(|p| ids.partition_point(|&id| id < p.id.as_str()))
+                .collect()
+        };
+        let place = |p: Power| {
+            let p = usize::from(p.0);
+            if in_order {
+                Some(p)
+            } else {
+                places.get(p).copied()
+            }
+        };
+        self.raw(b"{");
+        for (n, id) in ids.iter().enumerate() {
+            if n > 0 {
+                self.raw(b",");
+            }
+            self.str(id);
+            self.raw(b":");
+            let mine = items
+                .iter()
+                .copied()
+                .filter(|&t| power(t).is_some_and(|p| place(p) == Some(n)));
+            self.list(mine, |w, t| w.str_with(|s| item(s, t)));
+        }
+        self.raw(b"}");
+    }
+
+    /// `{"id": n, …}` by power id, in id order; for a power listed twice, the last.
+    fn counts(&mut self, map: &Map, counts: &[(Power, usize)]) {
+        let mut by_id: Vec<(&str, usize)> = counts
             .iter()
-            .map(|&p| map.loc_upper(p.into()).to_string())
-            .collect(),
-        destroyed: result
-            .destroyed
+            .map(|&(p, n)| (map.power(p).id.as_str(), n))
+            .collect();
+        // A stable sort keeps a power's entries in order: the last one is kept.
+        by_id.sort_by(|a, b| a.0.cmp(b.0));
+        self.raw(b"{");
+        for (k, &(id, n)) in by_id.iter().enumerate() {
+            if by_id.get(k + 1).is_some_and(|next| next.0 == id) {
+                continue;
+            }
+            self.comma();
+            self.str(id);
+            self.raw(b":");
+            self.num(n);
+        }
+        self.raw(b"}");
+    }
+
+    /// The result's keys, `"map": …` to `"diagnostics": […]`, without the braces
+    /// around them; `orders` writes the entries of the `orders` list (with
+    /// [`Writer::order`] and [`Writer::unread_order`]).
+    pub fn phase_keys(
+        &mut self,
+        map: &Map,
+        result: &PhaseResult,
+        diagnostics: &[Diagnostic],
+        orders: impl FnOnce(&mut Self),
+    ) -> serde_json::Result<()> {
+        let upper = |s: &mut String, p: crate::map::Prov| s.push_str(map.loc_upper(p.into()));
+        self.raw(b"\"map\":");
+        self.str(&map.name);
+        self.raw(b",\"rules\":");
+        self.str(result.rules.name());
+        self.raw(b",\"phase\":");
+        self.str_with(|s| push_display(s, result.phase));
+        self.raw(b",\"orders\":[");
+        orders(self);
+        self.raw(b"],\"dislodged\":");
+        let dislodged: Vec<JsonDislodged> = result
+            .dislodged
             .iter()
-            .map(|&i| unit(map, &result.units[i]))
-            .collect(),
-        built: result.built.iter().map(|u| unit(map, u)).collect(),
-        removed: result
-            .removed
-            .iter()
-            .map(|&i| unit(map, &result.units[i]))
-            .collect(),
-        civil_disorder: result
-            .civil_disorder
-            .iter()
-            .map(|&(i, distance)| {
-                let u = unit(map, &result.units[i]);
-                JsonCivilDisorder {
-                    power: u.power,
-                    unit: u.unit,
-                    distance,
+            .map(|d| {
+                let u = &result.units[d.unit];
+                JsonDislodged {
+                    power: map.power(u.power).id.clone(),
+                    unit: u.short(map),
+                    by: map.loc_upper(d.by.into()).to_string(),
+                    retreats: d
+                        .retreats
+                        .iter()
+                        .map(|&l| map.loc_upper(l).to_string())
+                        .collect(),
                 }
             })
-            .collect(),
-        waived: result
-            .waived
-            .iter()
-            .map(|&(p, n)| (map.power(p).id.clone(), n))
-            .collect(),
-        saved: result
-            .saved
-            .iter()
-            .map(|&(p, n)| (map.power(p).id.clone(), n))
-            .collect(),
-        units_after: units_by_power(map, &result.units_after),
-        owners: result
-            .owners_after
-            .as_ref()
-            .map(|o| owners_by_power(map, o)),
-        owed: owed(map, &result.owed),
-        skipped: result.skipped.iter().map(|p| p.to_string()).collect(),
-        next: result.next.map(|p| p.to_string()),
-        winner: result.winner.map(|p| map.power(p).id.clone()),
-        diagnostics: result.diagnostics.clone(),
+            .collect();
+        self.serde(&dislodged)?;
+        self.raw(b",\"contested\":");
+        self.list(&result.contested, |w, &p| w.str_with(|s| upper(s, p)));
+        self.raw(b",\"destroyed\":");
+        self.list(&result.destroyed, |w, &i| w.unit(map, &result.units[i]));
+        self.raw(b",\"built\":");
+        self.list(&result.built, |w, u| w.unit(map, u));
+        self.raw(b",\"removed\":");
+        self.list(&result.removed, |w, &i| w.unit(map, &result.units[i]));
+        self.raw(b",\"civil_disorder\":");
+        self.list(&result.civil_disorder, |w, &(i, distance)| {
+            w.unit_open(map, &result.units[i]);
+            w.raw(b",\"distance\":");
+            match distance {
+                Some(d) => w.num(d),
+                None => w.raw(b"null"),
+            }
+            w.raw(b"}");
+        });
+        self.raw(b",\"waived\":");
+        self.counts(map, &result.waived);
+        if !result.saved.is_empty() {
+            self.raw(b",\"saved\":");
+            self.counts(map, &result.saved);
+        }
+        self.raw(b",\"units_after\":");
+        self.by_power(
+            map,
+            &result.units_after,
+            |u| Some(u.power),
+            |s, u| super::write_unit(s, map, &u),
+        );
+        self.raw(b",\"owners\":");
+        match &result.owners_after {
+            Some(owners) => {
+                let provs: Vec<crate::map::Prov> = map.provs().collect();
+                self.by_power(
+                    map,
+                    &provs,
+                    |p| owners.get(p.0 as usize).copied().flatten(),
+                    upper,
+                );
+            }
+            None => self.raw(b"null"),
+        }
+        self.raw(b",\"owed\":");
+        self.serde(&owed(map, &result.owed))?;
+        self.raw(b",\"skipped\":");
+        self.list(&result.skipped, |w, &p| w.str_with(|s| push_display(s, p)));
+        self.raw(b",\"next\":");
+        match result.next {
+            Some(p) => self.str_with(|s| push_display(s, p)),
+            None => self.raw(b"null"),
+        }
+        self.raw(b",\"winner\":");
+        self.opt_str(result.winner.map(|p| map.power(p).id.as_str()));
+        self.raw(b",\"diagnostics\":");
+        self.serde(&diagnostics)
+    }
+}
+
+fn push_display(s: &mut String, v: impl std::fmt::Display) {
+    use std::fmt::Write;
+    // Writing to a `String` cannot fail.
+    let _ = write!(s, "{v}");
+}
+
+/// `s` as a JSON string, escaped as serde_json escapes it: `"`, `\` and control
+/// characters; everything else (non-ASCII included) as it is. Most strings need no
+/// escape: they are checked eight bytes at a time and copied whole.
+fn string(out: &mut Vec<u8>, s: &str) {
+    let bytes = s.as_bytes();
+    out.reserve(bytes.len() + 2);
+    out.push(b'"');
+    if needs_no_escape(bytes) {
+        out.extend_from_slice(bytes);
+    } else {
+        escape(out, bytes);
+    }
+    out.push(b'"');
+}
+
+/// No byte of `bytes` needs an escape.
+fn needs_no_escape(bytes: &[u8]) -> bool {
+    let word = |w: &[u8]| <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes);
+    let Some(last) = bytes.len().checked_sub(8) else {
+        // Four to seven bytes: the first four and the last four (overlapping) as one
+        // word; fewer, one by one.
+        let four = |w: Option<&[u8]>| {
+            w.and_then(|w| <[u8; 4]>::try_from(w).ok())
+                .map(u32::from_le_bytes)
+        };
+        let tail = bytes.len().saturating_sub(4);
+        return match (four(bytes.get(..4)), four(bytes.get(tail..))) {
+            (Some(a), Some(b)) => !any_escape(u64::from(a) | u64::from(b) << 32),
+            _ => bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\'),
+        };
+    };
+    let mut i = 0;
+    while i < last {
+        if any_escape(word(bytes.get(i..i + 8).unwrap_or_default())) {
+            return false;
+        }
+        i += 8;
+    }
+    // The last eight bytes, overlapping a word already checked.
+    !any_escape(word(bytes.get(last..).unwrap_or_default()))
+}
+
+/// `bytes` with escapes, one byte at a time.
+fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
+    // `bytes[clean..i]` needs no escape but is not copied yet.
+    let mut clean = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        let esc: &[u8] = match b {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0c => b"\\f",
+            0..=0x1f => b"",
+            _ => continue,
+        };
+        out.extend_from_slice(bytes.get(clean..i).unwrap_or_default());
+        if esc.is_empty() {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.extend_from_slice(b"\\u00");
+            out.push(HEX[usize::from(b >> 4)]);
+            out.push(HEX[usize::from(b & 0xf)]);
+        } else {
+            out.extend_from_slice(esc);
+        }
+        clean = i + 1;
+    }
+    out.extend_from_slice(bytes.get(clean..).unwrap_or_default());
+}
+
+/// Does any of the eight bytes of `x` need an escape (`"`, `\`, below 0x20)?
+fn any_escape(x: u64) -> bool {
+    escapes(x) != 0
+}
+
+/// The bytes of `x` that need an escape (`"`, `\`, below 0x20), as the high bit of
+/// each byte. The lowest bit set is exact (and none is set if none needs one): a
+/// borrow in the tests below can only mark a byte above one marked rightly.
+pub(crate) fn escapes(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v;
+    let control = x.wrapping_sub(ONES * 0x20) & !x;
+    let quote = zero(x ^ (ONES * u64::from(b'"')));
+    let backslash = zero(x ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) & HIGH
+}
+
+/// The JSON result of a phase as compact text appended to `out`: `{"map": …, …}`
+/// (shape in `docs/CLI.md`), with `diagnostics` as its diagnostics.
+pub fn write_phase(
+    out: &mut Vec<u8>,
+    map: &Map,
+    result: &PhaseResult,
+    diagnostics: &[Diagnostic],
+) -> serde_json::Result<()> {
+    let mut w = Writer::new(out);
+    w.raw(b"{");
+    w.phase_keys(map, result, diagnostics, |w| {
+        for (k, o) in result.input.iter().enumerate() {
+            w.order(map, result, k, &o.text, &[]);
+        }
+    })?;
+    w.raw(b"}");
+    Ok(())
+}
+
+/// The JSON result of a phase as a value ([`write_phase`]'s text, read back).
+pub fn phase(
+    map: &Map,
+    result: &PhaseResult,
+    diagnostics: &[Diagnostic],
+) -> serde_json::Result<serde_json::Value> {
+    let mut out = Vec::new();
+    write_phase(&mut out, map, result, diagnostics)?;
+    serde_json::from_slice(&out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::string;
+
+    /// Every ASCII byte, a few non-ASCII characters, at every place in strings longer
+    /// and shorter than a scanned word: escaped exactly as serde_json escapes them.
+    #[test]
+    fn strings_are_escaped_as_serde_json_escapes_them() {
+        let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
+        chars.extend(['é', '€', '\u{2028}', '😀']);
+        for &c in &chars {
+            for len in [0usize, 1, 7, 8, 9, 15, 16, 17, 30] {
+                for at in 0..=len {
+                    let mut s: String = "abcdefghijklmnopqrstuvwxyz01234"
+                        .chars()
+                        .take(len)
+                        .collect();
+                    s.insert(at.min(s.len()), c);
+                    let mut out = Vec::new();
+                    string(&mut out, &s);
+                    let want = serde_json::to_string(&s).unwrap();
+                    assert_eq!(String::from_utf8_lossy(&out), want, "{s:?}");
+                }
+            }
+        }
+        let mut out = Vec::new();
+        string(&mut out, "\"\\\u{1}\u{1f}\n\"");
+        assert_eq!(out, br#""\"\\\u0001\u001f\n\"""#);
     }
 }

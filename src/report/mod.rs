@@ -29,6 +29,13 @@ fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
 
 /// The canonical form of input order `k`.
 pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
+    let mut s = String::with_capacity(24);
+    write_canonical(&mut s, map, result, k);
+    s
+}
+
+/// [`canonical`], appended to `s`.
+pub fn write_canonical(s: &mut String, map: &Map, result: &PhaseResult, k: usize) {
     let orders = &result.input;
     let src = &orders[k];
     // A copy without the written text (which canonical form does not read).
@@ -58,90 +65,137 @@ pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
         OrderKind::Convoy { army, .. } => on_board(army),
         _ => {}
     }
-    o.canonical(map, kind_of(result, k, &orders[k]))
+    o.write_canonical(s, map, kind_of(result, k, &orders[k]));
 }
 
 /// The order a unit was given, in canonical form (or `A PAR H` if it had none).
 pub fn unit_order(map: &Map, result: &PhaseResult, unit: usize) -> String {
+    let mut s = String::with_capacity(24);
+    write_unit_order(&mut s, map, result, unit);
+    s
+}
+
+/// [`unit_order`], appended to `s`.
+pub fn write_unit_order(s: &mut String, map: &Map, result: &PhaseResult, unit: usize) {
     match result
         .orders
         .iter()
         .position(|r| r.unit == Some(unit) && !matches!(r.outcome, Outcome::Illegal(_)))
     {
-        Some(k) => canonical(map, result, k),
-        None => format!("{} H", result.units[unit].short(map)),
+        Some(k) => write_canonical(s, map, result, k),
+        None => {
+            write_unit(s, map, &result.units[unit]);
+            s.push_str(" H");
+        }
     }
+}
+
+/// [`Unit::short`], appended to `s`: `F STP/SC`.
+pub fn write_unit(s: &mut String, map: &Map, u: &Unit) {
+    s.push(u.kind.letter());
+    s.push(' ');
+    s.push_str(map.loc_upper(u.loc));
 }
 
 /// Why an order ended as it did, in words, and the units that caused it.
 pub fn reason(map: &Map, result: &PhaseResult, k: usize) -> (Option<String>, Vec<usize>) {
-    let name = |u: usize| unit_order(map, result, u);
+    let mut s = String::new();
+    let why = write_reason(&mut s, map, result, k).then_some(s);
+    (why, causes(result, k).collect())
+}
+
+/// The units that caused input order `k`'s outcome (indices into `result.units`), as
+/// [`reason`] gives them.
+pub fn causes(result: &PhaseResult, k: usize) -> impl Iterator<Item = usize> + '_ {
+    let (against, with, by): (&[_], &[usize], Option<usize>) = match &result.orders[k].outcome {
+        Outcome::Fails(Failure::Bounced { against, .. }) => (against, &[], None),
+        Outcome::Fails(Failure::RetreatClash { with }) => (&[], with, None),
+        Outcome::Fails(Failure::Cut { by } | Failure::Dislodged { by }) => (&[], &[], Some(*by)),
+        _ => (&[], &[], None),
+    };
+    against
+        .iter()
+        .map(|o| o.unit)
+        .chain(with.iter().copied())
+        .chain(by)
+}
+
+/// Why input order `k` ended as it did, in words, appended to `s`; `false` (and
+/// nothing written) when it succeeded.
+pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -> bool {
     match &result.orders[k].outcome {
-        Outcome::Succeeds => (None, vec![]),
-        Outcome::Illegal(i) => (Some(format!("illegal: {}", i.describe(map))), vec![]),
-        Outcome::Invalid(v) => (
-            Some(
-                match v {
-                    Void::SupportNotMatched => {
-                        "void: the supported unit was not ordered to do that"
-                    }
-                    Void::ConvoyNotMatched => "void: the army was not ordered to make that move",
-                    Void::NoConvoyOrdered => {
-                        "no convoy: the move needs a convoy and no convoy route was ordered"
-                    }
-                }
-                .to_string(),
-            ),
-            vec![],
-        ),
+        Outcome::Succeeds => return false,
+        Outcome::Illegal(i) => {
+            s.push_str("illegal: ");
+            s.push_str(&i.describe(map));
+        }
+        Outcome::Invalid(v) => s.push_str(match v {
+            Void::SupportNotMatched => "void: the supported unit was not ordered to do that",
+            Void::ConvoyNotMatched => "void: the army was not ordered to make that move",
+            Void::NoConvoyOrdered => {
+                "no convoy: the move needs a convoy and no convoy route was ordered"
+            }
+        }),
         Outcome::Fails(f) => match f {
             Failure::Bounced { attack, against } => {
-                let parts: Vec<String> = against
-                    .iter()
-                    .map(|o| {
-                        format!(
-                            "{} ({} strength {})",
-                            name(o.unit),
-                            o.kind.word(),
-                            o.strength
-                        )
-                    })
-                    .collect();
-                let why = if *attack == 0 {
-                    format!(
-                        "bounced: a unit may not dislodge a unit of its own power ({})",
-                        parts.join(", ")
-                    )
+                if *attack == 0 {
+                    s.push_str("bounced: a unit may not dislodge a unit of its own power (");
                 } else {
-                    format!(
-                        "bounced: attack strength {attack} did not beat {}",
-                        parts.join(", ")
-                    )
-                };
-                (Some(why), against.iter().map(|o| o.unit).collect())
+                    s.push_str("bounced: attack strength ");
+                    push_number(s, *attack);
+                    s.push_str(" did not beat ");
+                }
+                for (n, o) in against.iter().enumerate() {
+                    if n > 0 {
+                        s.push_str(", ");
+                    }
+                    write_unit_order(s, map, result, o.unit);
+                    s.push_str(" (");
+                    s.push_str(o.kind.word());
+                    s.push_str(" strength ");
+                    push_number(s, o.strength);
+                    s.push(')');
+                }
+                if *attack == 0 {
+                    s.push(')');
+                }
             }
-            Failure::ConvoyDisrupted => (
-                Some("no convoy: every convoy route was disrupted".into()),
-                vec![],
-            ),
-            Failure::Cut { by } => (Some(format!("cut by {}", name(*by))), vec![*by]),
-            Failure::Dislodged { by } => (Some(format!("dislodged by {}", name(*by))), vec![*by]),
+            Failure::ConvoyDisrupted => s.push_str("no convoy: every convoy route was disrupted"),
+            Failure::Cut { by } => {
+                s.push_str("cut by ");
+                write_unit_order(s, map, result, *by);
+            }
+            Failure::Dislodged { by } => {
+                s.push_str("dislodged by ");
+                write_unit_order(s, map, result, *by);
+            }
             Failure::RetreatClash { with } => {
-                let names: Vec<String> = with.iter().map(|&u| result.units[u].short(map)).collect();
-                (
-                    Some(format!(
-                        "bounced: {} retreated to the same province; all are destroyed",
-                        names.join(", ")
-                    )),
-                    with.clone(),
-                )
+                s.push_str("bounced: ");
+                for (n, &u) in with.iter().enumerate() {
+                    if n > 0 {
+                        s.push_str(", ");
+                    }
+                    write_unit(s, map, &result.units[u]);
+                }
+                s.push_str(" retreated to the same province; all are destroyed");
             }
-            Failure::Paradox => (
-                Some("paradox: the order fails by the backup rule (Szykman for a convoy, DATC 4.A.2 and 5.B.9)".into()),
-                vec![],
+            Failure::Paradox => s.push_str(
+                "paradox: the order fails by the backup rule (Szykman for a convoy, DATC 4.A.2 and 5.B.9)",
             ),
         },
     }
+    true
+}
+
+/// A strength, in decimal (as `{}` writes it, without the formatting machinery).
+fn push_number(s: &mut String, n: u8) {
+    if n >= 100 {
+        s.push(char::from(b'0' + n / 100));
+    }
+    if n >= 10 {
+        s.push(char::from(b'0' + n / 10 % 10));
+    }
+    s.push(char::from(b'0' + n % 10));
 }
 
 /// Report tags for input order `k`: `bounce`, `cut`, `void`, `dislodged`, `no convoy`, `disrupted`.
