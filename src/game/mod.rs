@@ -308,10 +308,12 @@ impl Position {
     pub fn parse_unit(map: &Map, power: Power, s: &str) -> Option<Unit> {
         let s = s.trim();
         let (k, rest) = s.split_once(char::is_whitespace)?;
-        let kind = match k.to_ascii_lowercase().as_str() {
-            "a" | "army" => UnitKind::Army,
-            "f" | "fleet" => UnitKind::Fleet,
-            _ => return None,
+        let kind = if k.eq_ignore_ascii_case("a") || k.eq_ignore_ascii_case("army") {
+            UnitKind::Army
+        } else if k.eq_ignore_ascii_case("f") || k.eq_ignore_ascii_case("fleet") {
+            UnitKind::Fleet
+        } else {
+            return None;
         };
         let loc = map.loc_by_id(rest).or_else(|| {
             let o = crate::orders::parse_order(map, rest, None).ok()?;
@@ -330,6 +332,9 @@ impl Position {
         units: impl IntoIterator<Item = (&'a str, &'a [S])>,
     ) -> Result<Position, PositionError> {
         let mut out = Vec::new();
+        // Provinces already holding a unit, as bits (a loaded map has at most
+        // `MAX_PROVINCES`).
+        let mut taken = [0u64; crate::map::MAX_PROVINCES / 64];
         for (power, list) in units {
             let pw = map
                 .power_by_name(power)
@@ -352,14 +357,18 @@ impl Position {
                 if unit.kind == UnitKind::Army {
                     unit.loc = p.into();
                 }
-                if out
-                    .iter()
-                    .any(|o: &Unit| map.prov_of(o.loc) == map.prov_of(unit.loc))
-                {
-                    return Err(PositionError::Occupied(
-                        map.province(map.prov_of(unit.loc)).name.clone(),
-                    ));
+                let (word, bit) = (p.0 as usize / 64, 1u64 << (p.0 % 64));
+                let Some(w) = taken.get_mut(word) else {
+                    // Not reached: the loader refuses a map of more provinces.
+                    return Err(PositionError::Unit {
+                        power: power.to_string(),
+                        unit: u.to_string(),
+                    });
+                };
+                if *w & bit != 0 {
+                    return Err(PositionError::Occupied(map.province(p).name.clone()));
                 }
+                *w |= bit;
                 out.push(unit);
             }
         }

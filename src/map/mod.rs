@@ -226,7 +226,8 @@ pub struct Map {
 pub(crate) struct LocIds {
     ids: Vec<String>,
     upper: Vec<String>,
-    index: std::collections::HashMap<String, Loc>,
+    /// Lower-case id → location.
+    index: names::ByteTable<Loc>,
 }
 
 impl LocIds {
@@ -240,11 +241,11 @@ impl LocIds {
             }))
             .collect();
         let upper = ids.iter().map(|s| s.to_uppercase()).collect();
-        let index = ids
-            .iter()
-            .enumerate()
-            .map(|(k, s)| (s.to_ascii_lowercase(), Loc(k as u16)))
-            .collect();
+        let index = names::ByteTable::new(
+            ids.iter()
+                .enumerate()
+                .map(|(k, s)| (s.to_ascii_lowercase().into_bytes(), Loc(k as u16))),
+        );
         LocIds { ids, upper, index }
     }
 }
@@ -478,17 +479,13 @@ impl Map {
 
     /// Find a location by its short id (`lon`, `spa/nc`, case-insensitive).
     pub fn loc_by_id(&self, id: &str) -> Option<Loc> {
-        let id = id.trim();
+        let id = id.trim().as_bytes();
         let mut buf = [0u8; 32];
-        match buf.get_mut(..id.len()) {
-            Some(b) if id.is_ascii() => {
-                b.copy_from_slice(id.as_bytes());
-                b.make_ascii_lowercase();
-                let key = std::str::from_utf8(b).ok()?;
-                self.ids.index.get(key).copied()
-            }
-            _ => self.ids.index.get(&id.to_ascii_lowercase()).copied(),
-        }
+        // Ids are short; a longer word is no id.
+        let b = buf.get_mut(..id.len())?;
+        b.copy_from_slice(id);
+        b.make_ascii_lowercase();
+        self.ids.index.get(b).copied()
     }
 
     /// Find a province by its short id (case-insensitive).
