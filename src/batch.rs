@@ -280,6 +280,7 @@ enum Raw {
 }
 
 /// Lines read together and answered by one worker.
+#[derive(Default)]
 struct Chunk {
     /// The line number of the first line.
     first: u64,
@@ -289,6 +290,8 @@ struct Chunk {
 
 const CHUNK_LINES: usize = 128;
 const CHUNK_BYTES: usize = 1 << 17;
+/// The largest answer buffer kept for reuse.
+const SPARE_MAX: usize = 4 << 20;
 
 /// Read one line of at most `max` bytes into `buf` (without its line end). `None` at
 /// the end of the input; `Some(false)` when the line was longer (the rest of it is
@@ -333,13 +336,17 @@ fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>, max: usize) -> io::Resu
     Ok(Some(fits))
 }
 
-/// Read a chunk of lines; `None` at the end of the input.
-fn read_chunk(input: &mut dyn BufRead, first: u64, max: usize) -> io::Result<Option<Chunk>> {
-    let mut c = Chunk {
-        first,
-        bytes: Vec::new(),
-        lines: Vec::new(),
-    };
+/// Read a chunk of lines into `c` (a spent chunk, its buffers reused); `None` at the end
+/// of the input.
+fn read_chunk(
+    input: &mut dyn BufRead,
+    mut c: Chunk,
+    first: u64,
+    max: usize,
+) -> io::Result<Option<Chunk>> {
+    c.first = first;
+    c.bytes.clear();
+    c.lines.clear();
     while c.lines.len() < CHUNK_LINES && c.bytes.len() < CHUNK_BYTES {
         let start = c.bytes.len();
         match read_line(input, &mut c.bytes, max)? {
@@ -351,9 +358,11 @@ fn read_chunk(input: &mut dyn BufRead, first: u64, max: usize) -> io::Result<Opt
     Ok((!c.lines.is_empty()).then_some(c))
 }
 
-/// Answer every line of a chunk.
-fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions) -> (Vec<u8>, StreamStats) {
-    let mut out = Vec::with_capacity(c.bytes.len() * 5);
+/// Answer every line of a chunk into `out` (emptied first).
+fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions, out: &mut Vec<u8>) -> StreamStats {
+    out.clear();
+    out.reserve(c.bytes.len() * 5);
+    let out = &mut *out;
     let mut stats = StreamStats::default();
     for (k, raw) in c.lines.iter().enumerate() {
         let n = c.first + k as u64;
@@ -363,7 +372,7 @@ fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions) -> (Vec<u8>, StreamSt
                     "line {n} is longer than {max} bytes: it is not read \
                      (raise the limit with --max-line-bytes)"
                 );
-                error_answer(&mut out, serde_json::Value::Null, &e);
+                error_answer(out, serde_json::Value::Null, &e);
                 false
             }
             Raw::Line(r) => {
@@ -372,14 +381,14 @@ fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions) -> (Vec<u8>, StreamSt
                     continue;
                 }
                 match std::str::from_utf8(bytes) {
-                    Ok(line) => answer_into(&mut out, line, o.rules, o.parse, maps),
+                    Ok(line) => answer_into(out, line, o.rules, o.parse, maps),
                     Err(e) => {
                         let id = line_id(&String::from_utf8_lossy(bytes));
                         let e = format!(
                             "line {n} is not valid UTF-8 (at byte {}): save the file as UTF-8",
                             e.valid_up_to()
                         );
-                        error_answer(&mut out, id, &e);
+                        error_answer(out, id, &e);
                         false
                     }
                 }
@@ -389,7 +398,7 @@ fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions) -> (Vec<u8>, StreamSt
         stats.lines += 1;
         stats.errors += u64::from(!ok);
     }
-    (out, stats)
+    stats
 }
 
 /// Answer JSON Lines from `input` to `output`, line by line, in input order, on
@@ -418,14 +427,15 @@ pub fn stream(
         }
     };
     if o.jobs <= 1 {
-        while let Some(mut c) = read_chunk(input, line, o.max_line)? {
+        let (mut spare, mut out) = (Chunk::default(), Vec::new());
+        while let Some(mut c) = read_chunk(input, spare, line, o.max_line)? {
             if line == 1 {
                 skip_bom(&mut c);
             }
             line += c.lines.len() as u64;
-            let (out, s) = answer_chunk(&c, maps, o);
+            add(answer_chunk(&c, maps, o, &mut out));
             output.write_all(&out)?;
-            add(s);
+            spare = c;
         }
         output.flush()?;
         return Ok(stats);
@@ -434,24 +444,38 @@ pub fn stream(
     std::thread::scope(|scope| -> io::Result<()> {
         // Chunk `k` goes to worker `k % jobs`; the writer takes answers in the same
         // turn, so the output keeps the input's order with no reordering buffer.
+        // Spent chunks go back to the reader and written answers back to their worker,
+        // to be filled again: no buffer is made while the stream runs, only at its
+        // start, and only as many as the bounded channels can hold.
         let mut to_workers = Vec::with_capacity(jobs);
         let mut from_workers = Vec::with_capacity(jobs);
+        let mut spare_outs = Vec::with_capacity(jobs);
+        let (spent_tx, spent_rx) = mpsc::channel::<Chunk>();
         for _ in 0..jobs {
             let (tx, rx) = mpsc::sync_channel::<Chunk>(2);
             let (atx, arx) = mpsc::sync_channel::<(Vec<u8>, StreamStats)>(2);
+            let (stx, srx) = mpsc::channel::<Vec<u8>>();
             to_workers.push(tx);
             from_workers.push(arx);
+            spare_outs.push(stx);
+            let spent_tx = spent_tx.clone();
             scope.spawn(move || {
                 for c in rx {
-                    if atx.send(answer_chunk(&c, maps, o)).is_err() {
+                    let mut out = srx.try_recv().unwrap_or_default();
+                    let s = answer_chunk(&c, maps, o, &mut out);
+                    // The reader may have stopped; the chunk is then dropped.
+                    let _ = spent_tx.send(c);
+                    if atx.send((out, s)).is_err() {
                         break;
                     }
                 }
             });
         }
+        drop(spent_tx);
         let reader = scope.spawn(move || -> io::Result<()> {
             let mut k = 0usize;
-            while let Some(mut c) = read_chunk(input, line, o.max_line)? {
+            let spare = || spent_rx.try_recv().unwrap_or_default();
+            while let Some(mut c) = read_chunk(input, spare(), line, o.max_line)? {
                 if line == 1 {
                     skip_bom(&mut c);
                 }
@@ -474,6 +498,14 @@ pub fn stream(
             };
             if let Err(e) = output.write_all(&out) {
                 break Err(e);
+            }
+            // An answer grown unusually large (a line near the length limit) is not
+            // kept for reuse.
+            if out.capacity() <= SPARE_MAX {
+                if let Some(stx) = spare_outs.get(k % jobs) {
+                    // The worker may have stopped; the buffer is then dropped.
+                    let _ = stx.send(out);
+                }
             }
             add(s);
             k += 1;
