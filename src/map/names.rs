@@ -115,7 +115,7 @@ fn fnv(bytes: &[u8]) -> u64 {
 /// (a word's keyword bits, a name's locations): open addressing over a power-of-two
 /// array, the keys kept in one buffer, one hash and usually one comparison a lookup.
 #[derive(Debug, Clone)]
-pub struct ByteTable<V> {
+pub(crate) struct ByteTable<V> {
     /// Per slot: the key's hash (0: empty) and its index in `keys` and `values`.
     slots: Vec<(u64, u32)>,
     /// Per entry: where its key is in `bytes`.
