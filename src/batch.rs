@@ -310,7 +310,7 @@ fn read_line(input: &mut dyn BufRead, buf: &mut Vec<u8>, max: usize) -> io::Resu
             break;
         }
         any = true;
-        let (take, done) = match avail.iter().position(|&b| b == b'\n') {
+        let (take, done) = match memchr::memchr(b'\n', avail) {
             Some(k) => (k, true),
             None => (avail.len(), false),
         };
