@@ -283,42 +283,18 @@ impl<'o> Writer<'o> {
         power: impl Fn(T) -> Option<Power>,
         item: impl Fn(&mut String, T),
     ) {
-        let mut ids: Vec<&str> = map.powers.iter().map(|p| p.id.as_str()).collect();
-        // Usually the map lists its powers in id order already.
-        let in_order = ids.windows(2).all(|w| w[0] < w[1]);
-        if !in_order {
-            ids.sort_unstable();
-            ids.dedup();
-        }
-        // Each power's place among the ids (powers that share an id share a list): in
-        // order, its own.
-        let places: Vec<usize> = if in_order {
-            Vec::new()
-        } else {
-            map.powers
-                .iter()
-                .map(|p| ids.partition_point(|&id| id < p.id.as_str()))
-                .collect()
-        };
-        let place = |p: Power| {
-            let p = usize::from(p.0);
-            if in_order {
-                Some(p)
-            } else {
-                places.get(p).copied()
-            }
-        };
+        // Powers in id order (the loader refuses two powers of one id); usually the
+        // map's own order already, which the sort then leaves as it is.
+        let mut order: Vec<Power> = map.power_ids().collect();
+        order.sort_by(|&a, &b| map.power(a).id.cmp(&map.power(b).id));
         self.raw(b"{");
-        for (n, id) in ids.iter().enumerate() {
+        for (n, &p) in order.iter().enumerate() {
             if n > 0 {
                 self.raw(b",");
             }
-            self.str(id);
+            self.str(&map.power(p).id);
             self.raw(b":");
-            let mine = items
-                .iter()
-                .copied()
-                .filter(|&t| power(t).is_some_and(|p| place(p) == Some(n)));
+            let mine = items.iter().copied().filter(|&t| power(t) == Some(p));
             self.list(mine, |w, t| w.str_with(|s| item(s, t)));
         }
         self.raw(b"}");
