@@ -362,7 +362,6 @@ fn read_chunk(
 fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions, out: &mut Vec<u8>) -> StreamStats {
     out.clear();
     out.reserve(c.bytes.len() * 5);
-    let out = &mut *out;
     let mut stats = StreamStats::default();
     for (k, raw) in c.lines.iter().enumerate() {
         let n = c.first + k as u64;
