@@ -75,6 +75,7 @@ impl Lists {
         }
     }
 
+    #[inline(always)]
     fn of(&self, i: usize) -> &[u16] {
         if self.items.is_empty() {
             return &[];
@@ -83,11 +84,51 @@ impl Lists {
     }
 }
 
+/// What the resolver keeps per unit, in one table reset once per phase.
+#[derive(Clone, Copy)]
+struct Node {
+    state: State,
+    /// The decision's result (or current guess).
+    res: bool,
+    /// Failed by the backup rule's paradox (a convoy in a paradoxical cycle).
+    paradox: bool,
+    /// Left open in a cycle that is not decided yet.
+    in_cycle: bool,
+    /// A support that matches what the supported unit does.
+    matched: bool,
+    /// A fleet whose convoy order matches an army's move.
+    convoying: bool,
+    /// Once every decision is resolved ([`Resolver::settled`]): whether its convoy
+    /// route holds (0: not asked yet, 1: no, 2: yes), its prevent strength
+    /// (`u8::MAX`: not asked yet).
+    route_memo: u8,
+    prevent_memo: u8,
+    /// Its depth on the resolve stack while visited.
+    depth: u32,
+    /// While open: the smallest stack depth of a guess its result rests on.
+    low_of: u32,
+}
+
+impl Node {
+    const NEW: Node = Node {
+        state: State::Unresolved,
+        res: false,
+        paradox: false,
+        in_cycle: false,
+        matched: false,
+        convoying: false,
+        route_memo: 0,
+        prevent_memo: u8::MAX,
+        depth: 0,
+        low_of: NO_GUESS,
+    };
+}
+
 /// The working tables of a movement phase, kept per thread and reused by the next
 /// phase so that resolving allocates none of them. Sized afresh for every phase.
 struct Scratch {
-    /// Per unit: a fleet whose convoy order matches an army's move.
-    convoying: Vec<bool>,
+    /// Per unit: its decision and what the search keeps about it.
+    node: Vec<Node>,
     /// Per unit: the province it is in.
     prov: Vec<Prov>,
     /// Per unit: the province it moves to and whether by convoy, if it moves.
@@ -98,18 +139,8 @@ struct Scratch {
     movers: Lists,
     /// Per moving unit: the fleets with a matching convoy order.
     convoyers: Lists,
-    /// Per supporting unit: the support matches what the supported unit does.
-    matched: Vec<bool>,
-    state: Vec<State>,
-    res: Vec<bool>,
-    paradox: Vec<bool>,
     /// The orders left open in cycles that are not decided yet.
     cycle: Vec<u16>,
-    in_cycle: Vec<bool>,
-    /// Per order: its depth on the resolve stack while visited.
-    depth: Vec<u32>,
-    /// Per open order: the smallest stack depth of a guess its result rests on.
-    low_of: Vec<u32>,
     /// (list, item) pairs the lists are built from; units in province order.
     pairs: [Vec<(u16, u16)>; 3],
     order: Vec<u16>,
@@ -117,37 +148,23 @@ struct Scratch {
     void_move: Vec<bool>,
     moved: Vec<bool>,
     dislodger: Vec<Option<usize>>,
-    /// Per unit, once every decision is resolved ([`Resolver::settled`]): whether its
-    /// convoy route holds (0: not asked yet, 1: no, 2: yes), its prevent strength
-    /// (`u8::MAX`: not asked yet).
-    route_memo: Vec<u8>,
-    prevent_memo: Vec<u8>,
 }
 
 impl Scratch {
     const fn new() -> Scratch {
         Scratch {
-            convoying: Vec::new(),
+            node: Vec::new(),
             prov: Vec::new(),
             dest: Vec::new(),
             supporters: Lists::new(),
             movers: Lists::new(),
             convoyers: Lists::new(),
-            matched: Vec::new(),
-            state: Vec::new(),
-            res: Vec::new(),
-            paradox: Vec::new(),
             cycle: Vec::new(),
-            in_cycle: Vec::new(),
-            depth: Vec::new(),
-            low_of: Vec::new(),
             pairs: [Vec::new(), Vec::new(), Vec::new()],
             order: Vec::new(),
             void_move: Vec::new(),
             moved: Vec::new(),
             dislodger: Vec::new(),
-            route_memo: Vec::new(),
-            prevent_memo: Vec::new(),
         }
     }
 
@@ -190,12 +207,14 @@ struct Resolver<'a> {
 const NO_GUESS: u32 = u32::MAX;
 
 impl Resolver<'_> {
+    #[inline(always)]
     fn dest(&self, u: usize) -> Option<(Prov, bool)> {
         self.t.dest[u]
     }
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
     /// reading of 4.A.3) goes by convoy only if its convoy route holds.
+    #[inline(always)]
     fn by_convoy(&mut self, m: usize) -> bool {
         match self.eff[m] {
             Eff::Move {
@@ -209,6 +228,7 @@ impl Resolver<'_> {
     }
 
     /// The unit opposing `m` head to head, if any (neither move convoyed).
+    #[inline(always)]
     fn head_to_head(&mut self, m: usize) -> Option<usize> {
         let (d, _) = self.dest(m)?;
         let o = self.unit_at[d.0 as usize];
@@ -233,22 +253,22 @@ impl Resolver<'_> {
     /// ancestor of the whole cycle) tries its second guess, and only when both guesses
     /// disagree (no or two resolutions) does the backup rule fire.
     fn resolve(&mut self, u: usize) -> bool {
-        match self.t.state[u] {
-            State::Resolved => return self.t.res[u],
+        match self.t.node[u].state {
+            State::Resolved => return self.t.node[u].res,
             State::Visited => {
                 // A cyclic dependency: read this order's current guess.
-                self.low = self.low.min(self.t.depth[u]);
-                return self.t.res[u];
+                self.low = self.low.min(self.t.node[u].depth);
+                return self.t.node[u].res;
             }
-            State::Unresolved if self.t.in_cycle[u] => {
+            State::Unresolved if self.t.node[u].in_cycle => {
                 // Left unresolved earlier in a cycle that is still open.
-                self.low = self.low.min(self.t.low_of[u]);
-                return self.t.res[u];
+                self.low = self.low.min(self.t.node[u].low_of);
+                return self.t.node[u].res;
             }
             State::Unresolved => {}
         }
-        self.t.state[u] = State::Visited;
-        self.t.depth[u] = self.stack_depth;
+        self.t.node[u].state = State::Visited;
+        self.t.node[u].depth = self.stack_depth;
         self.stack_depth += 1;
         let old_low = self.low;
         let old_cycle_len = self.t.cycle.len();
@@ -262,12 +282,12 @@ impl Resolver<'_> {
             None => {
                 // Rests on a guess further up: leave it open, in the cycle.
                 let low = self.low;
-                self.t.low_of[u] = low;
-                self.t.in_cycle[u] = true;
+                self.t.node[u].low_of = low;
+                self.t.node[u].in_cycle = true;
                 self.t.cycle.push(u as u16);
-                self.t.state[u] = State::Unresolved;
+                self.t.node[u].state = State::Unresolved;
                 self.low = old_low.min(low);
-                self.t.res[u]
+                self.t.node[u].res
             }
         }
     }
@@ -277,23 +297,23 @@ impl Resolver<'_> {
     /// rests on a guess made further up the stack (`res[u]` holds the result).
     fn guess(&mut self, u: usize, old_cycle_len: usize) -> Option<bool> {
         self.low = NO_GUESS;
-        self.t.res[u] = false;
+        self.t.node[u].res = false;
         let first = self.adjudicate(u);
         if self.low == NO_GUESS {
             self.settle(u, first, old_cycle_len);
             return Some(first);
         }
-        if self.low < self.t.depth[u] {
-            self.t.res[u] = first;
+        if self.low < self.t.node[u].depth {
+            self.t.node[u].res = first;
             return None;
         }
         // `u` is the ancestor of the whole cycle: reopen the cycle, try the other guess.
         self.reopen(old_cycle_len);
         self.low = NO_GUESS;
-        self.t.res[u] = true;
+        self.t.node[u].res = true;
         let second = self.adjudicate(u);
-        if self.low != NO_GUESS && self.low < self.t.depth[u] {
-            self.t.res[u] = second;
+        if self.low != NO_GUESS && self.low < self.t.node[u].depth {
+            self.t.node[u].res = second;
             return None;
         }
         if first == second {
@@ -304,25 +324,67 @@ impl Resolver<'_> {
         self.backup_rule(u, old_cycle_len);
         self.reopen(old_cycle_len);
         self.backup_fired = true;
-        if self.t.state[u] == State::Resolved {
-            return Some(self.t.res[u]);
+        if self.t.node[u].state == State::Resolved {
+            return Some(self.t.node[u].res);
         }
-        self.t.state[u] = State::Unresolved;
+        self.t.node[u].state = State::Unresolved;
         self.low = NO_GUESS;
         Some(self.resolve(u))
+    }
+
+    /// Decide at once the decisions that rest on no other decision, so that the
+    /// search never visits them (most orders of a usual phase are such):
+    ///
+    /// - a support or convoy whose province no unit moves to: nothing can cut or
+    ///   dislodge it, so it succeeds (a support only if it matches, 5.B.2);
+    /// - a move not by convoy to an empty province no other unit moves to: its attack
+    ///   is at least 1 and meets no hold, defend or prevent strength, so it succeeds.
+    ///
+    /// What [`Resolver::adjudicate`] would find for them is exactly this, under any
+    /// guess, so the result of every other decision is the same with or without it.
+    fn decide_alone(&mut self) {
+        for u in 0..self.units.len() {
+            let alone = match self.eff[u] {
+                Eff::Hold => continue,
+                Eff::SupHold { .. } | Eff::SupMove { .. } => {
+                    if !self.t.movers.of(self.t.prov[u].0 as usize).is_empty() {
+                        continue;
+                    }
+                    self.t.node[u].matched
+                }
+                Eff::Convoy { .. } => {
+                    if !self.t.movers.of(self.t.prov[u].0 as usize).is_empty() {
+                        continue;
+                    }
+                    true
+                }
+                Eff::Move { convoy: false, .. } => {
+                    let Some((d, _)) = self.dest(u) else { continue };
+                    if self.unit_at[d.0 as usize] != NONE
+                        || self.t.movers.of(d.0 as usize).len() != 1
+                    {
+                        continue;
+                    }
+                    true
+                }
+                Eff::Move { .. } => continue,
+            };
+            self.t.node[u].res = alone;
+            self.t.node[u].state = State::Resolved;
+        }
     }
 
     /// `u` is decided; orders left open below it are re-resolved when next asked.
     fn settle(&mut self, u: usize, r: bool, old_cycle_len: usize) {
         self.reopen(old_cycle_len);
-        self.t.res[u] = r;
-        self.t.state[u] = State::Resolved;
+        self.t.node[u].res = r;
+        self.t.node[u].state = State::Resolved;
     }
 
     /// Forget the open orders of the cycle above `old_cycle_len`.
     fn reopen(&mut self, old_cycle_len: usize) {
         for &m in &self.t.cycle[old_cycle_len..] {
-            self.t.in_cycle[m as usize] = false;
+            self.t.node[m as usize].in_cycle = false;
         }
         self.t.cycle.truncate(old_cycle_len);
     }
@@ -345,13 +407,13 @@ impl Resolver<'_> {
             let m = self.t.cycle[i] as usize;
             if convoys {
                 if is_convoy(self.eff[m]) {
-                    self.t.res[m] = false;
-                    self.t.state[m] = State::Resolved;
-                    self.t.paradox[m] = true;
+                    self.t.node[m].res = false;
+                    self.t.node[m].state = State::Resolved;
+                    self.t.node[m].paradox = true;
                 }
             } else {
-                self.t.res[m] = all_moves;
-                self.t.state[m] = State::Resolved;
+                self.t.node[m].res = all_moves;
+                self.t.node[m].state = State::Resolved;
             }
         }
         if pushed {
@@ -363,7 +425,7 @@ impl Resolver<'_> {
         match self.eff[u] {
             Eff::Move { .. } => self.move_succeeds(u),
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                self.t.matched[u] && self.cutter(u).is_none()
+                self.t.node[u].matched && self.cutter(u).is_none()
             }
             Eff::Convoy { .. } => {
                 // 5.D: attacks on the fleet are adjudicated, not resolved.
@@ -380,6 +442,7 @@ impl Resolver<'_> {
 
     /// PATH: the move is not convoyed (or may fall back to land), or a chain of
     /// fleets whose convoys succeed joins its origin and destination.
+    #[inline(always)]
     fn path(&mut self, m: usize) -> bool {
         match self.eff[m] {
             Eff::Move {
@@ -397,8 +460,8 @@ impl Resolver<'_> {
         let Some((d, true)) = self.dest(m) else {
             return false;
         };
-        if self.settled && self.t.route_memo[m] != 0 {
-            return self.t.route_memo[m] == 2;
+        if self.settled && self.t.node[m].route_memo != 0 {
+            return self.t.node[m].route_memo == 2;
         }
         let n = self.t.convoyers.of(m).len();
         let mut fleets = ProvSet::EMPTY;
@@ -411,11 +474,12 @@ impl Resolver<'_> {
         let route =
             !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.prov[m], d);
         if self.settled {
-            self.t.route_memo[m] = 1 + u8::from(route);
+            self.t.node[m].route_memo = 1 + u8::from(route);
         }
         route
     }
 
+    #[inline(always)]
     fn support_count(&mut self, u: usize, not_of: Option<crate::map::Power>) -> u8 {
         let mut n = 0;
         let k = self.t.supporters.of(u).len();
@@ -454,18 +518,20 @@ impl Resolver<'_> {
         1 + self.support_count(m, Some(self.units[o].power))
     }
 
+    #[inline(always)]
     fn defend(&mut self, m: usize) -> u8 {
         1 + self.support_count(m, None)
     }
 
+    #[inline(always)]
     fn prevent(&mut self, m: usize) -> u8 {
         if !self.settled {
             return self.prevent_now(m);
         }
-        if self.t.prevent_memo[m] == u8::MAX {
-            self.t.prevent_memo[m] = self.prevent_now(m);
+        if self.t.node[m].prevent_memo == u8::MAX {
+            self.t.node[m].prevent_memo = self.prevent_now(m);
         }
-        self.t.prevent_memo[m]
+        self.t.node[m].prevent_memo
     }
 
     fn prevent_now(&mut self, m: usize) -> u8 {
@@ -480,6 +546,7 @@ impl Resolver<'_> {
         1 + self.support_count(m, None)
     }
 
+    #[inline(always)]
     fn hold(&mut self, p: Prov) -> u8 {
         let o = self.unit_at[p.0 as usize];
         if o == NONE {
@@ -567,7 +634,7 @@ impl Resolver<'_> {
                     _ => return false,
                 };
                 let f = self.unit_at[at.0 as usize];
-                self.map.is_sea(at) && f != NONE && self.t.convoying[f as usize]
+                self.map.is_sea(at) && f != NONE && self.t.node[f as usize].convoying
             }
             // "supporting a fleet which is attacking one of the convoy fleets".
             ParadoxRule::ConvoyAttackSupportNotCut1971 => {
@@ -618,8 +685,7 @@ fn new_resolver<'a>(
     }
 
     // Match supports and convoys to what their units do.
-    refill(&mut t.matched, n, false);
-    refill(&mut t.convoying, n, false);
+    refill(&mut t.node, n, Node::NEW);
     let [sup_pairs, conv_pairs, mover_pairs] = &mut t.pairs;
     for v in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
         v.clear();
@@ -629,14 +695,14 @@ fn new_resolver<'a>(
         match eff[s] {
             Eff::SupHold { target } => {
                 if !matches!(eff[target as usize], Eff::Move { .. }) {
-                    t.matched[s] = true;
+                    t.node[s].matched = true;
                     sup_pairs.push((target, s16));
                 }
             }
             Eff::SupMove { target, to, coast } => {
                 if let Eff::Move { to: mt, .. } = eff[target as usize] {
                     if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt) {
-                        t.matched[s] = true;
+                        t.node[s].matched = true;
                         sup_pairs.push((target, s16));
                     }
                 }
@@ -644,7 +710,7 @@ fn new_resolver<'a>(
             Eff::Convoy { army, to } => {
                 if let Eff::Move { to: mt, convoy, .. } = eff[army as usize] {
                     if map.prov_of(mt) == to {
-                        t.convoying[s] = true;
+                        t.node[s].convoying = true;
                         if convoy {
                             conv_pairs.push((army, s16));
                         }
@@ -663,15 +729,7 @@ fn new_resolver<'a>(
     t.supporters.rebuild(n, sup_pairs);
     t.movers.rebuild(map.province_count(), mover_pairs);
     t.convoyers.rebuild(n, conv_pairs);
-    refill(&mut t.state, n, State::Unresolved);
-    refill(&mut t.res, n, false);
-    refill(&mut t.paradox, n, false);
     t.cycle.clear();
-    refill(&mut t.in_cycle, n, false);
-    refill(&mut t.depth, n, 0);
-    refill(&mut t.low_of, n, NO_GUESS);
-    refill(&mut t.route_memo, n, 0);
-    refill(&mut t.prevent_memo, n, u8::MAX);
     Resolver {
         map,
         rules,
@@ -721,6 +779,7 @@ pub(crate) fn resolve(
         }
         _ => false,
     }));
+    r.decide_alone();
     for (u, e) in eff.iter().enumerate() {
         if !matches!(e, Eff::Hold) {
             r.resolve(u);
@@ -733,7 +792,7 @@ pub(crate) fn resolve(
     refill(&mut moved, n, false);
     for m in 0..n {
         if let Eff::Move { to, .. } = eff[m] {
-            if r.t.res[m] {
+            if r.t.node[m].res {
                 destination[m] = to;
                 moved[m] = true;
             }
@@ -833,11 +892,11 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.t.matched[u] => {
+            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.t.node[u].matched => {
                 Outcome::Invalid(Void::SupportNotMatched)
             }
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                if r.t.res[u] {
+                if r.t.node[u].res {
                     Outcome::Succeeds
                 } else if let Some(m) = dislodger[u] {
                     Outcome::Fails(Failure::Dislodged { by: m })
@@ -849,10 +908,10 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::Convoy { .. } if !r.t.convoying[u] => Outcome::Invalid(Void::ConvoyNotMatched),
+            Eff::Convoy { .. } if !r.t.node[u].convoying => Outcome::Invalid(Void::ConvoyNotMatched),
             Eff::Convoy { .. } => match dislodger[u] {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
-                None if r.t.paradox[u] => Outcome::Fails(Failure::Paradox),
+                None if r.t.node[u].paradox => Outcome::Fails(Failure::Paradox),
                 None => Outcome::Succeeds,
             },
         };
@@ -951,14 +1010,14 @@ pub(crate) fn enumerate(
     for &u in &decisions {
         r.resolve(u);
     }
-    let resolved: Vec<bool> = decisions.iter().map(|&u| r.t.res[u]).collect();
+    let resolved: Vec<bool> = decisions.iter().map(|&u| r.t.node[u].res).collect();
     let backup_fired = r.backup_fired;
     let mut solutions = Vec::new();
     for mask in 0u32..(1 << decisions.len()) {
         let value = |i: usize| mask >> i & 1 == 1;
         for (i, &u) in decisions.iter().enumerate() {
-            r.t.res[u] = value(i);
-            r.t.state[u] = State::Resolved;
+            r.t.node[u].res = value(i);
+            r.t.node[u].state = State::Resolved;
         }
         if decisions
             .iter()
