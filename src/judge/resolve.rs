@@ -908,7 +908,9 @@ pub(crate) fn resolve(
                     }
                 }
             }
-            Eff::Convoy { .. } if !r.t.node[u].convoying => Outcome::Invalid(Void::ConvoyNotMatched),
+            Eff::Convoy { .. } if !r.t.node[u].convoying => {
+                Outcome::Invalid(Void::ConvoyNotMatched)
+            }
             Eff::Convoy { .. } => match dislodger[u] {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
                 None if r.t.node[u].paradox => Outcome::Fails(Failure::Paradox),
