@@ -814,31 +814,18 @@ pub(crate) fn resolve(
         }
     }
     // Contested: empty after the phase, and a move there with prevent strength failed.
-    // Only a province some unit moves to can be; the movers are listed by province.
-    let mut contested = Vec::new();
-    let mut i = 0;
-    while i < r.t.movers.items.len() {
-        let Some((p, _)) = r.dest(r.t.movers.items[i] as usize) else {
-            i += 1;
-            continue;
-        };
-        let k = r.t.movers.of(p.0 as usize).len();
-        i += k.max(1);
-        if occupied.contains(p) {
+    // Only the destination of a failed move can be; listed in province order.
+    let mut contested_set = ProvSet::EMPTY;
+    for m in 0..n {
+        if moved[m] {
             continue;
         }
-        let mut standoff = false;
-        for j in 0..k {
-            let m = r.t.movers.of(p.0 as usize)[j] as usize;
-            if !moved[m] && r.prevent(m) > 0 {
-                standoff = true;
-            }
-        }
-        if standoff {
-            contested.push(p);
+        let Some((p, _)) = r.dest(m) else { continue };
+        if !occupied.contains(p) && !contested_set.contains(p) && r.prevent(m) > 0 {
+            contested_set.insert(p);
         }
     }
-    let contested_set: ProvSet = contested.iter().copied().collect();
+    let contested: Vec<Prov> = contested_set.iter().collect();
     let mut dislodged = Vec::new();
     for u in 0..n {
         if let Some(m) = dislodger[u] {
@@ -958,7 +945,8 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
             });
         }
     };
-    if let Some(o) = r.head_to_head(m) {
+    let h2h = r.head_to_head(m);
+    if let Some(o) = h2h {
         oppose(o, Strength::Defend, r.defend(o));
     } else if r.unit_at[d.0 as usize] != NONE {
         oppose(r.unit_at[d.0 as usize] as usize, Strength::Hold, r.hold(d));
@@ -966,7 +954,7 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     let k = r.t.movers.of(d.0 as usize).len();
     for i in 0..k {
         let other = r.t.movers.of(d.0 as usize)[i] as usize;
-        if other != m && r.head_to_head(m) != Some(other) {
+        if other != m && h2h != Some(other) {
             oppose(other, Strength::Prevent, r.prevent(other));
         }
     }
