@@ -84,9 +84,13 @@ impl Lists {
     }
 }
 
-/// What the resolver keeps per unit, in one table reset once per phase.
+/// What the resolver knows and keeps per unit, in one table filled once per phase.
 #[derive(Clone, Copy)]
 struct Node {
+    /// The province the unit is in.
+    prov: Prov,
+    /// The province it moves to and whether by convoy, if it moves.
+    dest: Option<(Prov, bool)>,
     state: State,
     /// The decision's result (or current guess).
     res: bool,
@@ -111,6 +115,8 @@ struct Node {
 
 impl Node {
     const NEW: Node = Node {
+        prov: Prov(0),
+        dest: None,
         state: State::Unresolved,
         res: false,
         paradox: false,
@@ -129,10 +135,6 @@ impl Node {
 struct Scratch {
     /// Per unit: its decision and what the search keeps about it.
     node: Vec<Node>,
-    /// Per unit: the province it is in.
-    prov: Vec<Prov>,
-    /// Per unit: the province it moves to and whether by convoy, if it moves.
-    dest: Vec<Option<(Prov, bool)>>,
     /// Per unit: the units whose support (matched) it receives.
     supporters: Lists,
     /// Per province: the units moving there.
@@ -154,8 +156,6 @@ impl Scratch {
     const fn new() -> Scratch {
         Scratch {
             node: Vec::new(),
-            prov: Vec::new(),
-            dest: Vec::new(),
             supporters: Lists::new(),
             movers: Lists::new(),
             convoyers: Lists::new(),
@@ -209,7 +209,7 @@ const NO_GUESS: u32 = u32::MAX;
 impl Resolver<'_> {
     #[inline(always)]
     fn dest(&self, u: usize) -> Option<(Prov, bool)> {
-        self.t.dest[u]
+        self.t.node[u].dest
     }
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
@@ -236,7 +236,7 @@ impl Resolver<'_> {
             return None;
         }
         match self.dest(o as usize) {
-            Some((back, _)) if back == self.t.prov[m] => {}
+            Some((back, _)) if back == self.t.node[m].prov => {}
             _ => return None,
         }
         if self.by_convoy(m) || self.by_convoy(o as usize) {
@@ -347,13 +347,13 @@ impl Resolver<'_> {
             let alone = match self.eff[u] {
                 Eff::Hold => continue,
                 Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                    if !self.t.movers.of(self.t.prov[u].0 as usize).is_empty() {
+                    if !self.t.movers.of(self.t.node[u].prov.0 as usize).is_empty() {
                         continue;
                     }
                     self.t.node[u].matched
                 }
                 Eff::Convoy { .. } => {
-                    if !self.t.movers.of(self.t.prov[u].0 as usize).is_empty() {
+                    if !self.t.movers.of(self.t.node[u].prov.0 as usize).is_empty() {
                         continue;
                     }
                     true
@@ -429,7 +429,7 @@ impl Resolver<'_> {
             }
             Eff::Convoy { .. } => {
                 // 5.D: attacks on the fleet are adjudicated, not resolved.
-                let p = self.t.prov[u].0 as usize;
+                let p = self.t.node[u].prov.0 as usize;
                 let k = self.t.movers.of(p).len();
                 !(0..k).any(|i| {
                     let m = self.t.movers.of(p)[i] as usize;
@@ -468,11 +468,11 @@ impl Resolver<'_> {
         for k in 0..n {
             let f = self.t.convoyers.of(m)[k] as usize;
             if self.resolve(f) {
-                fleets.insert(self.t.prov[f]);
+                fleets.insert(self.t.node[f].prov);
             }
         }
         let route =
-            !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.prov[m], d);
+            !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.node[m].prov, d);
         if self.settled {
             self.t.node[m].route_memo = 1 + u8::from(route);
         }
@@ -587,7 +587,7 @@ impl Resolver<'_> {
 
     /// The unit that cuts support `s`, if any (5.B.2).
     fn cutter(&mut self, s: usize) -> Option<usize> {
-        let p = self.t.prov[s];
+        let p = self.t.node[s].prov;
         let aimed = match self.eff[s] {
             Eff::SupMove { to, .. } => Some(to),
             _ => None,
@@ -596,7 +596,7 @@ impl Resolver<'_> {
         for i in 0..k {
             let m = self.t.movers.of(p.0 as usize)[i] as usize;
             if self.units[m].power != self.units[s].power
-                && aimed != Some(self.t.prov[m])
+                && aimed != Some(self.t.node[m].prov)
                 && !self.kept_by_paradox_rule(s, m)
                 && self.path(m)
             {
@@ -630,7 +630,7 @@ impl Resolver<'_> {
             ParadoxRule::SeaSupportNotCut1982 => {
                 let at = match self.eff[s] {
                     Eff::SupMove { to, .. } => to,
-                    Eff::SupHold { target } => self.t.prov[target as usize],
+                    Eff::SupHold { target } => self.t.node[target as usize].prov,
                     _ => return false,
                 };
                 let f = self.unit_at[at.0 as usize];
@@ -661,14 +661,15 @@ fn new_resolver<'a>(
     mut t: Box<Scratch>,
 ) -> Resolver<'a> {
     let n = units.len();
-    t.prov.clear();
-    t.prov.extend(units.iter().map(|u| map.prov_of(u.loc)));
-    t.dest.clear();
-    t.dest.extend(eff.iter().map(|e| match *e {
-        Eff::Move { to, convoy, .. } => Some((map.prov_of(to), convoy)),
-        _ => None,
+    t.node.clear();
+    t.node.extend(units.iter().zip(eff).map(|(u, e)| Node {
+        prov: map.prov_of(u.loc),
+        dest: match *e {
+            Eff::Move { to, convoy, .. } => Some((map.prov_of(to), convoy)),
+            _ => None,
+        },
+        ..Node::NEW
     }));
-    let prov = &t.prov;
 
     // Each list in the order of its units' provinces, not of the units: whatever
     // reads a list first (the cutter named for a cut support, the order of
@@ -685,7 +686,6 @@ fn new_resolver<'a>(
     }
 
     // Match supports and convoys to what their units do.
-    refill(&mut t.node, n, Node::NEW);
     let [sup_pairs, conv_pairs, mover_pairs] = &mut t.pairs;
     for v in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
         v.clear();
@@ -722,8 +722,9 @@ fn new_resolver<'a>(
         }
     }
     if !in_order {
+        let node = &t.node;
         for pairs in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
-            pairs.sort_unstable_by_key(|&(k, v)| (k, prov[v as usize]));
+            pairs.sort_unstable_by_key(|&(k, v)| (k, node[v as usize].prov));
         }
     }
     t.supporters.rebuild(n, sup_pairs);
@@ -773,9 +774,9 @@ pub(crate) fn resolve(
                 r.t.convoyers
                     .of(m)
                     .iter()
-                    .map(|&f| r.t.prov[f as usize])
+                    .map(|&f| r.t.node[f as usize].prov)
                     .collect();
-            !convoy::route_exists(map, &fleets, r.t.prov[m], d)
+            !convoy::route_exists(map, &fleets, r.t.node[m].prov, d)
         }
         _ => false,
     }));
@@ -829,24 +830,27 @@ pub(crate) fn resolve(
     let mut dislodged = Vec::new();
     for u in 0..n {
         if let Some(m) = dislodger[u] {
-            let by = r.t.prov[m];
+            let by = r.t.node[m].prov;
             let by_convoy = r.by_convoy(m);
             let unit = &units[u];
-            let candidates: Vec<Loc> = match unit.kind {
+            let open = |l: &Loc| {
+                let p = map.prov_of(*l);
+                !occupied.contains(p) && !contested_set.contains(p) && (by_convoy || p != by)
+            };
+            let retreats = match unit.kind {
                 UnitKind::Army => map
-                    .army_neighbours(r.t.prov[u])
+                    .army_neighbours(r.t.node[u].prov)
                     .iter()
                     .map(Loc::from)
+                    .filter(open)
                     .collect(),
-                UnitKind::Fleet => map.fleet_neighbours(unit.loc).to_vec(),
+                UnitKind::Fleet => map
+                    .fleet_neighbours(unit.loc)
+                    .iter()
+                    .copied()
+                    .filter(open)
+                    .collect(),
             };
-            let retreats = candidates
-                .into_iter()
-                .filter(|&l| {
-                    let p = map.prov_of(l);
-                    !occupied.contains(p) && !contested_set.contains(p) && (by_convoy || p != by)
-                })
-                .collect();
             dislodged.push(Dislodged {
                 unit: u,
                 by,
@@ -904,13 +908,24 @@ pub(crate) fn resolve(
                 None => Outcome::Succeeds,
             },
         };
-        results[k].outcome = outcome;
+        // A legal order's result starts as `Succeeds`.
+        if outcome != Outcome::Succeeds {
+            results[k].outcome = outcome;
+        }
     }
     // An order written twice shares its twin's outcome (4.D.3).
     for (k, first) in same_as {
         results[k].outcome = results[first].outcome.clone();
     }
-    let convoyed = (0..n).map(|m| r.by_convoy(m)).collect();
+    // Only a move by convoy can have gone by convoy.
+    let convoyed = if eff
+        .iter()
+        .any(|e| matches!(e, Eff::Move { convoy: true, .. }))
+    {
+        (0..n).map(|m| r.by_convoy(m)).collect()
+    } else {
+        vec![false; n]
+    };
     let mut t = r.t;
     t.void_move = void_move;
     t.moved = moved;
