@@ -245,6 +245,17 @@ impl Resolver<'_> {
         Some(o as usize)
     }
 
+    /// Resolve decision `u`: its result at once when it is decided already (the
+    /// common case, kept inline), else [`Resolver::search`].
+    #[inline(always)]
+    fn resolve(&mut self, u: usize) -> bool {
+        let node = self.t.node[u];
+        if node.state == State::Resolved {
+            return node.res;
+        }
+        self.search(u)
+    }
+
     /// Resolve decision `u` (DATC 5.F, the guess algorithm), with cycle membership
     /// tracked as in Tarjan's strongly connected components: `low` is the smallest
     /// stack depth of a guess the current adjudication read. An order whose result
@@ -252,7 +263,8 @@ impl Resolver<'_> {
     /// that order's cycle); only the order that made every guess below it (the
     /// ancestor of the whole cycle) tries its second guess, and only when both guesses
     /// disagree (no or two resolutions) does the backup rule fire.
-    fn resolve(&mut self, u: usize) -> bool {
+    #[inline(never)]
+    fn search(&mut self, u: usize) -> bool {
         match self.t.node[u].state {
             State::Resolved => return self.t.node[u].res,
             State::Visited => {
