@@ -1,6 +1,8 @@
 //! One bench per kind of phase, each checking its own result inside the loop:
 //!
-//! - the Spring 1901 opening (22 units, `game::advance`, the whole step a game takes);
+//! - the Spring 1901 opening (22 units): through `game::advance`, the whole step a game
+//!   takes, and through `judge::adjudicate` alone (legality, resolution, retreat
+//!   options: what issue 13's 1 µs target counts);
 //! - a retreat phase (DATC 6.H.1: two fleets retreat to Albania and are destroyed);
 //! - an adjustment phase with civil disorder (DATC 6.J.2);
 //! - movement phases on world1914 with 10 … 200 units, to show how the cost grows;
@@ -56,6 +58,34 @@ fn opening(c: &mut Criterion) {
             assert!(r.dislodged.is_empty());
             assert_eq!(next.units.len(), 22);
             (r, next)
+        })
+    });
+}
+
+/// The opening's movement phase alone, as issue 13's target counts it: legality,
+/// resolution and retreat options (`judge::adjudicate`), without the step to the
+/// next phase that `opening` also takes.
+fn opening_adjudicate(c: &mut Criterion) {
+    use arbiter::judge::adjudicate;
+    let map = Map::standard();
+    let position = Position::initial(&map);
+    let orders = parse_orders(&map, OPENING);
+    assert!(orders.diagnostics.is_empty());
+    c.bench_function("opening: Spring 1901, 22 units (adjudicate)", |b| {
+        b.iter(|| {
+            let r = adjudicate(
+                &map,
+                black_box(&position),
+                black_box(&orders.orders),
+                Rules::default(),
+            )
+            .unwrap();
+            // Galicia: Vienna and Warsaw bounce; Black Sea: Sevastopol and Ankara bounce.
+            let failed = r.orders.iter().filter(|o| !o.outcome.succeeded()).count();
+            assert_eq!(failed, 4);
+            assert!(r.dislodged.is_empty());
+            assert_eq!(r.contested.len(), 2);
+            r
         })
     });
 }
@@ -291,5 +321,13 @@ fn batch(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, opening, retreat, adjustment, world_scaling, batch);
+criterion_group!(
+    benches,
+    opening,
+    opening_adjudicate,
+    retreat,
+    adjustment,
+    world_scaling,
+    batch
+);
 criterion_main!(benches);
