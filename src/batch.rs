@@ -576,9 +576,10 @@ fn answer(
         .legal
         .then(|| crate::legal::to_json(map, &crate::legal::legal_orders(map, &position, rules)));
     // Parse each order on its own; an unreadable one is reported in place.
-    let mut parsed: Vec<Order> = Vec::new();
-    let mut slots: Vec<(Power, &str, Result<usize, String>)> = Vec::new();
-    let mut warnings: Vec<Vec<Diagnostic>> = Vec::new();
+    let n = c.orders.items.len();
+    let mut parsed: Vec<Order> = Vec::with_capacity(n);
+    let mut slots: Vec<(Power, &str, Result<usize, String>)> = Vec::with_capacity(n);
+    let mut warnings: Vec<Vec<Diagnostic>> = Vec::with_capacity(n);
     for (power, list) in c.orders.iter() {
         let pw = map
             .power_by_name(power)

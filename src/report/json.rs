@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use super::{canonical, reason, unit_order};
 use crate::game::{PhaseResult, Unit};
 use crate::judge::Owed;
-use crate::map::{Map, Power};
+use crate::map::{Map, Power, UnitKind};
 use crate::orders::Diagnostic;
 
 /// An input order's result as strings, for the game file's records. (The JSON result
@@ -139,6 +139,41 @@ pub fn owed(map: &Map, owed: &[Owed]) -> Vec<JsonOwed> {
         .collect()
 }
 
+/// The JSON strings of one map that every result repeats, quoted and escaped once
+/// (built on first use, kept by the map): power ids and units are then copied whole.
+#[derive(Clone, Debug)]
+pub(crate) struct Tokens {
+    /// Per power: its id as a JSON string.
+    power: Vec<Box<[u8]>>,
+    /// The powers in id order (the loader refuses two powers of one id).
+    by_id: Vec<Power>,
+    /// Per location: `"A PAR"` and `"F PAR"` (army, fleet) as JSON strings.
+    unit: Vec<[Box<[u8]>; 2]>,
+}
+
+impl Tokens {
+    pub(crate) fn new(map: &Map) -> Tokens {
+        let quoted = |s: &str| {
+            let mut out = Vec::with_capacity(s.len() + 2);
+            string(&mut out, s);
+            out.into_boxed_slice()
+        };
+        let mut by_id: Vec<Power> = map.power_ids().collect();
+        by_id.sort_by(|&a, &b| map.power(a).id.cmp(&map.power(b).id));
+        Tokens {
+            power: map.power_ids().map(|p| quoted(&map.power(p).id)).collect(),
+            by_id,
+            unit: map
+                .locs()
+                .map(|l| {
+                    let id = map.loc_upper(l);
+                    [quoted(&format!("A {id}")), quoted(&format!("F {id}"))]
+                })
+                .collect(),
+        }
+    }
+}
+
 /// Writes the JSON result of a phase: compact JSON text appended to a byte buffer,
 /// with no value built first. This is the one definition of the result's shape (key
 /// order included): [`write_phase`], [`phase`] and the batch's answers all write it
@@ -214,9 +249,34 @@ impl<'o> Writer<'o> {
     /// `{"power": "…", "unit": "F PIC"}`, without its closing brace.
     fn unit_open(&mut self, map: &Map, u: &Unit) {
         self.raw(b"{\"power\":");
-        self.str(&map.power(u.power).id);
+        self.power(map, u.power);
         self.raw(b",\"unit\":");
-        self.str_with(|s| super::write_unit(s, map, u));
+        self.unit_str(map, u);
+    }
+
+    /// A power's id as a JSON string.
+    fn power(&mut self, map: &Map, p: Power) {
+        let t = map.json_tokens();
+        self.out.extend_from_slice(&t.power[p.0 as usize]);
+    }
+
+    /// A unit as a JSON string: `"F STP/SC"` ([`super::write_unit`]).
+    fn unit_str(&mut self, map: &Map, u: &Unit) {
+        let t = map.json_tokens();
+        let kind = match u.kind {
+            UnitKind::Army => 0,
+            UnitKind::Fleet => 1,
+        };
+        self.out.extend_from_slice(&t.unit[u.loc.0 as usize][kind]);
+    }
+
+    /// A word of the format's own vocabulary (an outcome), which needs no escape.
+    fn word(&mut self, word: &'static str) {
+        debug_assert!(needs_no_escape(word.as_bytes()));
+        self.out.reserve(word.len() + 2);
+        self.out.push(b'"');
+        self.out.extend_from_slice(word.as_bytes());
+        self.out.push(b'"');
     }
 
     fn unit(&mut self, map: &Map, u: &Unit) {
@@ -236,13 +296,16 @@ impl<'o> Writer<'o> {
     ) {
         self.comma();
         self.raw(b"{\"power\":");
-        self.opt_str(result.orders[k].power.map(|p| map.power(p).id.as_str()));
+        match result.orders[k].power {
+            Some(p) => self.power(map, p),
+            None => self.raw(b"null"),
+        }
         self.raw(b",\"order\":");
         self.str(text);
         self.raw(b",\"canonical\":");
         self.str_with(|s| super::write_canonical(s, map, result, k));
         self.raw(b",\"outcome\":");
-        self.str(result.orders[k].outcome.word());
+        self.word(result.orders[k].outcome.word());
         self.raw(b",\"reason\":");
         self.scratch.clear();
         if super::write_reason(&mut self.scratch, map, result, k) {
@@ -275,27 +338,24 @@ impl<'o> Writer<'o> {
     }
 
     /// `{"id": [items of that power], …}` for every power of the map, in id order
-    /// (as [`units_by_power`] gives them), with each power's items in order.
+    /// (as [`units_by_power`] gives them), with each power's items in order, each
+    /// written by `item`.
     fn by_power<T: Copy>(
         &mut self,
         map: &Map,
         items: &[T],
         power: impl Fn(T) -> Option<Power>,
-        item: impl Fn(&mut String, T),
+        item: impl Fn(&mut Self, T),
     ) {
-        // Powers in id order (the loader refuses two powers of one id); usually the
-        // map's own order already, which the sort then leaves as it is.
-        let mut order: Vec<Power> = map.power_ids().collect();
-        order.sort_by(|&a, &b| map.power(a).id.cmp(&map.power(b).id));
         self.raw(b"{");
-        for (n, &p) in order.iter().enumerate() {
+        for (n, &p) in map.json_tokens().by_id.iter().enumerate() {
             if n > 0 {
                 self.raw(b",");
             }
-            self.str(&map.power(p).id);
+            self.power(map, p);
             self.raw(b":");
             let mine = items.iter().copied().filter(|&t| power(t) == Some(p));
-            self.list(mine, |w, t| w.str_with(|s| item(s, t)));
+            self.list(mine, &item);
         }
         self.raw(b"}");
     }
@@ -388,7 +448,7 @@ impl<'o> Writer<'o> {
             map,
             &result.units_after,
             |u| Some(u.power),
-            |s, u| super::write_unit(s, map, &u),
+            |w, u| w.unit_str(map, &u),
         );
         self.raw(b",\"owners\":");
         match &result.owners_after {
@@ -398,7 +458,7 @@ impl<'o> Writer<'o> {
                     map,
                     &provs,
                     |p| owners.get(p.0 as usize).copied().flatten(),
-                    upper,
+                    |w, p| w.str_with(|s| upper(s, p)),
                 );
             }
             None => self.raw(b"null"),
