@@ -829,10 +829,7 @@ pub(crate) fn resolve(
     // Contested: empty after the phase, and a move there with prevent strength failed.
     // Only the destination of a failed move can be; listed in province order.
     let mut contested_set = ProvSet::EMPTY;
-    for m in 0..n {
-        if moved[m] {
-            continue;
-        }
+    for (m, _) in moved.iter().enumerate().filter(|(_, &moved)| !moved) {
         let Some((p, _)) = r.dest(m) else { continue };
         if !occupied.contains(p) && !contested_set.contains(p) && r.prevent(m) > 0 {
             contested_set.insert(p);
