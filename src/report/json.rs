@@ -182,6 +182,10 @@ pub struct Writer<'o> {
     out: &'o mut Vec<u8>,
     /// Room to format one string before it is written.
     scratch: String,
+    /// While [`Writer::phase_keys`] writes a result's orders: that result's lookup,
+    /// built by its first order and kept for the next.
+    look: Option<super::Lookup>,
+    in_phase: bool,
 }
 
 impl<'o> Writer<'o> {
@@ -189,6 +193,8 @@ impl<'o> Writer<'o> {
         Writer {
             out,
             scratch: String::with_capacity(64),
+            look: None,
+            in_phase: false,
         }
     }
 
@@ -302,21 +308,29 @@ impl<'o> Writer<'o> {
         }
         self.raw(b",\"order\":");
         self.str(text);
+        // The lookup `phase_keys` built for this result, or one for this order.
+        let look = match self.look.take() {
+            Some(look) => look,
+            None => super::Lookup::new(map, result),
+        };
         self.raw(b",\"canonical\":");
-        self.str_with(|s| super::write_canonical(s, map, result, k));
+        self.str_with(|s| super::write_canonical_in(s, map, result, &look, k));
         self.raw(b",\"outcome\":");
         self.word(result.orders[k].outcome.word());
         self.raw(b",\"reason\":");
         self.scratch.clear();
-        if super::write_reason(&mut self.scratch, map, result, k) {
+        if super::write_reason_in(&mut self.scratch, map, result, &look, k) {
             string(self.out, &self.scratch);
         } else {
             self.raw(b"null");
         }
         self.raw(b",\"caused_by\":");
         self.list(super::causes(result, k), |w, u| {
-            w.str_with(|s| super::write_unit_order(s, map, result, u))
+            w.str_with(|s| super::write_unit_order_in(s, map, result, &look, u))
         });
+        if self.in_phase {
+            self.look = Some(look);
+        }
         if !warnings.is_empty() {
             self.raw(b",\"warnings\":");
             self.list(warnings, |w, d| w.str(&d.message));
@@ -383,7 +397,7 @@ impl<'o> Writer<'o> {
 
     /// The result's keys, `"map": …` to `"diagnostics": […]`, without the braces
     /// around them; `orders` writes the entries of the `orders` list (with
-    /// [`Writer::order`] and [`Writer::unread_order`]).
+    /// [`Writer::order`] for this `result` and [`Writer::unread_order`]).
     pub fn phase_keys(
         &mut self,
         map: &Map,
@@ -399,7 +413,10 @@ impl<'o> Writer<'o> {
         self.raw(b",\"phase\":");
         self.str_with(|s| push_display(s, result.phase));
         self.raw(b",\"orders\":[");
+        self.in_phase = true;
         orders(self);
+        self.in_phase = false;
+        self.look = None;
         self.raw(b"],\"dislodged\":");
         let dislodged: Vec<JsonDislodged> = result
             .dislodged

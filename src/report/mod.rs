@@ -27,6 +27,45 @@ fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
         .or(order.unit.and_then(|u| u.kind))
 }
 
+/// Where each unit of a result stands and which order it was given: looked up once
+/// per result (by the JSON writer) instead of searched for every order written.
+pub(crate) struct Lookup {
+    /// Per province: the first unit of `result.units` in it, or `u32::MAX`.
+    unit_at: Vec<u32>,
+    /// Per unit: its first order that is not illegal (index into `result.orders`),
+    /// or `u32::MAX`.
+    order_of: Vec<u32>,
+}
+
+impl Lookup {
+    pub(crate) fn new(map: &Map, result: &PhaseResult) -> Lookup {
+        let mut unit_at = vec![u32::MAX; map.province_count()];
+        // From the last to the first, so that the first one stays.
+        for (i, u) in result.units.iter().enumerate().rev() {
+            unit_at[map.prov_of(u.loc).0 as usize] = i as u32;
+        }
+        let mut order_of = vec![u32::MAX; result.units.len()];
+        for (k, r) in result.orders.iter().enumerate().rev() {
+            if let Some(u) = r.unit.filter(|_| !matches!(r.outcome, Outcome::Illegal(_))) {
+                order_of[u] = k as u32;
+            }
+        }
+        Lookup { unit_at, order_of }
+    }
+
+    /// The first unit in province `p`.
+    fn unit_in<'r>(&self, result: &'r PhaseResult, p: crate::map::Prov) -> Option<&'r Unit> {
+        let i = *self.unit_at.get(p.0 as usize)?;
+        result.units.get(i as usize)
+    }
+
+    /// The first order of `unit` that is not illegal.
+    fn order_of(&self, unit: usize) -> Option<usize> {
+        let k = *self.order_of.get(unit)?;
+        (k != u32::MAX).then_some(k as usize)
+    }
+}
+
 /// The canonical form of input order `k`.
 pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
     let mut s = String::with_capacity(24);
@@ -36,6 +75,17 @@ pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
 
 /// [`canonical`], appended to `s`.
 pub fn write_canonical(s: &mut String, map: &Map, result: &PhaseResult, k: usize) {
+    write_canonical_in(s, map, result, &Lookup::new(map, result), k);
+}
+
+/// [`write_canonical`] with the result's [`Lookup`].
+pub(crate) fn write_canonical_in(
+    s: &mut String,
+    map: &Map,
+    result: &PhaseResult,
+    look: &Lookup,
+    k: usize,
+) {
     let orders = &result.input;
     let src = &orders[k];
     // A copy without the written text (which canonical form does not read).
@@ -54,8 +104,7 @@ pub fn write_canonical(s: &mut String, map: &Map, result: &PhaseResult, k: usize
     // The supported unit or convoyed army as it stands on the board: `A MUN S A KIE -
     // BER` even when written `Mun S Kie - Ber`.
     let on_board = |r: &mut UnitRef| {
-        let p = map.prov_of(r.loc);
-        if let Some(u) = result.units.iter().find(|u| map.prov_of(u.loc) == p) {
+        if let Some(u) = look.unit_in(result, map.prov_of(r.loc)) {
             r.kind = Some(u.kind);
             r.loc = u.loc;
         }
@@ -77,12 +126,19 @@ pub fn unit_order(map: &Map, result: &PhaseResult, unit: usize) -> String {
 
 /// [`unit_order`], appended to `s`.
 pub fn write_unit_order(s: &mut String, map: &Map, result: &PhaseResult, unit: usize) {
-    match result
-        .orders
-        .iter()
-        .position(|r| r.unit == Some(unit) && !matches!(r.outcome, Outcome::Illegal(_)))
-    {
-        Some(k) => write_canonical(s, map, result, k),
+    write_unit_order_in(s, map, result, &Lookup::new(map, result), unit);
+}
+
+/// [`write_unit_order`] with the result's [`Lookup`].
+pub(crate) fn write_unit_order_in(
+    s: &mut String,
+    map: &Map,
+    result: &PhaseResult,
+    look: &Lookup,
+    unit: usize,
+) {
+    match look.order_of(unit) {
+        Some(k) => write_canonical_in(s, map, result, look, k),
         None => {
             write_unit(s, map, &result.units[unit]);
             s.push_str(" H");
@@ -123,6 +179,17 @@ pub fn causes(result: &PhaseResult, k: usize) -> impl Iterator<Item = usize> + '
 /// Why input order `k` ended as it did, in words, appended to `s`; `false` (and
 /// nothing written) when it succeeded.
 pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -> bool {
+    write_reason_in(s, map, result, &Lookup::new(map, result), k)
+}
+
+/// [`write_reason`] with the result's [`Lookup`].
+pub(crate) fn write_reason_in(
+    s: &mut String,
+    map: &Map,
+    result: &PhaseResult,
+    look: &Lookup,
+    k: usize,
+) -> bool {
     match &result.orders[k].outcome {
         Outcome::Succeeds => return false,
         Outcome::Illegal(i) => {
@@ -149,7 +216,7 @@ pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -
                     if n > 0 {
                         s.push_str(", ");
                     }
-                    write_unit_order(s, map, result, o.unit);
+                    write_unit_order_in(s, map, result, look, o.unit);
                     s.push_str(" (");
                     s.push_str(o.kind.word());
                     s.push_str(" strength ");
@@ -163,11 +230,11 @@ pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -
             Failure::ConvoyDisrupted => s.push_str("no convoy: every convoy route was disrupted"),
             Failure::Cut { by } => {
                 s.push_str("cut by ");
-                write_unit_order(s, map, result, *by);
+                write_unit_order_in(s, map, result, look, *by);
             }
             Failure::Dislodged { by } => {
                 s.push_str("dislodged by ");
-                write_unit_order(s, map, result, *by);
+                write_unit_order_in(s, map, result, look, *by);
             }
             Failure::RetreatClash { with } => {
                 s.push_str("bounced: ");
