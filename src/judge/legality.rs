@@ -142,92 +142,90 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         rules,
     };
 
-    let mut results: Vec<OrderResult> = orders
-        .iter()
-        .enumerate()
-        .map(|(k, o)| {
-            let mut r = OrderResult {
-                unit: None,
-                power: o.power,
-                outcome: Outcome::Succeeds,
-                to: None,
-            };
-            // Bind the order to its unit.
-            let (p, u) = match (o.kind, o.unit) {
-                (
-                    OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband,
-                    _,
-                )
-                | (_, None) => {
-                    r.outcome = Outcome::Illegal(Illegal::WrongPhase);
-                    diagnostics.push(Diagnostic::error(
+    let mut results: Vec<OrderResult> = Vec::with_capacity(orders.len());
+    for (k, o) in orders.iter().enumerate() {
+        let mut r = OrderResult {
+            unit: None,
+            power: o.power,
+            outcome: Outcome::Succeeds,
+            to: None,
+        };
+        // Bind the order to its unit.
+        let (p, u) = match (o.kind, o.unit) {
+            (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
+            | (_, None) => {
+                r.outcome = Outcome::Illegal(Illegal::WrongPhase);
+                diagnostics.push(Diagnostic::error(
                         o.span,
                         "not a movement-phase order",
                         Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
                     ));
-                    return r;
-                }
-                (_, Some(u)) => {
-                    let p = map.prov_of(u.loc);
-                    let idx = unit_at[p.0 as usize];
-                    if idx == NONE {
-                        r.outcome = Outcome::Illegal(Illegal::NoUnit);
-                        diagnostics.push(Diagnostic::error(
-                            o.span,
-                            format!("there is no unit in {}", map.province(p).name),
-                            Some("check the province, or the position the orders are for".into()),
-                        ));
-                        return r;
-                    }
-                    (p, idx as usize)
-                }
-            };
-            let unit = &units[u];
-            r.unit = Some(u);
-            match o.power {
-                Some(pw) if pw != unit.power => {
-                    r.outcome = Outcome::Illegal(Illegal::ForeignUnit(unit.power));
+                results.push(r);
+                continue;
+            }
+            (_, Some(u)) => {
+                let p = map.prov_of(u.loc);
+                let idx = unit_at[p.0 as usize];
+                if idx == NONE {
+                    r.outcome = Outcome::Illegal(Illegal::NoUnit);
                     diagnostics.push(Diagnostic::error(
                         o.span,
-                        format!(
-                            "the {} in {} belongs to {}, not {}",
-                            unit.kind.word().to_lowercase(),
-                            map.province(p).name,
-                            map.power(unit.power).name,
-                            map.power(pw).name
-                        ),
-                        Some("an order for another power's unit is illegal; the unit holds".into()),
+                        format!("there is no unit in {}", map.province(p).name),
+                        Some("check the province, or the position the orders are for".into()),
                     ));
-                    return r;
+                    results.push(r);
+                    continue;
                 }
-                _ => r.power = Some(unit.power),
+                (p, idx as usize)
             }
-            // Its legality, on its own.
-            let e = match board.legal(u, p, o.kind) {
-                Ok(e) => e,
-                Err(why) => {
-                    illegal.push(illegal_diagnostic(map, o, &why));
-                    r.outcome = Outcome::Illegal(why);
-                    return r;
-                }
-            };
-            if let Eff::Move { to, .. } = e {
-                r.to = Some(to);
+        };
+        let unit = &units[u];
+        r.unit = Some(u);
+        match o.power {
+            Some(pw) if pw != unit.power => {
+                r.outcome = Outcome::Illegal(Illegal::ForeignUnit(unit.power));
+                diagnostics.push(Diagnostic::error(
+                    o.span,
+                    format!(
+                        "the {} in {} belongs to {}, not {}",
+                        unit.kind.word().to_lowercase(),
+                        map.province(p).name,
+                        map.power(unit.power).name,
+                        map.power(pw).name
+                    ),
+                    Some("an order for another power's unit is illegal; the unit holds".into()),
+                ));
+                results.push(r);
+                continue;
             }
-            // One order per unit (4.D.3): illegal orders do not count; identical
-            // orders are one order; different legal orders are all illegal and the
-            // unit holds. `eff[u]` is the unit's first legal order until then.
-            match order_of[u] {
-                None => {
-                    order_of[u] = Some(k);
-                    eff[u] = e;
-                }
-                Some(first) if eff[u] == e => same_as.push((k, first)),
-                Some(_) => conflict.insert(p),
+            _ => r.power = Some(unit.power),
+        }
+        // Its legality, on its own.
+        let e = match board.legal(u, p, o.kind) {
+            Ok(e) => e,
+            Err(why) => {
+                illegal.push(illegal_diagnostic(map, o, &why));
+                r.outcome = Outcome::Illegal(why);
+                results.push(r);
+                continue;
             }
-            r
-        })
-        .collect();
+        };
+        if let Eff::Move { to, .. } = e {
+            r.to = Some(to);
+        }
+        // One order per unit (4.D.3): illegal orders do not count; identical
+        // orders are one order; different legal orders are all illegal and the
+        // unit holds. `eff[u]` is the unit's first legal order until then.
+        match order_of[u] {
+            None => {
+                order_of[u] = Some(k);
+                eff[u] = e;
+            }
+            Some(first) if eff[u] == e => same_as.push((k, first)),
+            Some(_) => conflict.insert(p),
+        }
+        results.push(r);
+    }
     diagnostics.append(&mut illegal);
 
     if !conflict.is_empty() {
@@ -350,6 +348,7 @@ struct Board<'a> {
 impl Board<'_> {
     /// The order `kind` of unit `u`, in province `here`, as the resolver sees it, or
     /// why it can never be valid on this board.
+    #[inline]
     fn legal(&self, u: usize, here: Prov, kind: OrderKind) -> Result<Eff, Illegal> {
         let &Board {
             map,
