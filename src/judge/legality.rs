@@ -142,14 +142,18 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         rules,
     };
 
-    let mut results: Vec<OrderResult> = Vec::with_capacity(orders.len());
-    for (k, o) in orders.iter().enumerate() {
-        let mut r = OrderResult {
+    // Every result as an order no check has refused yet; the pass below changes in
+    // place what it finds.
+    let mut results: Vec<OrderResult> = orders
+        .iter()
+        .map(|o| OrderResult {
             unit: None,
             power: o.power,
             outcome: Outcome::Succeeds,
             to: None,
-        };
+        })
+        .collect();
+    for ((k, o), r) in orders.iter().enumerate().zip(&mut results) {
         // Bind the order to its unit.
         let (p, u) = match (o.kind, o.unit) {
             (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
@@ -160,7 +164,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                         "not a movement-phase order",
                         Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
                     ));
-                results.push(r);
                 continue;
             }
             (_, Some(u)) => {
@@ -173,7 +176,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                         format!("there is no unit in {}", map.province(p).name),
                         Some("check the province, or the position the orders are for".into()),
                     ));
-                    results.push(r);
                     continue;
                 }
                 (p, idx as usize)
@@ -195,7 +197,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                     ),
                     Some("an order for another power's unit is illegal; the unit holds".into()),
                 ));
-                results.push(r);
                 continue;
             }
             _ => r.power = Some(unit.power),
@@ -206,7 +207,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
             Err(why) => {
                 illegal.push(illegal_diagnostic(map, o, &why));
                 r.outcome = Outcome::Illegal(why);
-                results.push(r);
                 continue;
             }
         };
@@ -224,7 +224,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
             Some(first) if eff[u] == e => same_as.push((k, first)),
             Some(_) => conflict.insert(p),
         }
-        results.push(r);
     }
     diagnostics.append(&mut illegal);
 
@@ -284,6 +283,12 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
         {
             own_convoy.insert(map.prov_of(units[a].loc));
         }
+    }
+    // With no convoy ordered, a move keeps the convoy flag `legal` gave it (a "via
+    // convoy" army move of the 2000 and 2023 editions, no other), except that the v2.4
+    // land fallback sends it by land.
+    if !convoys && !rules.land_fallback() {
+        return;
     }
     // The route through the fleets ordered to convoy army `a` to `dest`.
     let ordered_route = |eff: &[Eff], a: usize, dest: Prov| {
