@@ -202,7 +202,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
             _ => r.power = Some(unit.power),
         }
         // Its legality, on its own.
-        let e = match board.legal(u, p, o.kind) {
+        let e = match board.legal(u, p, &o.kind) {
             Ok(e) => e,
             Err(why) => {
                 illegal.push(illegal_diagnostic(map, o, &why));
@@ -354,7 +354,7 @@ impl Board<'_> {
     /// The order `kind` of unit `u`, in province `here`, as the resolver sees it, or
     /// why it can never be valid on this board.
     #[inline]
-    fn legal(&self, u: usize, here: Prov, kind: OrderKind) -> Result<Eff, Illegal> {
+    fn legal(&self, u: usize, here: Prov, kind: &OrderKind) -> Result<Eff, Illegal> {
         let &Board {
             map,
             unit_at,
@@ -363,7 +363,7 @@ impl Board<'_> {
             rules,
         } = self;
         let unit = &units[u];
-        match kind {
+        match *kind {
             OrderKind::Hold => Ok(Eff::Hold),
             OrderKind::Move { to, via_convoy } => {
                 // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
@@ -374,7 +374,7 @@ impl Board<'_> {
                             ConvoyIntent::ViaConvoyOrOwnFleet { .. }
                         ));
                 let (to, convoy) =
-                    match move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via) {
+                    match move_target(map, fleets_at_sea, unit.kind, unit.loc, here, to, via) {
                         // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
                         Err(Illegal::NoPossibleConvoy)
                             if rules.land_fallback()
@@ -486,16 +486,17 @@ impl Board<'_> {
     }
 }
 
-/// The exact destination of a move and whether it goes by convoy, or why it is illegal.
+/// The exact destination of a move from `from` (in province `here`) and whether it
+/// goes by convoy, or why it is illegal.
 pub(crate) fn move_target(
     map: &Map,
     fleets_at_sea: &ProvSet,
     kind: UnitKind,
     from: Loc,
+    here: Prov,
     to: Loc,
     via_convoy: bool,
 ) -> Result<(Loc, bool), Illegal> {
-    let here = map.prov_of(from);
     let dest = map.prov_of(to);
     if dest == here {
         return Err(Illegal::SameProvince);
