@@ -160,10 +160,10 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
             | (_, None) => {
                 r.outcome = Outcome::Illegal(Illegal::WrongPhase);
                 diagnostics.push(Diagnostic::error(
-                        o.span,
-                        "not a movement-phase order",
-                        Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
-                    ));
+                    o.span,
+                    "not a movement-phase order",
+                    Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
+                ));
                 continue;
             }
             (_, Some(u)) => {
