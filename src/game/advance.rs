@@ -122,37 +122,37 @@ pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(),
             position.owners.len()
         ));
     }
-    if position.saved.len() > npowers || position.owners.iter().flatten().any(|&p| !power_ok(p)) {
+    // The largest power id of the owner table, by one scan with no early exit.
+    let owners_top = position.owners.iter().flatten().map(|p| p.0).max();
+    if position.saved.len() > npowers || owners_top.is_some_and(|p| !power_ok(Power(p))) {
         return fail("a power of the position".into());
     }
-    let units = position
+    let foreign_unit = position
         .units
         .iter()
-        .chain(position.dislodged.iter().map(|d| &d.unit));
-    for u in units {
-        if !loc_ok(u.loc) || !power_ok(u.power) {
-            return fail(format!("unit id {} of power id {}", u.loc.0, u.power.0));
-        }
+        .chain(position.dislodged.iter().map(|d| &d.unit))
+        .find(|u| !(loc_ok(u.loc) & power_ok(u.power)));
+    if let Some(u) = foreign_unit {
+        return fail(format!("unit id {} of power id {}", u.loc.0, u.power.0));
     }
     for d in &position.dislodged {
         if (d.by.0 as usize) >= nprovs || !d.retreats.iter().all(|&l| loc_ok(l)) {
             return fail("a retreat of a dislodged unit".into());
         }
     }
+    // One past a location id, for the largest id an order names.
+    let past = |l: Loc| usize::from(l.0) + 1;
     for o in orders {
-        // The order's unit and the places it names (at most three), on the stack.
-        let (a, b) = match o.kind {
-            OrderKind::Move { to, .. } => (Some(to), None),
-            OrderKind::Support { target, to } => (Some(target.loc), to),
-            OrderKind::Convoy { army, to } => (Some(army.loc), Some(to)),
-            _ => (None, None),
-        };
-        if ![o.unit.map(|u| u.loc), a, b]
-            .into_iter()
-            .flatten()
-            .all(loc_ok)
-            || !o.power.is_none_or(power_ok)
-        {
+        // One past the largest location id of the order's unit and the places it
+        // names (at most three); 0 when it names none.
+        let top = match o.kind {
+            OrderKind::Move { to, .. } => past(to),
+            OrderKind::Support { target, to } => past(target.loc).max(to.map_or(0, past)),
+            OrderKind::Convoy { army, to } => past(army.loc).max(past(to)),
+            _ => 0,
+        }
+        .max(o.unit.map_or(0, |u| past(u.loc)));
+        if top > nlocs || !o.power.is_none_or(power_ok) {
             return fail(format!(
                 "the order `{}`",
                 o.text.chars().take(80).collect::<String>()

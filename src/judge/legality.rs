@@ -66,13 +66,11 @@ pub(crate) struct Checked {
 }
 
 /// Buffers of [`check`] kept per thread for the next phase: the tables a [`Checked`]
-/// hands to the resolver (given back with [`recycle`]) and `check`'s own.
+/// hands to the resolver, given back with [`recycle`].
 struct Bufs {
     unit_at: Vec<u16>,
     eff: Vec<Eff>,
     order_of: Vec<Option<usize>>,
-    legal_eff: Vec<Option<Eff>>,
-    conflict: Vec<bool>,
 }
 
 impl Bufs {
@@ -81,8 +79,6 @@ impl Bufs {
             unit_at: Vec::new(),
             eff: Vec::new(),
             order_of: Vec::new(),
-            legal_eff: Vec::new(),
-            conflict: Vec::new(),
         }
     }
 }
@@ -101,18 +97,25 @@ pub(crate) fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
 /// next [`check`].
 pub(crate) fn recycle(unit_at: Vec<u16>, eff: Vec<Eff>, order_of: Vec<Option<usize>>) {
     BUFS.with(|c| {
-        let mut b = c.replace(Bufs::new());
-        b.unit_at = unit_at;
-        b.eff = eff;
-        b.order_of = order_of;
-        c.set(b);
+        c.set(Bufs {
+            unit_at,
+            eff,
+            order_of,
+        })
     });
 }
 
+/// Bind each order to its unit, judge its legality and keep one order per unit, in
+/// one pass over the orders. Diagnostics come as three passes would give them: every
+/// binding problem in input order, then every illegal order, then every unit with
+/// more than one order.
 pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
     let units = &position.units;
-    let mut b = BUFS.with(|c| c.replace(Bufs::new()));
-    let mut unit_at = std::mem::take(&mut b.unit_at);
+    let Bufs {
+        mut unit_at,
+        mut eff,
+        mut order_of,
+    } = BUFS.with(|c| c.replace(Bufs::new()));
     refill(&mut unit_at, map.province_count(), NONE);
     let mut fleets_at_sea = ProvSet::EMPTY;
     for (i, u) in units.iter().enumerate() {
@@ -122,18 +125,37 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
             fleets_at_sea.insert(p);
         }
     }
-    let mut results: Vec<OrderResult> = Vec::with_capacity(orders.len());
+    refill(&mut eff, units.len(), Eff::Hold);
+    refill(&mut order_of, units.len(), None);
     let mut diagnostics = Vec::new();
+    // Diagnostics of orders illegal on their own, reported after every binding one.
+    let mut illegal = Vec::new();
+    let mut same_as = Vec::new();
+    // The provinces of units given different legal orders. Only the unit `unit_at`
+    // names in a province is ever bound to an order, so a province stands for it.
+    let mut conflict = ProvSet::EMPTY;
+    let board = Board {
+        map,
+        unit_at: &unit_at,
+        units,
+        fleets_at_sea: &fleets_at_sea,
+        rules,
+    };
 
-    // Bind each order to its unit.
-    for o in orders {
-        let mut r = OrderResult {
+    // Every result as an order no check has refused yet; the pass below changes in
+    // place what it finds.
+    let mut results: Vec<OrderResult> = orders
+        .iter()
+        .map(|o| OrderResult {
             unit: None,
             power: o.power,
             outcome: Outcome::Succeeds,
             to: None,
-        };
-        match (o.kind, o.unit) {
+        })
+        .collect();
+    for ((k, o), r) in orders.iter().enumerate().zip(&mut results) {
+        // Bind the order to its unit.
+        let (p, u) = match (o.kind, o.unit) {
             (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
             | (_, None) => {
                 r.outcome = Outcome::Illegal(Illegal::WrongPhase);
@@ -142,6 +164,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                     "not a movement-phase order",
                     Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
                 ));
+                continue;
             }
             (_, Some(u)) => {
                 let p = map.prov_of(u.loc);
@@ -153,120 +176,84 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                         format!("there is no unit in {}", map.province(p).name),
                         Some("check the province, or the position the orders are for".into()),
                     ));
-                } else {
-                    let unit = &units[idx as usize];
-                    r.unit = Some(idx as usize);
-                    match o.power {
-                        Some(pw) if pw != unit.power => {
-                            r.outcome = Outcome::Illegal(Illegal::ForeignUnit(unit.power));
-                            diagnostics.push(Diagnostic::error(
-                                o.span,
-                                format!(
-                                    "the {} in {} belongs to {}, not {}",
-                                    unit.kind.word().to_lowercase(),
-                                    map.province(p).name,
-                                    map.power(unit.power).name,
-                                    map.power(pw).name
-                                ),
-                                Some(
-                                    "an order for another power's unit is illegal; the unit holds"
-                                        .into(),
-                                ),
-                            ));
-                        }
-                        _ => {
-                            r.power = Some(unit.power);
-                        }
-                    }
+                    continue;
                 }
+                (p, idx as usize)
             }
-        }
-        results.push(r);
-    }
-    // Legality of each bound order, on its own.
-    let mut legal_eff = std::mem::take(&mut b.legal_eff);
-    refill(&mut legal_eff, orders.len(), None);
-    for (k, o) in orders.iter().enumerate() {
-        let Some(u) = results[k]
-            .unit
-            .filter(|_| results[k].outcome == Outcome::Succeeds)
-        else {
-            continue;
         };
         let unit = &units[u];
-        match legal(
-            map,
-            &unit_at,
-            units,
-            &fleets_at_sea,
-            u,
-            map.prov_of(unit.loc),
-            o.kind,
-            rules,
-        ) {
-            Ok(e) => {
-                if let Eff::Move { to, .. } = e {
-                    results[k].to = Some(to);
-                }
-                legal_eff[k] = Some(e);
+        r.unit = Some(u);
+        match o.power {
+            Some(pw) if pw != unit.power => {
+                r.outcome = Outcome::Illegal(Illegal::ForeignUnit(unit.power));
+                diagnostics.push(Diagnostic::error(
+                    o.span,
+                    format!(
+                        "the {} in {} belongs to {}, not {}",
+                        unit.kind.word().to_lowercase(),
+                        map.province(p).name,
+                        map.power(unit.power).name,
+                        map.power(pw).name
+                    ),
+                    Some("an order for another power's unit is illegal; the unit holds".into()),
+                ));
+                continue;
             }
-            Err(why) => {
-                diagnostics.push(illegal_diagnostic(map, o, &why));
-                results[k].outcome = Outcome::Illegal(why);
-            }
+            _ => r.power = Some(unit.power),
         }
-    }
-
-    // One order per unit (4.D.3): illegal orders do not count; identical orders are
-    // one order; different legal orders are all illegal and the unit holds.
-    let mut eff = std::mem::take(&mut b.eff);
-    refill(&mut eff, units.len(), Eff::Hold);
-    let mut order_of = std::mem::take(&mut b.order_of);
-    refill(&mut order_of, units.len(), None);
-    let mut same_as = Vec::new();
-    let mut conflict = std::mem::take(&mut b.conflict);
-    refill(&mut conflict, units.len(), false);
-    for k in 0..orders.len() {
-        let (Some(u), Some(e)) = (results[k].unit, legal_eff[k]) else {
-            continue;
+        // Its legality, on its own.
+        let e = match board.legal(u, p, &o.kind) {
+            Ok(e) => e,
+            Err(why) => {
+                illegal.push(illegal_diagnostic(map, o, &why));
+                r.outcome = Outcome::Illegal(why);
+                continue;
+            }
         };
+        if let Eff::Move { to, .. } = e {
+            r.to = Some(to);
+        }
+        // One order per unit (4.D.3): illegal orders do not count; identical
+        // orders are one order; different legal orders are all illegal and the
+        // unit holds. `eff[u]` is the unit's first legal order until then.
         match order_of[u] {
             None => {
                 order_of[u] = Some(k);
                 eff[u] = e;
             }
-            Some(first) if legal_eff[first] == Some(e) => same_as.push((k, first)),
-            Some(_) => conflict[u] = true,
+            Some(first) if eff[u] == e => same_as.push((k, first)),
+            Some(_) => conflict.insert(p),
         }
     }
-    if conflict.contains(&true) {
-        for (k, o) in orders.iter().enumerate() {
-            let Some(u) = results[k]
+    diagnostics.append(&mut illegal);
+
+    if !conflict.is_empty() {
+        // The orders of a unit with more than one: its legal orders, those that still
+        // succeed, become illegal.
+        let conflicted = |u: usize| conflict.contains(map.prov_of(units[u].loc));
+        for (r, o) in results.iter_mut().zip(orders) {
+            let Some(u) = r
                 .unit
-                .filter(|&u| conflict[u] && legal_eff[k].is_some())
+                .filter(|&u| r.outcome == Outcome::Succeeds && conflicted(u))
             else {
                 continue;
             };
-            results[k].outcome = Outcome::Illegal(Illegal::DuplicateOrder);
+            r.outcome = Outcome::Illegal(Illegal::DuplicateOrder);
             diagnostics.push(Diagnostic::error(
                 o.span,
                 format!("{} has more than one order", units[u].short(map)),
                 Some("all its orders are illegal and the unit holds; keep one".into()),
             ));
         }
-        same_as.retain(|&(k, _)| !results[k].unit.is_some_and(|u| conflict[u]));
-        for u in 0..units.len() {
-            if conflict[u] {
-                eff[u] = Eff::Hold;
-                order_of[u] = None;
-            }
+        same_as.retain(|&(k, _)| !results[k].unit.is_some_and(conflicted));
+        for p in conflict {
+            let u = unit_at[p.0 as usize] as usize;
+            eff[u] = Eff::Hold;
+            order_of[u] = None;
         }
     }
 
     convoy_intent(map, units, &mut eff, rules);
-    b.legal_eff = legal_eff;
-    b.conflict = conflict;
-    BUFS.with(|c| c.set(b));
     Checked {
         unit_at,
         eff,
@@ -280,9 +267,29 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
 /// DATC 4.A.3, by the edition's policy: which army moves to an adjacent province go by
 /// convoy, decided once every unit has its one order.
 fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules: Rules) {
-    // With no convoy order at all, no army has a convoy ordered: the scans below
-    // are skipped.
-    let convoys = eff.iter().any(|e| matches!(e, Eff::Convoy { .. }));
+    // Is any fleet ordered to convoy; the provinces of the armies a fleet of their own
+    // power is ordered to convoy where they move. Only the unit `unit_at` names in a
+    // province has an order, so a province stands for its army.
+    let mut convoys = false;
+    let mut own_convoy = ProvSet::EMPTY;
+    for (f, e) in eff.iter().enumerate() {
+        let Eff::Convoy { army, to: dest } = *e else {
+            continue;
+        };
+        convoys = true;
+        let a = army as usize;
+        if units[f].power == units[a].power
+            && matches!(eff[a], Eff::Move { to, .. } if map.prov_of(to) == dest)
+        {
+            own_convoy.insert(map.prov_of(units[a].loc));
+        }
+    }
+    // With no convoy ordered, a move keeps the convoy flag `legal` gave it (a "via
+    // convoy" army move of the 2000 and 2023 editions, no other), except that the v2.4
+    // land fallback sends it by land.
+    if !convoys && !rules.land_fallback() {
+        return;
+    }
     // The route through the fleets ordered to convoy army `a` to `dest`.
     let ordered_route = |eff: &[Eff], a: usize, dest: Prov| {
         if !convoys {
@@ -312,11 +319,7 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             // 2000/2023 and 1982: a fleet of the army's own power legally ordered to
             // convoy it shows the intent to go by convoy.
             ConvoyIntent::ViaConvoyOrOwnFleet { .. } | ConvoyIntent::OwnFleet1982 => {
-                convoy
-                    || (convoys && eff.iter().enumerate().any(|(f, e)| {
-                        matches!(*e, Eff::Convoy { army, to } if army as usize == a && to == dest)
-                            && units[f].power == units[a].power
-                    }))
+                convoy || own_convoy.contains(here)
             }
             // 1971: only a swap with the unit in the destination goes by convoy.
             ConvoyIntent::Swap1971 => {
@@ -337,148 +340,163 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn legal(
-    map: &Map,
-    unit_at: &[u16],
-    units: &[crate::game::Unit],
-    fleets_at_sea: &ProvSet,
-    u: usize,
-    here: Prov,
-    kind: OrderKind,
+/// What the legality of one order is judged on: the board and the units on it.
+struct Board<'a> {
+    map: &'a Map,
+    /// Per province: the unit in it, or `NONE`.
+    unit_at: &'a [u16],
+    units: &'a [crate::game::Unit],
+    fleets_at_sea: &'a ProvSet,
     rules: Rules,
-) -> Result<Eff, Illegal> {
-    let unit = &units[u];
-    match kind {
-        OrderKind::Hold => Ok(Eff::Hold),
-        OrderKind::Move { to, via_convoy } => {
-            // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
-            let via = via_convoy
-                && (unit.kind == UnitKind::Fleet
-                    || matches!(
-                        rules.convoy_intent,
-                        ConvoyIntent::ViaConvoyOrOwnFleet { .. }
-                    ));
-            let (to, convoy) = match move_target(map, fleets_at_sea, unit.kind, unit.loc, to, via) {
-                // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
-                Err(Illegal::NoPossibleConvoy)
-                    if rules.land_fallback() && map.army_adjacent(here, map.prov_of(to)) =>
-                {
-                    (map.prov_of(to).into(), false)
-                }
-                r => r?,
-            };
-            Ok(Eff::Move {
-                to,
-                convoy,
-                fallback: false,
-            })
-        }
-        OrderKind::Support { target, to } => {
-            let tp = map.prov_of(target.loc);
-            let t = unit_at[tp.0 as usize];
-            if tp == here {
-                return Err(Illegal::SupportSelf);
-            }
-            if t == NONE {
-                return Err(Illegal::NoTarget);
-            }
-            let tu = &units[t as usize];
-            match to {
-                None => {
-                    if !map.can_reach(unit.kind, unit.loc, tp) {
-                        return Err(Illegal::CannotReach);
-                    }
-                    Ok(Eff::SupHold { target: t })
-                }
-                Some(dl) => {
-                    let dest = map.prov_of(dl);
-                    if dest == tp {
-                        return Err(Illegal::SupportedMoveImpossible);
-                    }
-                    if !map.can_reach(unit.kind, unit.loc, dest) {
-                        return Err(Illegal::CannotReach);
-                    }
-                    // The supported move must be possible, with the supporter not
-                    // convoying at the same time (6.D.31).
-                    let mut fleets = *fleets_at_sea;
-                    fleets.remove(here);
-                    let coast = match tu.kind {
-                        UnitKind::Army => {
-                            if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
-                                return Err(Illegal::SupportedMoveImpossible);
-                            }
-                            let ok = map.army_adjacent(tp, dest)
-                                || (map.is_shore(tp)
-                                    && map.is_shore(dest)
-                                    && convoy::route_exists(map, &fleets, tp, dest));
-                            if !ok {
-                                return Err(Illegal::SupportedMoveImpossible);
-                            }
-                            None
+}
+
+impl Board<'_> {
+    /// The order `kind` of unit `u`, in province `here`, as the resolver sees it, or
+    /// why it can never be valid on this board.
+    #[inline]
+    fn legal(&self, u: usize, here: Prov, kind: &OrderKind) -> Result<Eff, Illegal> {
+        let &Board {
+            map,
+            unit_at,
+            units,
+            fleets_at_sea,
+            rules,
+        } = self;
+        let unit = &units[u];
+        match *kind {
+            OrderKind::Hold => Ok(Eff::Hold),
+            OrderKind::Move { to, via_convoy } => {
+                // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
+                let via = via_convoy
+                    && (unit.kind == UnitKind::Fleet
+                        || matches!(
+                            rules.convoy_intent,
+                            ConvoyIntent::ViaConvoyOrOwnFleet { .. }
+                        ));
+                let (to, convoy) =
+                    match move_target(map, fleets_at_sea, unit.kind, unit.loc, here, to, via) {
+                        // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
+                        Err(Illegal::NoPossibleConvoy)
+                            if rules.land_fallback()
+                                && map.army_adjacent(here, map.prov_of(to)) =>
+                        {
+                            (map.prov_of(to).into(), false)
                         }
-                        UnitKind::Fleet => {
-                            if !map.fleet_reach(tu.loc).contains(dest) {
-                                return Err(Illegal::SupportedMoveImpossible);
-                            }
-                            if map.is_coast(dl) {
-                                if !map.fleet_adjacent(tu.loc, dl) {
+                        r => r?,
+                    };
+                Ok(Eff::Move {
+                    to,
+                    convoy,
+                    fallback: false,
+                })
+            }
+            OrderKind::Support { target, to } => {
+                let tp = map.prov_of(target.loc);
+                let t = unit_at[tp.0 as usize];
+                if tp == here {
+                    return Err(Illegal::SupportSelf);
+                }
+                if t == NONE {
+                    return Err(Illegal::NoTarget);
+                }
+                let tu = &units[t as usize];
+                match to {
+                    None => {
+                        if !map.can_reach(unit.kind, unit.loc, tp) {
+                            return Err(Illegal::CannotReach);
+                        }
+                        Ok(Eff::SupHold { target: t })
+                    }
+                    Some(dl) => {
+                        let dest = map.prov_of(dl);
+                        if dest == tp {
+                            return Err(Illegal::SupportedMoveImpossible);
+                        }
+                        if !map.can_reach(unit.kind, unit.loc, dest) {
+                            return Err(Illegal::CannotReach);
+                        }
+                        // The supported move must be possible, with the supporter not
+                        // convoying at the same time (6.D.31).
+                        let mut fleets = *fleets_at_sea;
+                        fleets.remove(here);
+                        let coast = match tu.kind {
+                            UnitKind::Army => {
+                                if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
                                     return Err(Illegal::SupportedMoveImpossible);
                                 }
-                                Some(dl)
-                            } else {
+                                let ok = map.army_adjacent(tp, dest)
+                                    || (map.is_shore(tp)
+                                        && map.is_shore(dest)
+                                        && convoy::route_exists(map, &fleets, tp, dest));
+                                if !ok {
+                                    return Err(Illegal::SupportedMoveImpossible);
+                                }
                                 None
                             }
-                        }
-                    };
-                    Ok(Eff::SupMove {
-                        target: t,
-                        to: dest,
-                        coast,
-                    })
+                            UnitKind::Fleet => {
+                                if !map.fleet_reach(tu.loc).contains(dest) {
+                                    return Err(Illegal::SupportedMoveImpossible);
+                                }
+                                if map.is_coast(dl) {
+                                    if !map.fleet_adjacent(tu.loc, dl) {
+                                        return Err(Illegal::SupportedMoveImpossible);
+                                    }
+                                    Some(dl)
+                                } else {
+                                    None
+                                }
+                            }
+                        };
+                        Ok(Eff::SupMove {
+                            target: t,
+                            to: dest,
+                            coast,
+                        })
+                    }
                 }
             }
-        }
-        OrderKind::Convoy { army, to } => {
-            if unit.kind != UnitKind::Fleet || !map.is_sea(here) {
-                return Err(Illegal::ConvoyNotAtSea);
+            OrderKind::Convoy { army, to } => {
+                if unit.kind != UnitKind::Fleet || !map.is_sea(here) {
+                    return Err(Illegal::ConvoyNotAtSea);
+                }
+                let ap = map.prov_of(army.loc);
+                let a = unit_at[ap.0 as usize];
+                if a == NONE {
+                    return Err(Illegal::NoTarget);
+                }
+                if units[a as usize].kind != UnitKind::Army {
+                    return Err(Illegal::ConvoyNotArmy);
+                }
+                let dest = map.prov_of(to);
+                if dest == ap {
+                    return Err(Illegal::SameProvince);
+                }
+                if !map.is_shore(ap)
+                    || !map.is_shore(dest)
+                    || !convoy::necessary(map, fleets_at_sea, ap, dest, here)
+                {
+                    return Err(Illegal::NotOnRoute);
+                }
+                Ok(Eff::Convoy { army: a, to: dest })
             }
-            let ap = map.prov_of(army.loc);
-            let a = unit_at[ap.0 as usize];
-            if a == NONE {
-                return Err(Illegal::NoTarget);
+            OrderKind::Disband | OrderKind::Build | OrderKind::Waive | OrderKind::Save => {
+                Err(Illegal::WrongPhase)
             }
-            if units[a as usize].kind != UnitKind::Army {
-                return Err(Illegal::ConvoyNotArmy);
-            }
-            let dest = map.prov_of(to);
-            if dest == ap {
-                return Err(Illegal::SameProvince);
-            }
-            if !map.is_shore(ap)
-                || !map.is_shore(dest)
-                || !convoy::necessary(map, fleets_at_sea, ap, dest, here)
-            {
-                return Err(Illegal::NotOnRoute);
-            }
-            Ok(Eff::Convoy { army: a, to: dest })
-        }
-        OrderKind::Disband | OrderKind::Build | OrderKind::Waive | OrderKind::Save => {
-            Err(Illegal::WrongPhase)
         }
     }
 }
 
-/// The exact destination of a move and whether it goes by convoy, or why it is illegal.
+/// The exact destination of a move from `from` (in province `here`) and whether it
+/// goes by convoy, or why it is illegal.
 pub(crate) fn move_target(
     map: &Map,
     fleets_at_sea: &ProvSet,
     kind: UnitKind,
     from: Loc,
+    here: Prov,
     to: Loc,
     via_convoy: bool,
 ) -> Result<(Loc, bool), Illegal> {
-    let here = map.prov_of(from);
     let dest = map.prov_of(to);
     if dest == here {
         return Err(Illegal::SameProvince);

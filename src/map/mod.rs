@@ -420,6 +420,7 @@ impl Map {
     }
 
     /// May an army move from `a` to `b` over land?
+    #[inline(always)]
     pub fn army_adjacent(&self, a: Prov, b: Prov) -> bool {
         self.army_adj[a.0 as usize].contains(b)
     }
@@ -450,6 +451,7 @@ impl Map {
     }
 
     /// May a unit of `kind` at `from` move into province `to` (any coast)?
+    #[inline(always)]
     pub fn can_reach(&self, kind: UnitKind, from: Loc, to: Prov) -> bool {
         match kind {
             UnitKind::Army => self.army_adjacent(self.prov_of(from), to),
