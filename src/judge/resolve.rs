@@ -959,7 +959,8 @@ pub(crate) fn resolve(
 fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     let attack = r.attack(m);
     let (d, _) = r.dest(m).expect("a move");
-    let mut against = Vec::new();
+    // Room for every opposition at once: the unit there and the other movers.
+    let mut against = Vec::with_capacity(r.t.movers.of(d.0 as usize).len());
     let mut oppose = |unit: usize, kind: Strength, strength: u8| {
         if strength >= attack {
             against.push(Opposition {
