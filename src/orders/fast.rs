@@ -73,7 +73,12 @@ struct Words<'t> {
 }
 
 fn is_word_byte(b: u8) -> bool {
-    CLASS.get(usize::from(b)).is_some_and(|&c| c != 0)
+    class(b) != 0
+}
+
+/// The [`CLASS`] of a byte.
+fn class(b: u8) -> u8 {
+    CLASS.get(usize::from(b)).copied().unwrap_or(0)
 }
 
 /// Per byte: 0 if it is no word byte, 1 for a letter or digit, 2 for `.` and `'`
@@ -120,6 +125,11 @@ impl<'t> Words<'t> {
     fn split(&mut self) -> Option<()> {
         let text = self.text;
         let b = text.as_bytes();
+        // Each byte gives at most one normalized byte, and the last word one space
+        // more: a shorter text always fits (a longer one goes to the full grammar).
+        if b.len() >= MAX_NORM {
+            return None;
+        }
         let w = self;
         let mut nlen = 0usize;
         let mut join = Join::Space;
@@ -132,25 +142,21 @@ impl<'t> Words<'t> {
                 i += 1;
                 continue;
             }
-            let after_word = i > 0 && b.get(i - 1).is_some_and(|&p| is_word_byte(p));
-            let next = b.get(i + 1).copied();
             if is_word_byte(c) {
                 // The word's bytes, lower-case, without `.` and `'`, in one pass.
                 let nstart = nlen;
-                let mut len = 0;
-                let mut out = w.norm.get_mut(nlen..)?.iter_mut();
-                for &d in b.get(i..)? {
-                    match CLASS.get(usize::from(d)).copied().unwrap_or(0) {
+                let mut j = i;
+                while let Some(&d) = b.get(j) {
+                    match class(d) {
                         0 => break,
                         1 => {
-                            *out.next()? = d.to_ascii_lowercase();
+                            *w.norm.get_mut(nlen)? = d.to_ascii_lowercase();
                             nlen += 1;
                         }
                         _ => {}
                     }
-                    len += 1;
+                    j += 1;
                 }
-                let j = i + len;
                 if nlen == nstart {
                     return None;
                 }
@@ -161,18 +167,26 @@ impl<'t> Words<'t> {
                 join = Join::Space;
                 i = j;
                 // A word is followed by a space, a joining `-` or `/`, or the end.
-                if !matches!(b.get(i), None | Some(b' ' | b'-' | b'/')) {
-                    return None;
+                match b.get(i) {
+                    None | Some(b' ') => {}
+                    Some(&d @ (b'-' | b'/')) => {
+                        // `Mid-Atlantic`, `Spa/nc`; else a move arrow needs a space
+                        // before it, and a slash is read only between two words.
+                        if !b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) {
+                            return None;
+                        }
+                        join = if d == b'-' { Join::Hyphen } else { Join::Slash };
+                        i += 1;
+                    }
+                    Some(_) => return None,
                 }
                 continue;
             }
-            let next_alnum = next.is_some_and(|d| d.is_ascii_alphanumeric());
+            let next = b.get(i + 1).copied();
+            // Here `c` follows a space (or begins the text): a word's `-` or `/` was
+            // taken with the word.
             match c {
-                b'-' | b'/' if after_word && next_alnum => {
-                    join = if c == b'-' { Join::Hyphen } else { Join::Slash };
-                    i += 1;
-                }
-                b'-' if !after_word && join == Join::Space => {
+                b'-' if join == Join::Space => {
                     let len = if next == Some(b'>') { 2 } else { 1 };
                     if b.get(i + len) != Some(&b' ') {
                         return None;

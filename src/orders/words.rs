@@ -499,13 +499,32 @@ pub(super) fn label_word(w: &str) -> Option<bool> {
 /// Is the whole text a section label (`Spring 1901`, `== Fall 1901 Retreats ==`,
 /// `S1901M`, `Orders:`, `(none)`): label words only, at least one of them strong.
 pub(super) fn is_label(s: &str) -> bool {
-    let mut strong = false;
+    // Most orders begin with a unit letter (`A Par`): a word of one letter or digit
+    // is no label word. (Words are split at every other ASCII character alike on any
+    // text.)
+    let b = s.as_bytes();
+    let first = b
+        .iter()
+        .position(|&c| c.is_ascii_alphanumeric() || c == b'&' || !c.is_ascii());
+    if let Some(i) = first {
+        let one = |c: Option<&u8>| {
+            c.is_none_or(|&c| c.is_ascii() && !(c.is_ascii_alphanumeric() || c == b'&'))
+        };
+        if b.get(i).is_some_and(u8::is_ascii_alphanumeric) && one(b.get(i + 1)) {
+            return false;
+        }
+    }
     // On ASCII text, bytes split as characters do.
-    let words: &mut dyn Iterator<Item = &str> = if s.is_ascii() {
-        &mut s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '&'))
+    if s.is_ascii() {
+        label_words(s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '&')))
     } else {
-        &mut s.split(|c: char| !(c.is_alphanumeric() || c == '&'))
-    };
+        label_words(s.split(|c: char| !(c.is_alphanumeric() || c == '&')))
+    }
+}
+
+/// Are `words` (empty ones skipped) label words only, at least one of them strong?
+fn label_words<'a>(words: impl Iterator<Item = &'a str>) -> bool {
+    let mut strong = false;
     for w in words.filter(|w| !w.is_empty()) {
         match label_word(w) {
             Some(s) => strong |= s,
