@@ -195,11 +195,15 @@ impl<V> ByteTable<V> {
         self.bytes.get(at as usize..(at + len) as usize)
     }
 
-    /// The value of `key`, if it is in the table.
+    /// The value of `key`, if it is in the table. Inlined for a short key; a longer
+    /// one is looked up out of line.
+    #[inline]
     pub fn get(&self, key: &[u8]) -> Option<&V> {
-        let h = key_number(key);
+        if key.len() > SHORT_KEY {
+            return self.get_long(key);
+        }
+        let h = key.iter().rev().fold(0, |h, &b| h << 8 | u64::from(b));
         let tag = key.len() as u32 + 1;
-        let short = key.len() <= SHORT_KEY;
         let mask = self.slots.len().wrapping_sub(1);
         let mut at = slot_of(h, mask);
         loop {
@@ -207,7 +211,26 @@ impl<V> ByteTable<V> {
             if s.tag == 0 {
                 return None;
             }
-            if s.h == h && s.tag == tag && (short || self.key(s.i as usize) == Some(key)) {
+            if s.h == h && s.tag == tag {
+                return self.values.get(s.i as usize);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// [`ByteTable::get`] for a key longer than [`SHORT_KEY`].
+    #[inline(never)]
+    fn get_long(&self, key: &[u8]) -> Option<&V> {
+        let h = fnv(key);
+        let tag = key.len() as u32 + 1;
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut at = slot_of(h, mask);
+        loop {
+            let s = *self.slots.get(at)?;
+            if s.tag == 0 {
+                return None;
+            }
+            if s.h == h && s.tag == tag && self.key(s.i as usize) == Some(key) {
                 return self.values.get(s.i as usize);
             }
             at = (at + 1) & mask;
@@ -394,6 +417,7 @@ impl NameIndex {
 
     /// The locations a normalized name may mean (empty if none), and whether a longer
     /// name begins with it and a space (`north` of `north sea`).
+    #[inline]
     pub fn scan(&self, norm: &[u8]) -> (&[Loc], bool) {
         self.scan
             .get(norm)
@@ -442,6 +466,7 @@ impl NameIndex {
     }
 
     /// May a power's name begin with this normalized word?
+    #[inline]
     pub fn power_head(&self, norm: &str) -> bool {
         self.power_heads.get(norm.as_bytes()).is_some()
     }

@@ -45,12 +45,12 @@ enum Kind {
 /// One word, move arrow or parenthesis of the text.
 #[derive(Clone, Copy, Debug)]
 struct Item {
-    /// Byte range in the text.
-    start: u32,
-    end: u32,
+    /// Byte range in the text (a text read here is shorter than [`MAX_NORM`]).
+    start: u8,
+    end: u8,
     /// Byte range of the normalized word in [`Words::norm`] (empty for an arrow).
-    nstart: u16,
-    nend: u16,
+    nstart: u8,
+    nend: u8,
     join: Join,
     kind: Kind,
     /// The word's keyword bits (`words::flags`; 0 for an arrow or parenthesis).
@@ -257,10 +257,10 @@ impl<'t> Words<'t> {
             _ => 0,
         };
         *self.items.get_mut(self.n)? = Item {
-            start: u32::try_from(start).ok()?,
-            end: u32::try_from(end).ok()?,
-            nstart: u16::try_from(nstart).ok()?,
-            nend: u16::try_from(nend).ok()?,
+            start: u8::try_from(start).ok()?,
+            end: u8::try_from(end).ok()?,
+            nstart: u8::try_from(nstart).ok()?,
+            nend: u8::try_from(nend).ok()?,
             join,
             kind,
             flags,
@@ -333,11 +333,13 @@ impl Ctx<'_> {
     /// the power and the text after the colon. A text that is a header, or has any other
     /// prefix or a marker, goes to the full grammar (its order has no colon).
     fn fast_prefix<'t>(&self, t: &'t str) -> Option<(Power, &'t str)> {
-        let colon = t.find(':')?;
-        let (word, rest) = (t.get(..colon)?, t.get(colon + 1..)?);
-        if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        // The first `:` ends a word of letters: it follows the letters that begin the
+        // text.
+        let colon = t.bytes().take_while(u8::is_ascii_alphabetic).count();
+        if colon == 0 || t.as_bytes().get(colon) != Some(&b':') {
             return None;
         }
+        let (word, rest) = (t.get(..colon)?, t.get(colon + 1..)?);
         // `Ctx::header`: an order's unit type is no label word, so this is no header;
         // `Ctx::marker`: a letter or four before `:` is no marker.
         let p = crate::map::names::with_normalized(word, |n| self.names.power(n))?;
@@ -392,10 +394,10 @@ impl Ctx<'_> {
         let raw = w.raw(k)?;
         let f = w.flags(k);
         // `Ctx::command`: not an order word written before a unit (`B`, `D`, `M`, `W`).
+        // (A word's normalized form is the word as `word_eq` compares it.)
         if f & (flag::WAIVE | flag::BUILD | flag::DISBAND | flag::MOVE_FIRST | flag::HOLD_FIRST)
             != 0
-            || word_eq(raw, "save")
-            || word_eq(raw, "w")
+            || matches!(w.norm_bytes(k, k)?, b"save" | b"w")
             || !raw.bytes().all(|b| b.is_ascii_alphabetic())
         {
             return None;

@@ -168,7 +168,7 @@ pub fn parse_order_with(
     let cleaned = clean_line(text);
     let one = cleaned.trim_end().trim_end_matches([',', ';']);
     let ctx = Ctx::new(map, &cleaned, 1, options.strict);
-    if let Some(at) = one.bytes().position(|b| b == b',' || b == b';') {
+    if let Some(at) = find2(one.as_bytes(), b',', b';') {
         return Err(Diagnostic::error(
             ctx.span(&one[at..], 1),
             "several orders in one string",

@@ -238,7 +238,10 @@ pub(super) fn flags(w: &str) -> u32 {
 }
 
 /// The keyword bits of a word already lower-case, without `.` and `'` (as
-/// [`crate::map::names::normalize`] leaves one word); 0 if none.
+/// [`crate::map::names::normalize`] leaves one word); 0 if none. Inlined: most words
+/// are told by a letter or by their first two letters and length; the rest are looked
+/// up out of line.
+#[inline]
 pub(super) fn flags_lower(word: &[u8]) -> u32 {
     let n = word.len();
     let Some(&first) = word.first() else {
@@ -257,6 +260,12 @@ pub(super) fn flags_lower(word: &[u8]) -> u32 {
     {
         return 0;
     }
+    keyword_bits(t, word)
+}
+
+/// The bits of a word in the keyword table.
+#[inline(never)]
+fn keyword_bits(t: &Table, word: &[u8]) -> u32 {
     t.words.get(word).copied().unwrap_or(0)
 }
 
