@@ -468,7 +468,13 @@ impl NameIndex {
     /// May a power's name begin with this normalized word?
     #[inline]
     pub fn power_head(&self, norm: &str) -> bool {
-        self.power_heads.get(norm.as_bytes()).is_some()
+        self.power_head_bytes(norm.as_bytes())
+    }
+
+    /// [`NameIndex::power_head`] of a name's bytes.
+    #[inline]
+    pub fn power_head_bytes(&self, norm: &[u8]) -> bool {
+        self.power_heads.get(norm).is_some()
     }
 
     /// The power whose initial is the letter `c` (any case), if the letter is unique.

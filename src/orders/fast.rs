@@ -16,7 +16,7 @@
 //! order of the DATC cases and the parser tests, and on generated ones.
 
 use super::grammar::{Ctx, Stated};
-use super::words::{flag, flags_lower, word_eq};
+use super::words::{flag, word_eq};
 use super::{Order, OrderKind, UnitRef};
 use crate::map::{Loc, Power, UnitKind};
 
@@ -73,30 +73,33 @@ struct Words<'t> {
 }
 
 fn is_word_byte(b: u8) -> bool {
-    class(b) != 0
+    norm_byte(b) != NOT_WORD
 }
 
-/// The [`CLASS`] of a byte.
-fn class(b: u8) -> u8 {
-    CLASS.get(usize::from(b)).copied().unwrap_or(0)
+/// The [`NORM`] of a byte.
+fn norm_byte(b: u8) -> u8 {
+    NORM.get(usize::from(b)).copied().unwrap_or(NOT_WORD)
 }
 
-/// Per byte: 0 if it is no word byte, 1 for a letter or digit, 2 for `.` and `'`
-/// (word bytes that normalizing drops).
+/// [`NORM`] of a byte that is no word byte.
+const NOT_WORD: u8 = 0;
+/// [`NORM`] of `.` and `'`: word bytes that normalizing drops.
+const DROPPED: u8 = 1;
+
+/// Per byte: what a word keeps of it, lower-case, for a letter or digit; else
+/// [`DROPPED`] or [`NOT_WORD`] (no letter or digit is either).
 // Evaluated at compile time: an index out of range fails the build, never a run.
 #[allow(clippy::indexing_slicing)]
-const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
+const NORM: [u8; 256] = {
+    let mut t = [NOT_WORD; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        t[b] = if c.is_ascii_alphanumeric() {
-            1
+        if c.is_ascii_alphanumeric() {
+            t[b] = c.to_ascii_lowercase();
         } else if c == b'.' || c == b'\'' {
-            2
-        } else {
-            0
-        };
+            t[b] = DROPPED;
+        }
         b += 1;
     }
     t
@@ -131,6 +134,7 @@ impl<'t> Words<'t> {
             return None;
         }
         let w = self;
+        let keywords = super::words::keywords();
         let mut nlen = 0usize;
         let mut join = Join::Space;
         let mut i = 0;
@@ -146,14 +150,14 @@ impl<'t> Words<'t> {
                 // The word's bytes, lower-case, without `.` and `'`, in one pass.
                 let nstart = nlen;
                 let mut j = i;
-                while let Some(&d) = b.get(j) {
-                    match class(d) {
-                        0 => break,
-                        1 => {
-                            *w.norm.get_mut(nlen)? = d.to_ascii_lowercase();
-                            nlen += 1;
-                        }
-                        _ => {}
+                for &d in b.get(i..)? {
+                    let v = norm_byte(d);
+                    if v == NOT_WORD {
+                        break;
+                    }
+                    if v != DROPPED {
+                        *w.norm.get_mut(nlen)? = v;
+                        nlen += 1;
                     }
                     j += 1;
                 }
@@ -163,7 +167,8 @@ impl<'t> Words<'t> {
                 let nend = nlen;
                 *w.norm.get_mut(nlen)? = b' ';
                 nlen += 1;
-                w.push(i, j, nstart, nend, join, Kind::Word)?;
+                let flags = keywords.flags(w.norm.get(nstart..nend)?);
+                w.push(i, j, nstart, nend, join, Kind::Word, flags)?;
                 join = Join::Space;
                 i = j;
                 // A word is followed by a space, a joining `-` or `/`, or the end.
@@ -199,6 +204,7 @@ impl<'t> Words<'t> {
                         at as usize,
                         Join::Space,
                         Kind::Arrow,
+                        0,
                     )?;
                     i += len;
                 }
@@ -231,7 +237,7 @@ impl<'t> Words<'t> {
                     *w.norm.get_mut(nlen)? = b' ';
                     nlen += 1;
                     let end = i + len + 2;
-                    w.push(i, end, nstart, nend, Join::Space, Kind::Paren)?;
+                    w.push(i, end, nstart, nend, Join::Space, Kind::Paren, 0)?;
                     if !matches!(b.get(end), None | Some(b' ')) {
                         return None;
                     }
@@ -243,6 +249,8 @@ impl<'t> Words<'t> {
         (join == Join::Space && w.n > 0).then_some(())
     }
 
+    /// Add an item: offsets below [`MAX_NORM`] (as [`Words::split`] checks first).
+    #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
         start: usize,
@@ -251,16 +259,13 @@ impl<'t> Words<'t> {
         nend: usize,
         join: Join,
         kind: Kind,
+        flags: u32,
     ) -> Option<()> {
-        let flags = match kind {
-            Kind::Word => flags_lower(self.norm.get(nstart..nend)?),
-            _ => 0,
-        };
         *self.items.get_mut(self.n)? = Item {
-            start: u8::try_from(start).ok()?,
-            end: u8::try_from(end).ok()?,
-            nstart: u8::try_from(nstart).ok()?,
-            nend: u8::try_from(nend).ok()?,
+            start: start as u8,
+            end: end as u8,
+            nstart: nstart as u8,
+            nend: nend as u8,
             join,
             kind,
             flags,
@@ -319,7 +324,7 @@ impl Ctx<'_> {
     /// `seg` read as a common order for `power`, with the power of its prefix
     /// (`England: F Lon - NTH`), or `None` when the full grammar must read it.
     pub(super) fn fast(&self, seg: &str, power: Option<Power>) -> Option<(Order, Option<Power>)> {
-        let t = seg.trim();
+        let t = trim(seg);
         if !t.is_ascii() {
             return None;
         }
@@ -381,11 +386,18 @@ impl Ctx<'_> {
         if f & flag::LABEL != 0 || !first.bytes().all(|b| b.is_ascii_alphabetic()) {
             return None;
         }
-        let n = w.norm(0, 0)?;
-        let head = self.names.power_head(n)
-            || n.strip_suffix('s')
-                .is_some_and(|h| self.names.power_head(h));
-        (!head).then_some(())
+        (!self.power_head_at(w, 0)?).then_some(())
+    }
+
+    /// May word `k` begin a power's name, or be a plural of one that does (`Ctx::power`
+    /// reads `Englands`)?
+    fn power_head_at(&self, w: &Words, k: usize) -> Option<bool> {
+        let n = w.norm_bytes(k, k)?;
+        Some(
+            self.names.power_head_bytes(n)
+                || n.strip_suffix(b"s")
+                    .is_some_and(|h| self.names.power_head_bytes(h)),
+        )
     }
 
     /// `Ctx::unit` without an article, `at` or parentheses: a unit type word, then a
@@ -604,12 +616,7 @@ impl Ctx<'_> {
         if f & (flag::ARMY | flag::FLEET) != 0 {
             // `Ctx::stated_power`: a unit type word is no power (`A`: Austria's
             // initial, but a unit type before a place).
-            let n = w.norm(k, k)?;
-            if self.names.power_head(n)
-                || n.strip_suffix('s')
-                    .is_some_and(|h| self.names.power_head(h))
-                || f & flag::ARTICLE != 0 && !word_eq(w.raw(k)?, "a")
-            {
+            if self.power_head_at(w, k)? || f & flag::ARTICLE != 0 && !word_eq(w.raw(k)?, "a") {
                 return None;
             }
             let (u, r) = self.unit_at(w, k)?;
@@ -642,6 +649,15 @@ impl Ctx<'_> {
         }
         let (u, r) = self.unit_at(w, j + 1)?;
         Some((u, Some((p, self.span(words, words.len()))), r))
+    }
+}
+
+/// `s.trim()`, at once for a text that begins and ends with a visible ASCII character
+/// (all other white space is below `!` or not ASCII).
+pub(super) fn trim(s: &str) -> &str {
+    match s.as_bytes() {
+        [first, .., last] if (b'!'..0x80).contains(first) && (b'!'..0x80).contains(last) => s,
+        _ => s.trim(),
     }
 }
 

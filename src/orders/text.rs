@@ -166,7 +166,11 @@ pub fn parse_order_with(
     options: ParseOptions,
 ) -> Result<(Order, Vec<Diagnostic>), Diagnostic> {
     let cleaned = clean_line(text);
-    let one = cleaned.trim_end().trim_end_matches([',', ';']);
+    // Most orders end in a letter: no trimming to do.
+    let one = match cleaned.as_bytes().last() {
+        Some(c) if c.is_ascii_alphanumeric() => &*cleaned,
+        _ => cleaned.trim_end().trim_end_matches([',', ';']),
+    };
     let ctx = Ctx::new(map, &cleaned, 1, options.strict);
     if let Some(at) = find2(one.as_bytes(), b',', b';') {
         return Err(Diagnostic::error(

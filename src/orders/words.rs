@@ -151,7 +151,7 @@ pub(super) mod flag {
 /// Every keyword with its bits; the bits of each one-letter word; and for each first
 /// two letters the lengths keywords have (most words are rejected by that before
 /// hashing).
-struct Table {
+pub(super) struct Table {
     words: ByteTable<u32>,
     letters: [u32; 26],
     lengths: [u32; 27 * 27],
@@ -168,6 +168,11 @@ fn letter_index(b: u8) -> usize {
     } else {
         26
     }
+}
+
+/// The keyword table, for [`Table::flags`].
+pub(super) fn keywords() -> &'static Table {
+    table()
 }
 
 fn table() -> &'static Table {
@@ -243,24 +248,32 @@ pub(super) fn flags(w: &str) -> u32 {
 /// up out of line.
 #[inline]
 pub(super) fn flags_lower(word: &[u8]) -> u32 {
-    let n = word.len();
-    let Some(&first) = word.first() else {
-        return 0;
-    };
-    if n > 16 {
-        return 0;
+    table().flags(word)
+}
+
+impl Table {
+    /// [`flags_lower`], with the table at hand.
+    #[inline]
+    pub(super) fn flags(&self, word: &[u8]) -> u32 {
+        let n = word.len();
+        let Some(&first) = word.first() else {
+            return 0;
+        };
+        if n > 16 {
+            return 0;
+        }
+        let t = self;
+        if n == 1 && first.is_ascii_lowercase() {
+            return t.letters.get(letter_index(first)).copied().unwrap_or(0);
+        }
+        if t.lengths
+            .get(pair_index(first, word.get(1)))
+            .is_none_or(|l| l & (1 << n) == 0)
+        {
+            return 0;
+        }
+        keyword_bits(t, word)
     }
-    let t = table();
-    if n == 1 && first.is_ascii_lowercase() {
-        return t.letters.get(letter_index(first)).copied().unwrap_or(0);
-    }
-    if t.lengths
-        .get(pair_index(first, word.get(1)))
-        .is_none_or(|l| l & (1 << n) == 0)
-    {
-        return 0;
-    }
-    keyword_bits(t, word)
 }
 
 /// The bits of a word in the keyword table.
