@@ -262,17 +262,17 @@ impl Table {
         if n > 16 {
             return 0;
         }
-        let t = self;
         if n == 1 && first.is_ascii_lowercase() {
-            return t.letters.get(letter_index(first)).copied().unwrap_or(0);
+            return self.letters.get(letter_index(first)).copied().unwrap_or(0);
         }
-        if t.lengths
+        if self
+            .lengths
             .get(pair_index(first, word.get(1)))
             .is_none_or(|l| l & (1 << n) == 0)
         {
             return 0;
         }
-        keyword_bits(t, word)
+        keyword_bits(self, word)
     }
 }
 
