@@ -113,15 +113,45 @@ fn fnv(bytes: &[u8]) -> u64 {
 
 /// A small read-only table from byte strings to values, for the parser's hot lookups
 /// (a word's keyword bits, a name's locations): open addressing over a power-of-two
-/// array, the keys kept in one buffer, one hash and usually one comparison a lookup.
+/// array, the keys kept in one buffer. A key of at most 8 bytes (most words and ids)
+/// is held in its slot as a number, so its lookup is one multiply and one comparison,
+/// with no hashing of bytes and no comparison of strings; a longer key is found by its
+/// FNV-1a hash and one comparison.
 #[derive(Debug, Clone)]
 pub(crate) struct ByteTable<V> {
-    /// Per slot: the key's hash (0: empty) and its index in `keys` and `values`.
-    slots: Vec<(u64, u32)>,
+    slots: Vec<Slot>,
     /// Per entry: where its key is in `bytes`.
     keys: Vec<(u32, u32)>,
     bytes: Vec<u8>,
     values: Vec<V>,
+}
+
+/// A slot of a [`ByteTable`]: the key as a number (its bytes for a short key, else its
+/// hash), its length plus one (0: an empty slot), and its index in `keys` and `values`.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    h: u64,
+    tag: u32,
+    i: u32,
+}
+
+/// The longest key held in its slot as a number.
+const SHORT_KEY: usize = 8;
+
+/// A key as a number: its bytes (little-endian, zero-padded) if it is short, else its
+/// FNV-1a hash. With the key's length this tells short keys apart exactly.
+fn key_number(key: &[u8]) -> u64 {
+    if key.len() <= SHORT_KEY {
+        key.iter().rev().fold(0, |h, &b| h << 8 | u64::from(b))
+    } else {
+        fnv(key)
+    }
+}
+
+/// The first slot to probe for a key number (a multiplicative hash: its high bits
+/// depend on every byte of a short key).
+fn slot_of(h: u64, mask: usize) -> usize {
+    (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize & mask
 }
 
 impl<V> ByteTable<V> {
@@ -140,17 +170,21 @@ impl<V> ByteTable<V> {
             t.values.push(v);
         }
         let size = (t.keys.len() * 2).next_power_of_two().max(8);
-        t.slots = vec![(0, 0); size];
+        t.slots = vec![Slot::default(); size];
         for i in 0..t.keys.len() {
             let Some(key) = t.key(i) else { continue };
-            let h = fnv(key).max(1);
+            let (h, tag) = (key_number(key), key.len() as u32 + 1);
             let mask = size - 1;
-            let mut at = h as usize & mask;
-            while t.slots.get(at).is_some_and(|s| s.0 != 0) {
+            let mut at = slot_of(h, mask);
+            while t.slots.get(at).is_some_and(|s| s.tag != 0) {
                 at = (at + 1) & mask;
             }
             if let Some(slot) = t.slots.get_mut(at) {
-                *slot = (h, i as u32);
+                *slot = Slot {
+                    h,
+                    tag,
+                    i: i as u32,
+                };
             }
         }
         t
@@ -161,18 +195,43 @@ impl<V> ByteTable<V> {
         self.bytes.get(at as usize..(at + len) as usize)
     }
 
-    /// The value of `key`, if it is in the table.
+    /// The value of `key`, if it is in the table. Inlined for a short key; a longer
+    /// one is looked up out of line.
+    #[inline]
     pub fn get(&self, key: &[u8]) -> Option<&V> {
-        let h = fnv(key).max(1);
+        if key.len() > SHORT_KEY {
+            return self.get_long(key);
+        }
+        let h = key.iter().rev().fold(0, |h, &b| h << 8 | u64::from(b));
+        let tag = key.len() as u32 + 1;
         let mask = self.slots.len().wrapping_sub(1);
-        let mut at = h as usize & mask;
+        let mut at = slot_of(h, mask);
         loop {
-            let &(sh, i) = self.slots.get(at)?;
-            if sh == 0 {
+            let s = *self.slots.get(at)?;
+            if s.tag == 0 {
                 return None;
             }
-            if sh == h && self.key(i as usize) == Some(key) {
-                return self.values.get(i as usize);
+            if s.h == h && s.tag == tag {
+                return self.values.get(s.i as usize);
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// [`ByteTable::get`] for a key longer than [`SHORT_KEY`].
+    #[inline(never)]
+    fn get_long(&self, key: &[u8]) -> Option<&V> {
+        let h = fnv(key);
+        let tag = key.len() as u32 + 1;
+        let mask = self.slots.len().wrapping_sub(1);
+        let mut at = slot_of(h, mask);
+        loop {
+            let s = *self.slots.get(at)?;
+            if s.tag == 0 {
+                return None;
+            }
+            if s.h == h && s.tag == tag && self.key(s.i as usize) == Some(key) {
+                return self.values.get(s.i as usize);
             }
             at = (at + 1) & mask;
         }
@@ -218,9 +277,11 @@ pub struct NameIndex {
     /// Coast words (`nc`, `north coast`, `north`) to coast ids of the map.
     coasts: FastMap<String, CoastWord>,
     powers: FastMap<String, Power>,
+    /// `powers` as a table for the parser's lookups.
+    power_table: ByteTable<Power>,
     /// The first word of every power word (`great` of `great britain`), to reject a
     /// word that begins no power's name with one lookup.
-    power_heads: FastMap<String, ()>,
+    power_heads: ByteTable<()>,
     /// One-letter initials (`e`: England), where the letter is unique among powers.
     initials: Vec<(char, Power)>,
     /// Longest name, in words.
@@ -332,16 +393,16 @@ impl NameIndex {
             .map(|k| k.split(' ').count())
             .max()
             .unwrap_or(1);
-        let power_heads = powers
-            .keys()
-            .filter_map(|k| k.split(' ').next())
-            .map(|h| (h.to_string(), ()))
-            .collect();
+        let heads: std::collections::BTreeSet<&str> =
+            powers.keys().filter_map(|k| k.split(' ').next()).collect();
+        let power_heads = ByteTable::new(heads.into_iter().map(|h| (h.as_bytes().to_vec(), ())));
+        let power_table = ByteTable::new(powers.iter().map(|(k, &p)| (k.as_bytes().to_vec(), p)));
         NameIndex {
             places,
             scan,
             coasts,
             powers,
+            power_table,
             power_heads,
             initials,
             max_words: max_words.max(1),
@@ -356,6 +417,7 @@ impl NameIndex {
 
     /// The locations a normalized name may mean (empty if none), and whether a longer
     /// name begins with it and a space (`north` of `north sea`).
+    #[inline]
     pub fn scan(&self, norm: &[u8]) -> (&[Loc], bool) {
         self.scan
             .get(norm)
@@ -400,12 +462,19 @@ impl NameIndex {
     /// The power a normalized name, adjective, three-letter code or historical name
     /// means.
     pub fn power(&self, norm: &str) -> Option<Power> {
-        self.powers.get(norm).copied()
+        self.power_table.get(norm.as_bytes()).copied()
     }
 
     /// May a power's name begin with this normalized word?
+    #[inline]
     pub fn power_head(&self, norm: &str) -> bool {
-        self.power_heads.contains_key(norm)
+        self.power_head_bytes(norm.as_bytes())
+    }
+
+    /// [`NameIndex::power_head`] of a name's bytes.
+    #[inline]
+    pub fn power_head_bytes(&self, norm: &[u8]) -> bool {
+        self.power_heads.get(norm).is_some()
     }
 
     /// The power whose initial is the letter `c` (any case), if the letter is unique.

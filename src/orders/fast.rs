@@ -16,7 +16,7 @@
 //! order of the DATC cases and the parser tests, and on generated ones.
 
 use super::grammar::{Ctx, Stated};
-use super::words::{flag, flags_lower, word_eq};
+use super::words::{flag, word_eq};
 use super::{Order, OrderKind, UnitRef};
 use crate::map::{Loc, Power, UnitKind};
 
@@ -45,12 +45,12 @@ enum Kind {
 /// One word, move arrow or parenthesis of the text.
 #[derive(Clone, Copy, Debug)]
 struct Item {
-    /// Byte range in the text.
-    start: u32,
-    end: u32,
+    /// Byte range in the text (a text read here is shorter than [`MAX_NORM`]).
+    start: u8,
+    end: u8,
     /// Byte range of the normalized word in [`Words::norm`] (empty for an arrow).
-    nstart: u16,
-    nend: u16,
+    nstart: u8,
+    nend: u8,
     join: Join,
     kind: Kind,
     /// The word's keyword bits (`words::flags`; 0 for an arrow or parenthesis).
@@ -73,25 +73,33 @@ struct Words<'t> {
 }
 
 fn is_word_byte(b: u8) -> bool {
-    CLASS.get(usize::from(b)).is_some_and(|&c| c != 0)
+    norm_byte(b) != NOT_WORD
 }
 
-/// Per byte: 0 if it is no word byte, 1 for a letter or digit, 2 for `.` and `'`
-/// (word bytes that normalizing drops).
+/// The [`NORM`] of a byte.
+fn norm_byte(b: u8) -> u8 {
+    NORM.get(usize::from(b)).copied().unwrap_or(NOT_WORD)
+}
+
+/// [`NORM`] of a byte that is no word byte.
+const NOT_WORD: u8 = 0;
+/// [`NORM`] of `.` and `'`: word bytes that normalizing drops.
+const DROPPED: u8 = 1;
+
+/// Per byte: what a word keeps of it, lower-case, for a letter or digit; else
+/// [`DROPPED`] or [`NOT_WORD`] (no letter or digit is either).
 // Evaluated at compile time: an index out of range fails the build, never a run.
 #[allow(clippy::indexing_slicing)]
-const CLASS: [u8; 256] = {
-    let mut t = [0u8; 256];
+const NORM: [u8; 256] = {
+    let mut t = [NOT_WORD; 256];
     let mut b = 0;
     while b < 256 {
         let c = b as u8;
-        t[b] = if c.is_ascii_alphanumeric() {
-            1
+        if c.is_ascii_alphanumeric() {
+            t[b] = c.to_ascii_lowercase();
         } else if c == b'.' || c == b'\'' {
-            2
-        } else {
-            0
-        };
+            t[b] = DROPPED;
+        }
         b += 1;
     }
     t
@@ -120,7 +128,13 @@ impl<'t> Words<'t> {
     fn split(&mut self) -> Option<()> {
         let text = self.text;
         let b = text.as_bytes();
+        // Each byte gives at most one normalized byte, and the last word one space
+        // more: a shorter text always fits (a longer one goes to the full grammar).
+        if b.len() >= MAX_NORM {
+            return None;
+        }
         let w = self;
+        let keywords = super::words::keywords();
         let mut nlen = 0usize;
         let mut join = Join::Space;
         let mut i = 0;
@@ -132,47 +146,52 @@ impl<'t> Words<'t> {
                 i += 1;
                 continue;
             }
-            let after_word = i > 0 && b.get(i - 1).is_some_and(|&p| is_word_byte(p));
-            let next = b.get(i + 1).copied();
             if is_word_byte(c) {
                 // The word's bytes, lower-case, without `.` and `'`, in one pass.
                 let nstart = nlen;
-                let mut len = 0;
-                let mut out = w.norm.get_mut(nlen..)?.iter_mut();
+                let mut j = i;
                 for &d in b.get(i..)? {
-                    match CLASS.get(usize::from(d)).copied().unwrap_or(0) {
-                        0 => break,
-                        1 => {
-                            *out.next()? = d.to_ascii_lowercase();
-                            nlen += 1;
-                        }
-                        _ => {}
+                    let v = norm_byte(d);
+                    if v == NOT_WORD {
+                        break;
                     }
-                    len += 1;
+                    if v != DROPPED {
+                        *w.norm.get_mut(nlen)? = v;
+                        nlen += 1;
+                    }
+                    j += 1;
                 }
-                let j = i + len;
                 if nlen == nstart {
                     return None;
                 }
                 let nend = nlen;
                 *w.norm.get_mut(nlen)? = b' ';
                 nlen += 1;
-                w.push(i, j, nstart, nend, join, Kind::Word)?;
+                let flags = keywords.flags(w.norm.get(nstart..nend)?);
+                w.push(i, j, nstart, nend, join, Kind::Word, flags)?;
                 join = Join::Space;
                 i = j;
                 // A word is followed by a space, a joining `-` or `/`, or the end.
-                if !matches!(b.get(i), None | Some(b' ' | b'-' | b'/')) {
-                    return None;
+                match b.get(i) {
+                    None | Some(b' ') => {}
+                    Some(&d @ (b'-' | b'/')) => {
+                        // `Mid-Atlantic`, `Spa/nc`; else a move arrow needs a space
+                        // before it, and a slash is read only between two words.
+                        if !b.get(i + 1).is_some_and(u8::is_ascii_alphanumeric) {
+                            return None;
+                        }
+                        join = if d == b'-' { Join::Hyphen } else { Join::Slash };
+                        i += 1;
+                    }
+                    Some(_) => return None,
                 }
                 continue;
             }
-            let next_alnum = next.is_some_and(|d| d.is_ascii_alphanumeric());
+            let next = b.get(i + 1).copied();
+            // Here `c` follows a space (or begins the text): a word's `-` or `/` was
+            // taken with the word.
             match c {
-                b'-' | b'/' if after_word && next_alnum => {
-                    join = if c == b'-' { Join::Hyphen } else { Join::Slash };
-                    i += 1;
-                }
-                b'-' if !after_word && join == Join::Space => {
+                b'-' if join == Join::Space => {
                     let len = if next == Some(b'>') { 2 } else { 1 };
                     if b.get(i + len) != Some(&b' ') {
                         return None;
@@ -185,6 +204,7 @@ impl<'t> Words<'t> {
                         at as usize,
                         Join::Space,
                         Kind::Arrow,
+                        0,
                     )?;
                     i += len;
                 }
@@ -217,7 +237,7 @@ impl<'t> Words<'t> {
                     *w.norm.get_mut(nlen)? = b' ';
                     nlen += 1;
                     let end = i + len + 2;
-                    w.push(i, end, nstart, nend, Join::Space, Kind::Paren)?;
+                    w.push(i, end, nstart, nend, Join::Space, Kind::Paren, 0)?;
                     if !matches!(b.get(end), None | Some(b' ')) {
                         return None;
                     }
@@ -229,6 +249,8 @@ impl<'t> Words<'t> {
         (join == Join::Space && w.n > 0).then_some(())
     }
 
+    /// Add an item: offsets below [`MAX_NORM`] (as [`Words::split`] checks first).
+    #[allow(clippy::too_many_arguments)]
     fn push(
         &mut self,
         start: usize,
@@ -237,16 +259,13 @@ impl<'t> Words<'t> {
         nend: usize,
         join: Join,
         kind: Kind,
+        flags: u32,
     ) -> Option<()> {
-        let flags = match kind {
-            Kind::Word => flags_lower(self.norm.get(nstart..nend)?),
-            _ => 0,
-        };
         *self.items.get_mut(self.n)? = Item {
-            start: u32::try_from(start).ok()?,
-            end: u32::try_from(end).ok()?,
-            nstart: u16::try_from(nstart).ok()?,
-            nend: u16::try_from(nend).ok()?,
+            start: start as u8,
+            end: end as u8,
+            nstart: nstart as u8,
+            nend: nend as u8,
             join,
             kind,
             flags,
@@ -305,7 +324,7 @@ impl Ctx<'_> {
     /// `seg` read as a common order for `power`, with the power of its prefix
     /// (`England: F Lon - NTH`), or `None` when the full grammar must read it.
     pub(super) fn fast(&self, seg: &str, power: Option<Power>) -> Option<(Order, Option<Power>)> {
-        let t = seg.trim();
+        let t = trim(seg);
         if !t.is_ascii() {
             return None;
         }
@@ -319,11 +338,13 @@ impl Ctx<'_> {
     /// the power and the text after the colon. A text that is a header, or has any other
     /// prefix or a marker, goes to the full grammar (its order has no colon).
     fn fast_prefix<'t>(&self, t: &'t str) -> Option<(Power, &'t str)> {
-        let colon = t.find(':')?;
-        let (word, rest) = (t.get(..colon)?, t.get(colon + 1..)?);
-        if word.is_empty() || !word.bytes().all(|b| b.is_ascii_alphabetic()) {
+        // The first `:` ends a word of letters: it follows the letters that begin the
+        // text.
+        let colon = t.bytes().take_while(u8::is_ascii_alphabetic).count();
+        if colon == 0 || t.as_bytes().get(colon) != Some(&b':') {
             return None;
         }
+        let (word, rest) = (t.get(..colon)?, t.get(colon + 1..)?);
         // `Ctx::header`: an order's unit type is no label word, so this is no header;
         // `Ctx::marker`: a letter or four before `:` is no marker.
         let p = crate::map::names::with_normalized(word, |n| self.names.power(n))?;
@@ -365,11 +386,18 @@ impl Ctx<'_> {
         if f & flag::LABEL != 0 || !first.bytes().all(|b| b.is_ascii_alphabetic()) {
             return None;
         }
-        let n = w.norm(0, 0)?;
-        let head = self.names.power_head(n)
-            || n.strip_suffix('s')
-                .is_some_and(|h| self.names.power_head(h));
-        (!head).then_some(())
+        (!self.power_head_at(w, 0)?).then_some(())
+    }
+
+    /// May word `k` begin a power's name, or be a plural of one that does (`Ctx::power`
+    /// reads `Englands`)?
+    fn power_head_at(&self, w: &Words, k: usize) -> Option<bool> {
+        let n = w.norm_bytes(k, k)?;
+        Some(
+            self.names.power_head_bytes(n)
+                || n.strip_suffix(b"s")
+                    .is_some_and(|h| self.names.power_head_bytes(h)),
+        )
     }
 
     /// `Ctx::unit` without an article, `at` or parentheses: a unit type word, then a
@@ -378,10 +406,10 @@ impl Ctx<'_> {
         let raw = w.raw(k)?;
         let f = w.flags(k);
         // `Ctx::command`: not an order word written before a unit (`B`, `D`, `M`, `W`).
+        // (A word's normalized form is the word as `word_eq` compares it.)
         if f & (flag::WAIVE | flag::BUILD | flag::DISBAND | flag::MOVE_FIRST | flag::HOLD_FIRST)
             != 0
-            || word_eq(raw, "save")
-            || word_eq(raw, "w")
+            || matches!(w.norm_bytes(k, k)?, b"save" | b"w")
             || !raw.bytes().all(|b| b.is_ascii_alphabetic())
         {
             return None;
@@ -588,12 +616,7 @@ impl Ctx<'_> {
         if f & (flag::ARMY | flag::FLEET) != 0 {
             // `Ctx::stated_power`: a unit type word is no power (`A`: Austria's
             // initial, but a unit type before a place).
-            let n = w.norm(k, k)?;
-            if self.names.power_head(n)
-                || n.strip_suffix('s')
-                    .is_some_and(|h| self.names.power_head(h))
-                || f & flag::ARTICLE != 0 && !word_eq(w.raw(k)?, "a")
-            {
+            if self.power_head_at(w, k)? || f & flag::ARTICLE != 0 && !word_eq(w.raw(k)?, "a") {
                 return None;
             }
             let (u, r) = self.unit_at(w, k)?;
@@ -626,6 +649,15 @@ impl Ctx<'_> {
         }
         let (u, r) = self.unit_at(w, j + 1)?;
         Some((u, Some((p, self.span(words, words.len()))), r))
+    }
+}
+
+/// `s.trim()`, at once for a text that begins and ends with a visible ASCII character
+/// (all other white space is below `!` or not ASCII).
+pub(super) fn trim(s: &str) -> &str {
+    match s.as_bytes() {
+        [first, .., last] if (b'!'..0x80).contains(first) && (b'!'..0x80).contains(last) => s,
+        _ => s.trim(),
     }
 }
 

@@ -12,7 +12,7 @@ use std::cell::OnceCell;
 
 use nom::Err;
 
-use super::diagnostic::{source_lines, MAX_DIAGNOSTICS};
+use super::diagnostic::{find2, source_lines, MAX_DIAGNOSTICS};
 use super::grammar::{at_end, Body, Ctx};
 use super::words::*;
 use super::{Diagnostic, Order, Severity, Span};
@@ -46,6 +46,10 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
 pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed {
     let names = map.names();
     let mut out = Parsed::default();
+    // About one order a line, and a line of orders is seldom shorter than 16 bytes:
+    // reserved at once, the list is seldom copied as it grows (bounded, so a long text
+    // reserves little more than its orders take).
+    out.orders.reserve((text.len() / 16 + 1).min(1 << 14));
     let mut header: Option<Power> = None;
     let lists = OnceCell::new();
     let lists = || *lists.get_or_init(|| list_style(names, text));
@@ -59,7 +63,7 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
         // A prefix holds for the rest of its line.
         let mut line_power = header;
         for seg in segments(&cleaned) {
-            if seg.trim().is_empty() {
+            if super::fast::trim(seg).is_empty() {
                 continue;
             }
             match ctx.segment(seg, line_power, &lists) {
@@ -77,8 +81,11 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
                     kept.push(&mut out.diagnostics, d);
                 }
             }
-            for d in ctx.warnings.borrow_mut().drain(..) {
-                kept.push(&mut out.diagnostics, d);
+            let mut warnings = ctx.warnings.borrow_mut();
+            if !warnings.is_empty() {
+                for d in warnings.drain(..) {
+                    kept.push(&mut out.diagnostics, d);
+                }
             }
         }
     }
@@ -92,7 +99,7 @@ fn segments(s: &str) -> impl Iterator<Item = &str> {
     let mut rest = Some(s);
     std::iter::from_fn(move || {
         let r = rest?;
-        match r.bytes().position(|b| b == b',' || b == b';') {
+        match find2(r.as_bytes(), b',', b';') {
             Some(i) => {
                 rest = r.get(i + 1..);
                 r.get(..i)
@@ -161,9 +168,13 @@ pub fn parse_order_with(
     options: ParseOptions,
 ) -> Result<(Order, Vec<Diagnostic>), Diagnostic> {
     let cleaned = clean_line(text);
-    let one = cleaned.trim_end().trim_end_matches([',', ';']);
+    // Most orders end in a letter: no trimming to do.
+    let one = match cleaned.as_bytes().last() {
+        Some(c) if c.is_ascii_alphanumeric() => &*cleaned,
+        _ => cleaned.trim_end().trim_end_matches([',', ';']),
+    };
     let ctx = Ctx::new(map, &cleaned, 1, options.strict);
-    if let Some(at) = one.bytes().position(|b| b == b',' || b == b';') {
+    if let Some(at) = find2(one.as_bytes(), b',', b';') {
         return Err(Diagnostic::error(
             ctx.span(&one[at..], 1),
             "several orders in one string",
@@ -305,6 +316,10 @@ fn list_style(names: &NameIndex, text: &str) -> ListStyle {
 /// keeping byte offsets (they become spaces). On a DAIDE line (`( ( ENG FLT LON ) MTO
 /// NTH )`) every parenthesis becomes a space.
 fn clean_line(raw: &str) -> Cow<'_, str> {
+    // Most lines have neither a comment nor a parenthesis: one scan tells.
+    if find2(raw.as_bytes(), b'#', b'(').is_none() {
+        return Cow::Borrowed(raw);
+    }
     // `#` starts a comment, except `#1` numbering a line.
     let lead = raw.len() - raw.trim_start().len();
     let mut end = raw.len();
@@ -324,8 +339,10 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
     // bytes are copied only when something is blanked.
     let mut blanked: Option<Vec<u8>> = None;
     let mut from = 0;
-    while let Some(a) = s[from..].find("(*").map(|k| from + k) {
-        let b = s[a..].find("*)").map_or(s.len(), |k| a + k + 2);
+    // (No tag without a `*`: one quick scan tells most lines have none.)
+    let tags = find2(s.as_bytes(), b'*', b'*').is_some();
+    while let Some(a) = find_pair(s, from, b"(*").filter(|_| tags) {
+        let b = find_pair(s, a, b"*)").map_or(s.len(), |k| k + 2);
         let bytes = blanked.get_or_insert_with(|| s.as_bytes().to_vec());
         if let Some(r) = bytes.get_mut(a..b) {
             r.fill(b' ');
@@ -371,6 +388,13 @@ fn clean_line(raw: &str) -> Cow<'_, str> {
         out = out.replace(['(', ')'], " ");
     }
     Cow::Owned(out)
+}
+
+/// Where the two bytes `pair` first stand together in `s` from `from` on (as
+/// `s[from..].find` would tell, from the start of `s`).
+fn find_pair(s: &str, from: usize, pair: &[u8; 2]) -> Option<usize> {
+    let b = s.as_bytes().get(from..)?;
+    b.windows(2).position(|w| w == pair).map(|k| from + k)
 }
 
 /// The parentheses holding only result words (`(fail)`, `(no convoy)`), as byte ranges

@@ -151,7 +151,7 @@ pub(super) mod flag {
 /// Every keyword with its bits; the bits of each one-letter word; and for each first
 /// two letters the lengths keywords have (most words are rejected by that before
 /// hashing).
-struct Table {
+pub(super) struct Table {
     words: ByteTable<u32>,
     letters: [u32; 26],
     lengths: [u32; 27 * 27],
@@ -168,6 +168,11 @@ fn letter_index(b: u8) -> usize {
     } else {
         26
     }
+}
+
+/// The keyword table, for [`Table::flags`].
+pub(super) fn keywords() -> &'static Table {
+    table()
 }
 
 fn table() -> &'static Table {
@@ -238,25 +243,42 @@ pub(super) fn flags(w: &str) -> u32 {
 }
 
 /// The keyword bits of a word already lower-case, without `.` and `'` (as
-/// [`crate::map::names::normalize`] leaves one word); 0 if none.
+/// [`crate::map::names::normalize`] leaves one word); 0 if none. Inlined: most words
+/// are told by a letter or by their first two letters and length; the rest are looked
+/// up out of line.
+#[inline]
 pub(super) fn flags_lower(word: &[u8]) -> u32 {
-    let n = word.len();
-    let Some(&first) = word.first() else {
-        return 0;
-    };
-    if n > 16 {
-        return 0;
+    table().flags(word)
+}
+
+impl Table {
+    /// [`flags_lower`], with the table at hand.
+    #[inline]
+    pub(super) fn flags(&self, word: &[u8]) -> u32 {
+        let n = word.len();
+        let Some(&first) = word.first() else {
+            return 0;
+        };
+        if n > 16 {
+            return 0;
+        }
+        if n == 1 && first.is_ascii_lowercase() {
+            return self.letters.get(letter_index(first)).copied().unwrap_or(0);
+        }
+        if self
+            .lengths
+            .get(pair_index(first, word.get(1)))
+            .is_none_or(|l| l & (1 << n) == 0)
+        {
+            return 0;
+        }
+        keyword_bits(self, word)
     }
-    let t = table();
-    if n == 1 && first.is_ascii_lowercase() {
-        return t.letters.get(letter_index(first)).copied().unwrap_or(0);
-    }
-    if t.lengths
-        .get(pair_index(first, word.get(1)))
-        .is_none_or(|l| l & (1 << n) == 0)
-    {
-        return 0;
-    }
+}
+
+/// The bits of a word in the keyword table.
+#[inline(never)]
+fn keyword_bits(t: &Table, word: &[u8]) -> u32 {
     t.words.get(word).copied().unwrap_or(0)
 }
 
@@ -499,13 +521,32 @@ pub(super) fn label_word(w: &str) -> Option<bool> {
 /// Is the whole text a section label (`Spring 1901`, `== Fall 1901 Retreats ==`,
 /// `S1901M`, `Orders:`, `(none)`): label words only, at least one of them strong.
 pub(super) fn is_label(s: &str) -> bool {
-    let mut strong = false;
+    // Most orders begin with a unit letter (`A Par`): a word of one letter or digit
+    // is no label word. (Words are split at every other ASCII character alike on any
+    // text.)
+    let b = s.as_bytes();
+    let first = b
+        .iter()
+        .position(|&c| c.is_ascii_alphanumeric() || c == b'&' || !c.is_ascii());
+    if let Some(i) = first {
+        let one = |c: Option<&u8>| {
+            c.is_none_or(|&c| c.is_ascii() && !(c.is_ascii_alphanumeric() || c == b'&'))
+        };
+        if b.get(i).is_some_and(u8::is_ascii_alphanumeric) && one(b.get(i + 1)) {
+            return false;
+        }
+    }
     // On ASCII text, bytes split as characters do.
-    let words: &mut dyn Iterator<Item = &str> = if s.is_ascii() {
-        &mut s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '&'))
+    if s.is_ascii() {
+        label_words(s.split(|c: char| !(c.is_ascii_alphanumeric() || c == '&')))
     } else {
-        &mut s.split(|c: char| !(c.is_alphanumeric() || c == '&'))
-    };
+        label_words(s.split(|c: char| !(c.is_alphanumeric() || c == '&')))
+    }
+}
+
+/// Are `words` (empty ones skipped) label words only, at least one of them strong?
+fn label_words<'a>(words: impl Iterator<Item = &'a str>) -> bool {
+    let mut strong = false;
     for w in words.filter(|w| !w.is_empty()) {
         match label_word(w) {
             Some(s) => strong |= s,
