@@ -933,7 +933,10 @@ pub(crate) fn resolve(
     {
         (0..n).map(|m| r.by_convoy(m)).collect()
     } else {
-        vec![false; n]
+        // Not `vec![false; n]`: a zeroed allocation takes mimalloc's slow aligned path.
+        let mut none = Vec::with_capacity(n);
+        none.resize(n, false);
+        none
     };
     let mut t = r.t;
     t.void_move = void_move;
