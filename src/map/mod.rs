@@ -489,12 +489,20 @@ impl Map {
 
     /// Find a location by its short id (`lon`, `spa/nc`, case-insensitive).
     pub fn loc_by_id(&self, id: &str) -> Option<Loc> {
-        let id = id.trim().as_bytes();
+        // Trimmed only when an end may be white space: a printable ASCII byte is not.
+        let printable = |b: Option<&u8>| b.is_some_and(|b| (0x21..0x80).contains(b));
+        let bytes = id.as_bytes();
+        let id = if printable(bytes.first()) && printable(bytes.last()) {
+            bytes
+        } else {
+            id.trim().as_bytes()
+        };
         let mut buf = [0u8; 32];
         // Ids are short; a longer word is no id.
         let b = buf.get_mut(..id.len())?;
-        b.copy_from_slice(id);
-        b.make_ascii_lowercase();
+        for (to, from) in b.iter_mut().zip(id) {
+            *to = from.to_ascii_lowercase();
+        }
         self.ids.index.get(b).copied()
     }
 
