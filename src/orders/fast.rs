@@ -70,6 +70,8 @@ struct Words<'t> {
     items: [Item; MAX_ITEMS],
     n: usize,
     norm: [u8; MAX_NORM],
+    /// Is there a parenthesis?
+    parens: bool,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -121,6 +123,7 @@ impl<'t> Words<'t> {
             }; MAX_ITEMS],
             n: 0,
             norm: [0; MAX_NORM],
+            parens: false,
         }
     }
 
@@ -238,6 +241,7 @@ impl<'t> Words<'t> {
                     nlen += 1;
                     let end = i + len + 2;
                     w.push(i, end, nstart, nend, Join::Space, Kind::Paren, 0)?;
+                    w.parens = true;
                     if !matches!(b.get(end), None | Some(b' ')) {
                         return None;
                     }
@@ -324,13 +328,30 @@ impl Ctx<'_> {
     /// `seg` read as a common order for `power`, with the power of its prefix
     /// (`England: F Lon - NTH`), or `None` when the full grammar must read it.
     pub(super) fn fast(&self, seg: &str, power: Option<Power>) -> Option<(Order, Option<Power>)> {
+        self.fast_in(seg, power, true)
+    }
+
+    /// [`Ctx::fast`] for a text with no parenthesis (`None` for one): a text it reads
+    /// has no comment, tag, result word or second order, so `clean_line` and the
+    /// trimming of one order's string leave it as it is.
+    pub(super) fn fast_plain(&self, seg: &str, power: Option<Power>) -> Option<Order> {
+        self.fast_in(seg, power, false).map(|(o, _)| o)
+    }
+
+    /// [`Ctx::fast`], reading parentheses (`(sc)`) or not.
+    fn fast_in(
+        &self,
+        seg: &str,
+        power: Option<Power>,
+        parens: bool,
+    ) -> Option<(Order, Option<Power>)> {
         let t = trim(seg);
         if !t.is_ascii() {
             return None;
         }
         match self.fast_prefix(t) {
-            Some((p, body)) => Some((self.fast_body(body, Some(p))?, Some(p))),
-            None => Some((self.fast_body(t, power)?, None)),
+            Some((p, body)) => Some((self.fast_body(body, Some(p), parens)?, Some(p))),
+            None => Some((self.fast_body(t, power, parens)?, None)),
         }
     }
 
@@ -354,10 +375,14 @@ impl Ctx<'_> {
         Some((p, rest.trim_start()))
     }
 
-    /// The body of an order (`t`, trimmed) for `power`.
-    fn fast_body(&self, t: &str, power: Option<Power>) -> Option<Order> {
+    /// The body of an order (`t`, trimmed) for `power`; with `parens` false, `None`
+    /// for any parenthesis.
+    fn fast_body(&self, t: &str, power: Option<Power>, parens: bool) -> Option<Order> {
         let mut w = Words::new(t);
         w.split()?;
+        if !parens && w.parens {
+            return None;
+        }
         // `Ctx::segment_full`: no label, header or power prefix begins with the first
         // word (`Ctx::initial_prefix`: `A`, `F` before a place are unit types).
         self.first_word(&w)?;
