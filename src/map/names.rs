@@ -148,6 +148,18 @@ fn key_number(key: &[u8]) -> u64 {
     }
 }
 
+/// The number of a key of at most [`SHORT_KEY`] bytes, from the 8 bytes that begin
+/// with it (what follows it is masked off); `None` for a longer key. A caller that has
+/// 8 bytes at hand reads the key at once, without a loop over its bytes.
+#[inline]
+pub(crate) fn short_key(eight: [u8; 8], len: usize) -> Option<u64> {
+    if len > SHORT_KEY {
+        return None;
+    }
+    let mask = u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0);
+    Some(u64::from_le_bytes(eight) & mask)
+}
+
 /// The first slot to probe for a key number (a multiplicative hash: its high bits
 /// depend on every byte of a short key).
 fn slot_of(h: u64, mask: usize) -> usize {
@@ -203,7 +215,14 @@ impl<V> ByteTable<V> {
             return self.get_long(key);
         }
         let h = key.iter().rev().fold(0, |h, &b| h << 8 | u64::from(b));
-        let tag = key.len() as u32 + 1;
+        self.get_short(h, key.len())
+    }
+
+    /// The value of a key of `len` bytes, at most [`SHORT_KEY`], given as its number
+    /// (its bytes little-endian, zero-padded: [`short_key`]).
+    #[inline]
+    pub fn get_short(&self, h: u64, len: usize) -> Option<&V> {
+        let tag = len as u32 + 1;
         let mask = self.slots.len().wrapping_sub(1);
         let mut at = slot_of(h, mask);
         loop {
@@ -424,6 +443,15 @@ impl NameIndex {
             .map_or((&[], false), |(locs, longer)| (locs.as_slice(), *longer))
     }
 
+    /// [`NameIndex::scan`] of a name of `len` bytes (at most 8) given as its
+    /// [`short_key`].
+    #[inline]
+    pub fn scan_short(&self, key: u64, len: usize) -> (&[Loc], bool) {
+        self.scan
+            .get_short(key, len)
+            .map_or((&[], false), |(locs, longer)| (locs.as_slice(), *longer))
+    }
+
     /// The provinces whose name or alias starts with `norm` (at least three letters),
     /// for names written short (`Gasc`, `North Atl`). Used only when nothing matches
     /// exactly.
@@ -475,6 +503,13 @@ impl NameIndex {
     #[inline]
     pub fn power_head_bytes(&self, norm: &[u8]) -> bool {
         self.power_heads.get(norm).is_some()
+    }
+
+    /// [`NameIndex::power_head`] of a word of `len` bytes (at most 8) given as its
+    /// [`short_key`].
+    #[inline]
+    pub fn power_head_short(&self, key: u64, len: usize) -> bool {
+        self.power_heads.get_short(key, len).is_some()
     }
 
     /// The power whose initial is the letter `c` (any case), if the letter is unique.
@@ -705,6 +740,26 @@ mod tests {
         assert_eq!(edit_distance("hodl", "hold"), 1);
         assert_eq!(edit_distance("kiel", "kiel"), 0);
         assert_eq!(edit_distance("münchen", "munchen"), 1);
+    }
+
+    #[test]
+    fn short_keys_are_key_numbers() {
+        for name in ["", "a", "par", "gulf of", "holland!", "st petersburg"] {
+            let mut eight = [b'x'; 8];
+            for (e, &b) in eight.iter_mut().zip(name.as_bytes()) {
+                *e = b;
+            }
+            let key = short_key(eight, name.len());
+            let want = (name.len() <= SHORT_KEY).then(|| key_number(name.as_bytes()));
+            assert_eq!(key, want, "`{name}`");
+        }
+        let map = Map::standard();
+        let n = map.names();
+        for name in ["par", "gulf of", "north", "mao"] {
+            let key = key_number(name.as_bytes());
+            assert_eq!(n.scan_short(key, name.len()), n.scan(name.as_bytes()));
+        }
+        assert!(n.power_head_short(key_number(b"great"), 5));
     }
 
     #[test]

@@ -18,6 +18,7 @@
 use super::grammar::{Ctx, Stated};
 use super::words::{flag, word_eq};
 use super::{Order, OrderKind, UnitRef};
+use crate::map::names::short_key;
 use crate::map::{Loc, Power, UnitKind};
 
 /// How a word is joined to what comes before it.
@@ -69,7 +70,9 @@ struct Words<'t> {
     text: &'t str,
     items: [Item; MAX_ITEMS],
     n: usize,
-    norm: [u8; MAX_NORM],
+    /// The normalized words, and 8 bytes more (zero) so that 8 bytes may be read from
+    /// the start of any of them ([`Words::short_key`]).
+    norm: [u8; MAX_NORM + 8],
     /// Is there a parenthesis?
     parens: bool,
 }
@@ -122,7 +125,7 @@ impl<'t> Words<'t> {
                 flags: 0,
             }; MAX_ITEMS],
             n: 0,
-            norm: [0; MAX_NORM],
+            norm: [0; MAX_NORM + 8],
             parens: false,
         }
     }
@@ -306,6 +309,16 @@ impl<'t> Words<'t> {
         self.norm.get(a.nstart as usize..b.nend as usize)
     }
 
+    /// Items `k..=j` normalized, as a key number ([`short_key`]) and its length, if
+    /// they are 8 bytes or fewer.
+    fn short_key(&self, k: usize, j: usize) -> Option<(u64, usize)> {
+        let (a, b) = (self.item(k)?, self.item(j)?);
+        let at = a.nstart as usize;
+        let len = (b.nend as usize).checked_sub(at)?;
+        let eight = self.norm.get(at..at + 8)?.try_into().ok()?;
+        Some((short_key(eight, len)?, len))
+    }
+
     /// Items `k..=j` normalized (words joined by one space).
     fn norm(&self, k: usize, j: usize) -> Option<&str> {
         std::str::from_utf8(self.norm_bytes(k, j)?).ok()
@@ -417,6 +430,17 @@ impl Ctx<'_> {
     /// May word `k` begin a power's name, or be a plural of one that does (`Ctx::power`
     /// reads `Englands`)?
     fn power_head_at(&self, w: &Words, k: usize) -> Option<bool> {
+        if let Some((key, len)) = w.short_key(k, k) {
+            // The word without a last `s`: the same bytes, one fewer.
+            let plural = len > 1 && key >> (8 * (len - 1)) == u64::from(b's');
+            return Some(
+                self.names.power_head_short(key, len)
+                    || plural && {
+                        let head = short_key(key.to_le_bytes(), len - 1)?;
+                        self.names.power_head_short(head, len - 1)
+                    },
+            );
+        }
         let n = w.norm_bytes(k, k)?;
         Some(
             self.names.power_head_bytes(n)
@@ -473,7 +497,10 @@ impl Ctx<'_> {
         let mut best: Option<(usize, &[Loc])> = None;
         let mut j = k;
         loop {
-            let (locs, longer) = self.names.scan(w.norm_bytes(k, j)?);
+            let (locs, longer) = match w.short_key(k, j) {
+                Some((key, len)) => self.names.scan_short(key, len),
+                None => self.names.scan(w.norm_bytes(k, j)?),
+            };
             if !locs.is_empty() {
                 best = Some((j, locs));
             }
