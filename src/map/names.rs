@@ -301,6 +301,9 @@ pub struct NameIndex {
     /// The first word of every power word (`great` of `great britain`), to reject a
     /// word that begins no power's name with one lookup.
     power_heads: ByteTable<()>,
+    /// The power heads of one letter, as bits of `a..=z` (`b'a'` is bit 0): the unit
+    /// type words `a` and `f` are told from a power at once.
+    power_head_letters: u32,
     /// One-letter initials (`e`: England), where the letter is unique among powers.
     initials: Vec<(char, Power)>,
     /// Longest name, in words.
@@ -414,6 +417,13 @@ impl NameIndex {
             .unwrap_or(1);
         let heads: std::collections::BTreeSet<&str> =
             powers.keys().filter_map(|k| k.split(' ').next()).collect();
+        let power_head_letters = heads
+            .iter()
+            .filter_map(|h| match h.as_bytes() {
+                &[b @ b'a'..=b'z'] => Some(1 << (b - b'a')),
+                _ => None,
+            })
+            .fold(0, |bits, bit| bits | bit);
         let power_heads = ByteTable::new(heads.into_iter().map(|h| (h.as_bytes().to_vec(), ())));
         let power_table = ByteTable::new(powers.iter().map(|(k, &p)| (k.as_bytes().to_vec(), p)));
         NameIndex {
@@ -423,6 +433,7 @@ impl NameIndex {
             powers,
             power_table,
             power_heads,
+            power_head_letters,
             initials,
             max_words: max_words.max(1),
             power_words: power_words.max(1),
@@ -510,6 +521,15 @@ impl NameIndex {
     #[inline]
     pub fn power_head_short(&self, key: u64, len: usize) -> bool {
         self.power_heads.get_short(key, len).is_some()
+    }
+
+    /// [`NameIndex::power_head`] of a word of one byte.
+    #[inline]
+    pub fn power_head_letter(&self, b: u8) -> bool {
+        match b.checked_sub(b'a') {
+            Some(i @ 0..26) => self.power_head_letters >> i & 1 != 0,
+            _ => self.power_heads.get_short(u64::from(b), 1).is_some(),
+        }
     }
 
     /// The power whose initial is the letter `c` (any case), if the letter is unique.
@@ -760,6 +780,10 @@ mod tests {
             assert_eq!(n.scan_short(key, name.len()), n.scan(name.as_bytes()));
         }
         assert!(n.power_head_short(key_number(b"great"), 5));
+        for b in 0..=255u8 {
+            let word = [b];
+            assert_eq!(n.power_head_letter(b), n.power_head_bytes(&word), "{b}");
+        }
     }
 
     #[test]

@@ -430,6 +430,10 @@ impl Ctx<'_> {
     /// May word `k` begin a power's name, or be a plural of one that does (`Ctx::power`
     /// reads `Englands`)?
     fn power_head_at(&self, w: &Words, k: usize) -> Option<bool> {
+        // A word of one letter (a unit type, mostly) is no plural.
+        if let [b] = *w.norm_bytes(k, k)? {
+            return Some(self.names.power_head_letter(b));
+        }
         if let Some((key, len)) = w.short_key(k, k) {
             // The word without a last `s`: the same bytes, one fewer.
             let plural = len > 1 && key >> (8 * (len - 1)) == u64::from(b's');
