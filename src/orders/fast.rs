@@ -406,7 +406,11 @@ impl Ctx<'_> {
         if k != w.n {
             return None;
         }
-        let text = t.trim_end_matches('.').trim_end();
+        // (Most orders end in a letter: nothing to trim.)
+        let text = match t.as_bytes().last() {
+            Some(c) if c.is_ascii_alphanumeric() => t,
+            _ => t.trim_end_matches('.').trim_end(),
+        };
         Some(Order {
             power,
             unit: Some(me),
