@@ -463,10 +463,10 @@ impl Ctx<'_> {
         let raw = w.raw(k)?;
         let f = w.flags(k);
         // `Ctx::command`: not an order word written before a unit (`B`, `D`, `M`, `W`).
-        // (A word's normalized form is the word as `word_eq` compares it.)
+        // (`save` and `w`, order words of no list, are no unit type word either: the
+        // unit type below tells them.)
         if f & (flag::WAIVE | flag::BUILD | flag::DISBAND | flag::MOVE_FIRST | flag::HOLD_FIRST)
             != 0
-            || matches!(w.norm_bytes(k, k)?, b"save" | b"w")
             || !raw.bytes().all(|b| b.is_ascii_alphabetic())
         {
             return None;
