@@ -421,11 +421,10 @@ impl Ctx<'_> {
         })
     }
 
-    /// The first word is a unit type that begins no label, header or prefix.
+    /// The first word begins no label, header or prefix. (That it is a unit type word
+    /// of letters only, [`Ctx::unit_at`] checks next.)
     fn first_word(&self, w: &Words) -> Option<()> {
-        let first = w.raw(0)?;
-        let f = w.flags(0);
-        if f & flag::LABEL != 0 || !first.bytes().all(|b| b.is_ascii_alphabetic()) {
+        if w.flags(0) & flag::LABEL != 0 {
             return None;
         }
         (!self.power_head_at(w, 0)?).then_some(())
