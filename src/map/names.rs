@@ -148,6 +148,18 @@ fn key_number(key: &[u8]) -> u64 {
     }
 }
 
+/// The number of a key of at most [`SHORT_KEY`] bytes, from the 8 bytes that begin
+/// with it (what follows it is masked off); `None` for a longer key. A caller that has
+/// 8 bytes at hand reads the key at once, without a loop over its bytes.
+#[inline]
+pub(crate) fn short_key(eight: [u8; 8], len: usize) -> Option<u64> {
+    if len > SHORT_KEY {
+        return None;
+    }
+    let mask = u64::MAX.checked_shr(64 - 8 * len as u32).unwrap_or(0);
+    Some(u64::from_le_bytes(eight) & mask)
+}
+
 /// The first slot to probe for a key number (a multiplicative hash: its high bits
 /// depend on every byte of a short key).
 fn slot_of(h: u64, mask: usize) -> usize {
@@ -203,7 +215,14 @@ impl<V> ByteTable<V> {
             return self.get_long(key);
         }
         let h = key.iter().rev().fold(0, |h, &b| h << 8 | u64::from(b));
-        let tag = key.len() as u32 + 1;
+        self.get_short(h, key.len())
+    }
+
+    /// The value of a key of `len` bytes, at most [`SHORT_KEY`], given as its number
+    /// (its bytes little-endian, zero-padded: [`short_key`]).
+    #[inline]
+    pub fn get_short(&self, h: u64, len: usize) -> Option<&V> {
+        let tag = len as u32 + 1;
         let mask = self.slots.len().wrapping_sub(1);
         let mut at = slot_of(h, mask);
         loop {
@@ -282,6 +301,9 @@ pub struct NameIndex {
     /// The first word of every power word (`great` of `great britain`), to reject a
     /// word that begins no power's name with one lookup.
     power_heads: ByteTable<()>,
+    /// The power heads of one letter, as bits of `a..=z` (`b'a'` is bit 0): the unit
+    /// type words `a` and `f` are told from a power at once.
+    power_head_letters: u32,
     /// One-letter initials (`e`: England), where the letter is unique among powers.
     initials: Vec<(char, Power)>,
     /// Longest name, in words.
@@ -395,6 +417,13 @@ impl NameIndex {
             .unwrap_or(1);
         let heads: std::collections::BTreeSet<&str> =
             powers.keys().filter_map(|k| k.split(' ').next()).collect();
+        let power_head_letters = heads
+            .iter()
+            .filter_map(|h| match h.as_bytes() {
+                &[b @ b'a'..=b'z'] => Some(1 << (b - b'a')),
+                _ => None,
+            })
+            .fold(0, |bits, bit| bits | bit);
         let power_heads = ByteTable::new(heads.into_iter().map(|h| (h.as_bytes().to_vec(), ())));
         let power_table = ByteTable::new(powers.iter().map(|(k, &p)| (k.as_bytes().to_vec(), p)));
         NameIndex {
@@ -404,6 +433,7 @@ impl NameIndex {
             powers,
             power_table,
             power_heads,
+            power_head_letters,
             initials,
             max_words: max_words.max(1),
             power_words: power_words.max(1),
@@ -421,6 +451,15 @@ impl NameIndex {
     pub fn scan(&self, norm: &[u8]) -> (&[Loc], bool) {
         self.scan
             .get(norm)
+            .map_or((&[], false), |(locs, longer)| (locs.as_slice(), *longer))
+    }
+
+    /// [`NameIndex::scan`] of a name of `len` bytes (at most 8) given as its
+    /// [`short_key`].
+    #[inline]
+    pub fn scan_short(&self, key: u64, len: usize) -> (&[Loc], bool) {
+        self.scan
+            .get_short(key, len)
             .map_or((&[], false), |(locs, longer)| (locs.as_slice(), *longer))
     }
 
@@ -475,6 +514,22 @@ impl NameIndex {
     #[inline]
     pub fn power_head_bytes(&self, norm: &[u8]) -> bool {
         self.power_heads.get(norm).is_some()
+    }
+
+    /// [`NameIndex::power_head`] of a word of `len` bytes (at most 8) given as its
+    /// [`short_key`].
+    #[inline]
+    pub fn power_head_short(&self, key: u64, len: usize) -> bool {
+        self.power_heads.get_short(key, len).is_some()
+    }
+
+    /// [`NameIndex::power_head`] of a word of one byte.
+    #[inline]
+    pub fn power_head_letter(&self, b: u8) -> bool {
+        match b.checked_sub(b'a') {
+            Some(i @ 0..26) => self.power_head_letters >> i & 1 != 0,
+            _ => self.power_heads.get_short(u64::from(b), 1).is_some(),
+        }
     }
 
     /// The power whose initial is the letter `c` (any case), if the letter is unique.
@@ -705,6 +760,30 @@ mod tests {
         assert_eq!(edit_distance("hodl", "hold"), 1);
         assert_eq!(edit_distance("kiel", "kiel"), 0);
         assert_eq!(edit_distance("münchen", "munchen"), 1);
+    }
+
+    #[test]
+    fn short_keys_are_key_numbers() {
+        for name in ["", "a", "par", "gulf of", "holland!", "st petersburg"] {
+            let mut eight = [b'x'; 8];
+            for (e, &b) in eight.iter_mut().zip(name.as_bytes()) {
+                *e = b;
+            }
+            let key = short_key(eight, name.len());
+            let want = (name.len() <= SHORT_KEY).then(|| key_number(name.as_bytes()));
+            assert_eq!(key, want, "`{name}`");
+        }
+        let map = Map::standard();
+        let n = map.names();
+        for name in ["par", "gulf of", "north", "mao"] {
+            let key = key_number(name.as_bytes());
+            assert_eq!(n.scan_short(key, name.len()), n.scan(name.as_bytes()));
+        }
+        assert!(n.power_head_short(key_number(b"great"), 5));
+        for b in 0..=255u8 {
+            let word = [b];
+            assert_eq!(n.power_head_letter(b), n.power_head_bytes(&word), "{b}");
+        }
     }
 
     #[test]

@@ -18,6 +18,7 @@
 use super::grammar::{Ctx, Stated};
 use super::words::{flag, word_eq};
 use super::{Order, OrderKind, UnitRef};
+use crate::map::names::short_key;
 use crate::map::{Loc, Power, UnitKind};
 
 /// How a word is joined to what comes before it.
@@ -69,7 +70,11 @@ struct Words<'t> {
     text: &'t str,
     items: [Item; MAX_ITEMS],
     n: usize,
-    norm: [u8; MAX_NORM],
+    /// The normalized words, and 8 bytes more (zero) so that 8 bytes may be read from
+    /// the start of any of them ([`Words::short_key`]).
+    norm: [u8; MAX_NORM + 8],
+    /// Is there a parenthesis?
+    parens: bool,
 }
 
 fn is_word_byte(b: u8) -> bool {
@@ -120,7 +125,8 @@ impl<'t> Words<'t> {
                 flags: 0,
             }; MAX_ITEMS],
             n: 0,
-            norm: [0; MAX_NORM],
+            norm: [0; MAX_NORM + 8],
+            parens: false,
         }
     }
 
@@ -238,6 +244,7 @@ impl<'t> Words<'t> {
                     nlen += 1;
                     let end = i + len + 2;
                     w.push(i, end, nstart, nend, Join::Space, Kind::Paren, 0)?;
+                    w.parens = true;
                     if !matches!(b.get(end), None | Some(b' ')) {
                         return None;
                     }
@@ -302,6 +309,16 @@ impl<'t> Words<'t> {
         self.norm.get(a.nstart as usize..b.nend as usize)
     }
 
+    /// Items `k..=j` normalized, as a key number ([`short_key`]) and its length, if
+    /// they are 8 bytes or fewer.
+    fn short_key(&self, k: usize, j: usize) -> Option<(u64, usize)> {
+        let (a, b) = (self.item(k)?, self.item(j)?);
+        let at = a.nstart as usize;
+        let len = (b.nend as usize).checked_sub(at)?;
+        let eight = self.norm.get(at..at + 8)?.try_into().ok()?;
+        Some((short_key(eight, len)?, len))
+    }
+
     /// Items `k..=j` normalized (words joined by one space).
     fn norm(&self, k: usize, j: usize) -> Option<&str> {
         std::str::from_utf8(self.norm_bytes(k, j)?).ok()
@@ -324,13 +341,30 @@ impl Ctx<'_> {
     /// `seg` read as a common order for `power`, with the power of its prefix
     /// (`England: F Lon - NTH`), or `None` when the full grammar must read it.
     pub(super) fn fast(&self, seg: &str, power: Option<Power>) -> Option<(Order, Option<Power>)> {
+        self.fast_in(seg, power, true)
+    }
+
+    /// [`Ctx::fast`] for a text with no parenthesis (`None` for one): a text it reads
+    /// has no comment, tag, result word or second order, so `clean_line` and the
+    /// trimming of one order's string leave it as it is.
+    pub(super) fn fast_plain(&self, seg: &str, power: Option<Power>) -> Option<Order> {
+        self.fast_in(seg, power, false).map(|(o, _)| o)
+    }
+
+    /// [`Ctx::fast`], reading parentheses (`(sc)`) or not.
+    fn fast_in(
+        &self,
+        seg: &str,
+        power: Option<Power>,
+        parens: bool,
+    ) -> Option<(Order, Option<Power>)> {
         let t = trim(seg);
         if !t.is_ascii() {
             return None;
         }
         match self.fast_prefix(t) {
-            Some((p, body)) => Some((self.fast_body(body, Some(p))?, Some(p))),
-            None => Some((self.fast_body(t, power)?, None)),
+            Some((p, body)) => Some((self.fast_body(body, Some(p), parens)?, Some(p))),
+            None => Some((self.fast_body(t, power, parens)?, None)),
         }
     }
 
@@ -354,10 +388,14 @@ impl Ctx<'_> {
         Some((p, rest.trim_start()))
     }
 
-    /// The body of an order (`t`, trimmed) for `power`.
-    fn fast_body(&self, t: &str, power: Option<Power>) -> Option<Order> {
+    /// The body of an order (`t`, trimmed) for `power`; with `parens` false, `None`
+    /// for any parenthesis.
+    fn fast_body(&self, t: &str, power: Option<Power>, parens: bool) -> Option<Order> {
         let mut w = Words::new(t);
         w.split()?;
+        if !parens && w.parens {
+            return None;
+        }
         // `Ctx::segment_full`: no label, header or power prefix begins with the first
         // word (`Ctx::initial_prefix`: `A`, `F` before a place are unit types).
         self.first_word(&w)?;
@@ -368,7 +406,11 @@ impl Ctx<'_> {
         if k != w.n {
             return None;
         }
-        let text = t.trim_end_matches('.').trim_end();
+        // (Most orders end in a letter: nothing to trim.)
+        let text = match t.as_bytes().last() {
+            Some(c) if c.is_ascii_alphanumeric() => t,
+            _ => t.trim_end_matches('.').trim_end(),
+        };
         Some(Order {
             power,
             unit: Some(me),
@@ -379,11 +421,10 @@ impl Ctx<'_> {
         })
     }
 
-    /// The first word is a unit type that begins no label, header or prefix.
+    /// The first word begins no label, header or prefix. (That it is a unit type word
+    /// of letters only, [`Ctx::unit_at`] checks next.)
     fn first_word(&self, w: &Words) -> Option<()> {
-        let first = w.raw(0)?;
-        let f = w.flags(0);
-        if f & flag::LABEL != 0 || !first.bytes().all(|b| b.is_ascii_alphabetic()) {
+        if w.flags(0) & flag::LABEL != 0 {
             return None;
         }
         (!self.power_head_at(w, 0)?).then_some(())
@@ -392,6 +433,21 @@ impl Ctx<'_> {
     /// May word `k` begin a power's name, or be a plural of one that does (`Ctx::power`
     /// reads `Englands`)?
     fn power_head_at(&self, w: &Words, k: usize) -> Option<bool> {
+        // A word of one letter (a unit type, mostly) is no plural.
+        if let [b] = *w.norm_bytes(k, k)? {
+            return Some(self.names.power_head_letter(b));
+        }
+        if let Some((key, len)) = w.short_key(k, k) {
+            // The word without a last `s`: the same bytes, one fewer.
+            let plural = len > 1 && key >> (8 * (len - 1)) == u64::from(b's');
+            return Some(
+                self.names.power_head_short(key, len)
+                    || plural && {
+                        let head = short_key(key.to_le_bytes(), len - 1)?;
+                        self.names.power_head_short(head, len - 1)
+                    },
+            );
+        }
         let n = w.norm_bytes(k, k)?;
         Some(
             self.names.power_head_bytes(n)
@@ -406,10 +462,10 @@ impl Ctx<'_> {
         let raw = w.raw(k)?;
         let f = w.flags(k);
         // `Ctx::command`: not an order word written before a unit (`B`, `D`, `M`, `W`).
-        // (A word's normalized form is the word as `word_eq` compares it.)
+        // (`save` and `w`, order words of no list, are no unit type word either: the
+        // unit type below tells them.)
         if f & (flag::WAIVE | flag::BUILD | flag::DISBAND | flag::MOVE_FIRST | flag::HOLD_FIRST)
             != 0
-            || matches!(w.norm_bytes(k, k)?, b"save" | b"w")
             || !raw.bytes().all(|b| b.is_ascii_alphabetic())
         {
             return None;
@@ -448,7 +504,10 @@ impl Ctx<'_> {
         let mut best: Option<(usize, &[Loc])> = None;
         let mut j = k;
         loop {
-            let (locs, longer) = self.names.scan(w.norm_bytes(k, j)?);
+            let (locs, longer) = match w.short_key(k, j) {
+                Some((key, len)) => self.names.scan_short(key, len),
+                None => self.names.scan(w.norm_bytes(k, j)?),
+            };
             if !locs.is_empty() {
                 best = Some((j, locs));
             }

@@ -167,6 +167,23 @@ pub fn parse_order_with(
     power: Option<Power>,
     options: ParseOptions,
 ) -> Result<(Order, Vec<Diagnostic>), Diagnostic> {
+    // Most orders are plain (no comment, parenthesis or second order): the fast path
+    // reads them as written, as `segment` would after the cleaning and trimming below
+    // (which leave such a text as it is), and warns of nothing.
+    if let Some(o) = Ctx::new(map, text, 1, options.strict).fast_plain(text, power) {
+        return Ok((o, Vec::new()));
+    }
+    parse_order_cleaned(map, text, power, options)
+}
+
+/// [`parse_order_with`] of any text: cleaned, checked for a second order, and read as
+/// one segment.
+fn parse_order_cleaned(
+    map: &Map,
+    text: &str,
+    power: Option<Power>,
+    options: ParseOptions,
+) -> Result<(Order, Vec<Diagnostic>), Diagnostic> {
     let cleaned = clean_line(text);
     // Most orders end in a letter: no trimming to do.
     let one = match cleaned.as_bytes().last() {
@@ -1048,6 +1065,19 @@ mod fast_tests {
                 texts.push(format!("F {to} S F {id} H"));
             }
         }
+        // Texts `parse_order_with` must not read as plain.
+        for t in [
+            "A Par - Bur, A Mar H",
+            "A Par - Bur;",
+            "A Par - Bur # Paris to Burgundy",
+            "A Par - Bur (fail)",
+            "A Par - Bur (*bounce*)",
+            "F Spa (sc) - Mao",
+            "  A Par - Bur\t",
+            "England: F Lon - NTH",
+        ] {
+            texts.push(t.to_string());
+        }
         let (fast, total, _) = agree(&map, &texts);
         // The fast path reads a good part of these (or this test checks nothing): each
         // text is tried for two powers.
@@ -1060,6 +1090,16 @@ mod fast_tests {
         let (mut fast, mut prefixed) = (0, 0);
         for t in texts {
             for power in [None, Some(Power(2))] {
+                // `parse_order_with` reads a plain text at once, as its general path
+                // does.
+                for strict in [false, true] {
+                    let options = ParseOptions { strict };
+                    assert_eq!(
+                        parse_order_with(map, t, power, options),
+                        parse_order_cleaned(map, t, power, options),
+                        "`{t}`"
+                    );
+                }
                 let ctx = Ctx::new(map, t, 1, false);
                 let Some((quick, prefix)) = ctx.fast(t, power) else {
                     continue;
