@@ -778,9 +778,13 @@ pub(crate) fn resolve(
     let mut moved = std::mem::take(&mut t.moved);
     let mut dislodger = std::mem::take(&mut t.dislodger);
     let mut r = new_resolver(map, rules, units, &eff, &unit_at, t);
+    // Only a move by convoy can be void, or go by convoy.
+    let by_convoy = eff
+        .iter()
+        .any(|e| matches!(e, Eff::Move { convoy: true, .. }));
     // A convoyed move with no route through matching convoys at all is void.
     void_move.clear();
-    void_move.extend((0..n).map(|m| match r.dest(m) {
+    void_move.extend((0..n).map(|m| match r.dest(m).filter(|_| by_convoy) {
         Some((d, true)) => {
             let fleets: ProvSet =
                 r.t.convoyers
@@ -800,16 +804,22 @@ pub(crate) fn resolve(
     }
     r.settled = true;
 
-    // Where every unit ends, and who is dislodged by whom.
-    let mut destination: Vec<Loc> = units.iter().map(|u| u.loc).collect();
+    // Where every unit ends, and who is dislodged by whom. The provinces occupied after
+    // the phase are every unit's destination: a dislodged unit's province is also its
+    // dislodger's destination.
+    let mut destination: Vec<Loc> = Vec::with_capacity(n);
+    let mut occupied = ProvSet::EMPTY;
     refill(&mut moved, n, false);
-    for m in 0..n {
-        if let Eff::Move { to, .. } = eff[m] {
-            if r.t.node[m].res {
-                destination[m] = to;
+    for (m, u) in units.iter().enumerate() {
+        let to = match eff[m] {
+            Eff::Move { to, .. } if r.t.node[m].res => {
                 moved[m] = true;
+                to
             }
-        }
+            _ => u.loc,
+        };
+        destination.push(to);
+        occupied.insert(map.prov_of(to));
     }
     refill(&mut dislodger, n, None);
     for m in 0..n {
@@ -818,12 +828,6 @@ pub(crate) fn resolve(
             if o != NONE && !moved[o as usize] {
                 dislodger[o as usize] = Some(m);
             }
-        }
-    }
-    let mut occupied = ProvSet::EMPTY;
-    for u in 0..n {
-        if dislodger[u].is_none() {
-            occupied.insert(map.prov_of(destination[u]));
         }
     }
     // Contested: empty after the phase, and a move there with prevent strength failed.
@@ -926,11 +930,7 @@ pub(crate) fn resolve(
     for (k, first) in same_as {
         results[k].outcome = results[first].outcome.clone();
     }
-    // Only a move by convoy can have gone by convoy.
-    let convoyed = if eff
-        .iter()
-        .any(|e| matches!(e, Eff::Move { convoy: true, .. }))
-    {
+    let convoyed = if by_convoy {
         (0..n).map(|m| r.by_convoy(m)).collect()
     } else {
         // Not `vec![false; n]`: a zeroed allocation takes mimalloc's slow aligned path.
