@@ -140,6 +140,7 @@ const SHORT_KEY: usize = 8;
 
 /// A key as a number: its bytes (little-endian, zero-padded) if it is short, else its
 /// FNV-1a hash. With the key's length this tells short keys apart exactly.
+#[inline]
 fn key_number(key: &[u8]) -> u64 {
     if key.len() <= SHORT_KEY {
         key.iter().rev().fold(0, |h, &b| h << 8 | u64::from(b))
@@ -214,14 +215,28 @@ impl<V> ByteTable<V> {
         if key.len() > SHORT_KEY {
             return self.get_long(key);
         }
-        let h = key.iter().rev().fold(0, |h, &b| h << 8 | u64::from(b));
-        self.get_short(h, key.len())
+        self.get_short(key_number(key), key.len())
     }
 
     /// The value of a key of `len` bytes, at most [`SHORT_KEY`], given as its number
     /// (its bytes little-endian, zero-padded: [`short_key`]).
     #[inline]
     pub fn get_short(&self, h: u64, len: usize) -> Option<&V> {
+        // A short key's number and length are the key itself.
+        self.probe(h, len, |_| true)
+    }
+
+    /// [`ByteTable::get`] for a key longer than [`SHORT_KEY`].
+    #[inline(never)]
+    fn get_long(&self, key: &[u8]) -> Option<&V> {
+        // A long key's number is a hash: the bytes are compared too.
+        self.probe(key_number(key), key.len(), |i| self.key(i) == Some(key))
+    }
+
+    /// The value of the entry with key number `h`, a key of `len` bytes, for which
+    /// `is_key` holds (given the entry's index), probing from the key's first slot.
+    #[inline(always)]
+    fn probe(&self, h: u64, len: usize, is_key: impl Fn(usize) -> bool) -> Option<&V> {
         let tag = len as u32 + 1;
         let mask = self.slots.len().wrapping_sub(1);
         let mut at = slot_of(h, mask);
@@ -230,26 +245,7 @@ impl<V> ByteTable<V> {
             if s.tag == 0 {
                 return None;
             }
-            if s.h == h && s.tag == tag {
-                return self.values.get(s.i as usize);
-            }
-            at = (at + 1) & mask;
-        }
-    }
-
-    /// [`ByteTable::get`] for a key longer than [`SHORT_KEY`].
-    #[inline(never)]
-    fn get_long(&self, key: &[u8]) -> Option<&V> {
-        let h = fnv(key);
-        let tag = key.len() as u32 + 1;
-        let mask = self.slots.len().wrapping_sub(1);
-        let mut at = slot_of(h, mask);
-        loop {
-            let s = *self.slots.get(at)?;
-            if s.tag == 0 {
-                return None;
-            }
-            if s.h == h && s.tag == tag && self.key(s.i as usize) == Some(key) {
+            if s.h == h && s.tag == tag && is_key(s.i as usize) {
                 return self.values.get(s.i as usize);
             }
             at = (at + 1) & mask;
