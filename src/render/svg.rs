@@ -520,6 +520,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     // Orders (and their lines, which labels keep off).
     let mut order_lines: Vec<((f64, f64), (f64, f64))> = Vec::new();
     if let (Some(r), false) = (result, scene.bare) {
+        let look = crate::report::Lookup::new(map, r);
         for (k, o) in r.input.iter().enumerate() {
             let Some(res) = r.orders.get(k) else { continue };
             let Some(i) = res.unit else { continue };
@@ -530,8 +531,8 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
             let failed = !res.outcome.succeeded();
             let title = format!(
                 "{}{}",
-                crate::report::canonical(map, r, k),
-                match crate::report::reason(map, r, k).0 {
+                crate::report::canonical_in(map, r, &look, k),
+                match crate::report::reason_in(map, r, &look, k).0 {
                     Some(why) => format!(": {why}"),
                     None => String::new(),
                 }

@@ -11,7 +11,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use super::{canonical, reason, unit_order};
+use super::{canonical_in, reason_in, unit_order_in, Lookup};
 use crate::game::{PhaseResult, Unit};
 use crate::judge::Owed;
 use crate::map::{Map, Power, UnitKind};
@@ -65,18 +65,19 @@ fn is_zero(n: &usize) -> bool {
 
 /// Each input order's JSON entry, in input order.
 pub fn orders(map: &Map, result: &PhaseResult) -> Vec<JsonOrder> {
+    let look = Lookup::new(map, result);
     (0..result.input.len())
         .map(|k| {
-            let (reason, causes) = reason(map, result, k);
+            let (reason, causes) = reason_in(map, result, &look, k);
             JsonOrder {
                 power: result.orders[k].power.map(|p| map.power(p).id.clone()),
                 order: result.input[k].text.to_string(),
-                canonical: Some(canonical(map, result, k)),
+                canonical: Some(canonical_in(map, result, &look, k)),
                 outcome: result.orders[k].outcome.word(),
                 reason,
                 caused_by: causes
                     .into_iter()
-                    .map(|u| unit_order(map, result, u))
+                    .map(|u| unit_order_in(map, result, &look, u))
                     .collect(),
             }
         })
@@ -182,10 +183,8 @@ pub struct Writer<'o> {
     out: &'o mut Vec<u8>,
     /// Room to format one string before it is written.
     scratch: String,
-    /// While [`Writer::phase_keys`] writes a result's orders: that result's lookup,
-    /// built by its first order and kept for the next.
-    look: Option<super::Lookup>,
-    in_phase: bool,
+    /// While [`Writer::phase_keys`] writes a result's orders: that result's lookup.
+    look: Option<Lookup>,
 }
 
 impl<'o> Writer<'o> {
@@ -194,7 +193,6 @@ impl<'o> Writer<'o> {
             out,
             scratch: String::with_capacity(64),
             look: None,
-            in_phase: false,
         }
     }
 
@@ -308,10 +306,10 @@ impl<'o> Writer<'o> {
         }
         self.raw(b",\"order\":");
         self.str(text);
-        // The lookup `phase_keys` built for this result, or one for this order.
-        let look = match self.look.take() {
-            Some(look) => look,
-            None => super::Lookup::new(map, result),
+        // The lookup `phase_keys` made for this result, or one for this order alone.
+        let (look, kept) = match self.look.take() {
+            Some(look) => (look, true),
+            None => (Lookup::new(map, result), false),
         };
         self.raw(b",\"canonical\":");
         self.str_with(|s| super::write_canonical_in(s, map, result, &look, k));
@@ -328,7 +326,7 @@ impl<'o> Writer<'o> {
         self.list(super::causes(result, k), |w, u| {
             w.str_with(|s| super::write_unit_order_in(s, map, result, &look, u))
         });
-        if self.in_phase {
+        if kept {
             self.look = Some(look);
         }
         if !warnings.is_empty() {
@@ -413,9 +411,8 @@ impl<'o> Writer<'o> {
         self.raw(b",\"phase\":");
         self.str_with(|s| push_display(s, result.phase));
         self.raw(b",\"orders\":[");
-        self.in_phase = true;
+        self.look = Some(Lookup::new(map, result));
         orders(self);
-        self.in_phase = false;
         self.look = None;
         self.raw(b"],\"dislodged\":");
         let dislodged: Vec<JsonDislodged> = result

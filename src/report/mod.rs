@@ -28,7 +28,8 @@ fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
 }
 
 /// Where each unit of a result stands and which order it was given: looked up once
-/// per result (by the JSON writer) instead of searched for every order written.
+/// per result by whoever writes its orders (the JSON writer, the game file's records,
+/// the picture's titles, the jDip suite's report) instead of searched for every order.
 pub(crate) struct Lookup {
     /// Per province: the first unit of `result.units` in it, or `u32::MAX`.
     unit_at: Vec<u32>,
@@ -68,8 +69,13 @@ impl Lookup {
 
 /// The canonical form of input order `k`.
 pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
+    canonical_in(map, result, &Lookup::new(map, result), k)
+}
+
+/// [`canonical`] with the result's [`Lookup`], for a caller writing many orders.
+pub(crate) fn canonical_in(map: &Map, result: &PhaseResult, look: &Lookup, k: usize) -> String {
     let mut s = String::with_capacity(24);
-    write_canonical(&mut s, map, result, k);
+    write_canonical_in(&mut s, map, result, look, k);
     s
 }
 
@@ -119,8 +125,13 @@ pub(crate) fn write_canonical_in(
 
 /// The order a unit was given, in canonical form (or `A PAR H` if it had none).
 pub fn unit_order(map: &Map, result: &PhaseResult, unit: usize) -> String {
+    unit_order_in(map, result, &Lookup::new(map, result), unit)
+}
+
+/// [`unit_order`] with the result's [`Lookup`].
+pub(crate) fn unit_order_in(map: &Map, result: &PhaseResult, look: &Lookup, unit: usize) -> String {
     let mut s = String::with_capacity(24);
-    write_unit_order(&mut s, map, result, unit);
+    write_unit_order_in(&mut s, map, result, look, unit);
     s
 }
 
@@ -155,8 +166,18 @@ pub fn write_unit(s: &mut String, map: &Map, u: &Unit) {
 
 /// Why an order ended as it did, in words, and the units that caused it.
 pub fn reason(map: &Map, result: &PhaseResult, k: usize) -> (Option<String>, Vec<usize>) {
+    reason_in(map, result, &Lookup::new(map, result), k)
+}
+
+/// [`reason`] with the result's [`Lookup`].
+pub(crate) fn reason_in(
+    map: &Map,
+    result: &PhaseResult,
+    look: &Lookup,
+    k: usize,
+) -> (Option<String>, Vec<usize>) {
     let mut s = String::new();
-    let why = write_reason(&mut s, map, result, k).then_some(s);
+    let why = write_reason_in(&mut s, map, result, look, k).then_some(s);
     (why, causes(result, k).collect())
 }
 

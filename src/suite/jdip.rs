@@ -754,9 +754,10 @@ impl Case {
                 }
             ));
         }
+        let look = crate::report::Lookup::new(map, &r);
         for (k, o) in r.orders.iter().enumerate() {
             let written = self.orders.get(k).map_or("", |(w, _)| w.as_str());
-            let why = crate::report::reason(map, &r, k)
+            let why = crate::report::reason_in(map, &r, &look, k)
                 .0
                 .map(|w| format!(" ({w})"))
                 .unwrap_or_default();
