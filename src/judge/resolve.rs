@@ -33,54 +33,49 @@ enum State {
     Resolved,
 }
 
-/// Flat lists: `items[start[i]..start[i + 1]]` belongs to `i`.
-struct Lists {
-    start: Vec<u16>,
-    items: Vec<u16>,
+/// Which of a unit's lists a link field belongs to (see [`Node`]): the list of
+/// units moving to one province, of a unit's supporters, of a move's convoying fleets.
+#[derive(Clone, Copy)]
+enum Link {
+    Mover,
+    Supporter,
+    Convoyer,
 }
 
-impl Lists {
-    const fn new() -> Lists {
-        Lists {
-            start: Vec::new(),
-            items: Vec::new(),
-        }
-    }
-
-    /// Fill with `pairs` (list, item) for lists `0..n`, each list in the order its
-    /// items come in `pairs`; the buffers are reused. No pairs: every list is empty.
-    fn rebuild(&mut self, n: usize, pairs: &[(u16, u16)]) {
-        self.start.clear();
-        self.items.clear();
-        if pairs.is_empty() {
-            return;
-        }
-        let start = &mut self.start;
-        start.resize(n + 1, 0);
-        for &(k, _) in pairs {
-            start[k as usize] += 1;
-        }
-        // `start[i]`: the end of list `i`; placing items from the last one down moves
-        // it to the list's beginning.
-        let mut end = 0;
-        for s in start.iter_mut() {
-            end += *s;
-            *s = end;
-        }
-        self.items.resize(pairs.len(), 0);
-        for &(k, v) in pairs.iter().rev() {
-            let s = &mut start[k as usize];
-            *s -= 1;
-            self.items[*s as usize] = v;
-        }
-    }
-
+impl Link {
+    /// The field of `node` holding the next unit of its list of this kind.
     #[inline(always)]
-    fn of(&self, i: usize) -> &[u16] {
-        if self.items.is_empty() {
-            return &[];
+    fn next(self, node: &mut Node) -> &mut u16 {
+        match self {
+            Link::Mover => &mut node.next_mover,
+            Link::Supporter => &mut node.next_sup,
+            Link::Convoyer => &mut node.next_conv,
         }
-        &self.items[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
+
+/// Add unit `s` to the list that begins with `head` (`NONE`: empty) and return the
+/// list's new first unit. A list is kept in the order of its units' provinces (a unit
+/// after those of its own province), not of the units: whatever reads a list first
+/// (the cutter named for a cut support, the order of oppositions) is then the same
+/// however the input is listed. Lists are short (the units moving to one province,
+/// supporting one unit), so the walk to the place is too.
+#[inline(always)]
+fn insert(node: &mut [Node], head: u16, s: u16, link: Link) -> u16 {
+    let p = node[s as usize].prov;
+    if head == NONE || node[head as usize].prov > p {
+        *link.next(&mut node[s as usize]) = head;
+        return s;
+    }
+    let mut cur = head;
+    loop {
+        let next = *link.next(&mut node[cur as usize]);
+        if next == NONE || node[next as usize].prov > p {
+            *link.next(&mut node[s as usize]) = next;
+            *link.next(&mut node[cur as usize]) = s;
+            return head;
+        }
+        cur = next;
     }
 }
 
@@ -107,6 +102,15 @@ struct Node {
     /// (`u8::MAX`: not asked yet).
     route_memo: u8,
     prevent_memo: u8,
+    /// The lists, linked through the units (`NONE` ends a list; see [`insert`]): the
+    /// next unit moving to the same province, the first unit supporting this one (a
+    /// matching support), the next supporting the same unit, the first fleet
+    /// convoying this move (a matching convoy), the next convoying the same army.
+    next_mover: u16,
+    first_sup: u16,
+    next_sup: u16,
+    first_conv: u16,
+    next_conv: u16,
     /// Its depth on the resolve stack while visited.
     depth: u32,
     /// While open: the smallest stack depth of a guess its result rests on.
@@ -125,6 +129,11 @@ impl Node {
         convoying: false,
         route_memo: 0,
         prevent_memo: u8::MAX,
+        next_mover: NONE,
+        first_sup: NONE,
+        next_sup: NONE,
+        first_conv: NONE,
+        next_conv: NONE,
         depth: 0,
         low_of: NO_GUESS,
     };
@@ -133,19 +142,13 @@ impl Node {
 /// The working tables of a movement phase, kept per thread and reused by the next
 /// phase so that resolving allocates none of them. Sized afresh for every phase.
 struct Scratch {
-    /// Per unit: its decision and what the search keeps about it.
+    /// Per unit: its decision, its lists and what the search keeps about it.
     node: Vec<Node>,
-    /// Per unit: the units whose support (matched) it receives.
-    supporters: Lists,
-    /// Per province: the units moving there.
-    movers: Lists,
-    /// Per moving unit: the fleets with a matching convoy order.
-    convoyers: Lists,
+    /// Per province: the first unit moving there (`NONE`: none), the rest linked
+    /// through [`Node::next_mover`].
+    mover_head: Vec<u16>,
     /// The orders left open in cycles that are not decided yet.
     cycle: Vec<u16>,
-    /// (list, item) pairs the lists are built from; units in province order.
-    pairs: [Vec<(u16, u16)>; 3],
-    order: Vec<u16>,
     /// Per unit, for [`resolve`]: void move, moved, dislodger.
     void_move: Vec<bool>,
     moved: Vec<bool>,
@@ -156,12 +159,8 @@ impl Scratch {
     const fn new() -> Scratch {
         Scratch {
             node: Vec::new(),
-            supporters: Lists::new(),
-            movers: Lists::new(),
-            convoyers: Lists::new(),
+            mover_head: Vec::new(),
             cycle: Vec::new(),
-            pairs: [Vec::new(), Vec::new(), Vec::new()],
-            order: Vec::new(),
             void_move: Vec::new(),
             moved: Vec::new(),
             dislodger: Vec::new(),
@@ -359,21 +358,23 @@ impl Resolver<'_> {
             let alone = match self.eff[u] {
                 Eff::Hold => continue,
                 Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                    if !self.t.movers.of(self.t.node[u].prov.0 as usize).is_empty() {
+                    if self.t.mover_head[self.t.node[u].prov.0 as usize] != NONE {
                         continue;
                     }
                     self.t.node[u].matched
                 }
                 Eff::Convoy { .. } => {
-                    if !self.t.movers.of(self.t.node[u].prov.0 as usize).is_empty() {
+                    if self.t.mover_head[self.t.node[u].prov.0 as usize] != NONE {
                         continue;
                     }
                     true
                 }
                 Eff::Move { convoy: false, .. } => {
                     let Some((d, _)) = self.dest(u) else { continue };
+                    // `u` is the only unit moving there: the first and last of the list.
                     if self.unit_at[d.0 as usize] != NONE
-                        || self.t.movers.of(d.0 as usize).len() != 1
+                        || self.t.mover_head[d.0 as usize] != u as u16
+                        || self.t.node[u].next_mover != NONE
                     {
                         continue;
                     }
@@ -441,12 +442,14 @@ impl Resolver<'_> {
             }
             Eff::Convoy { .. } => {
                 // 5.D: attacks on the fleet are adjudicated, not resolved.
-                let p = self.t.node[u].prov.0 as usize;
-                let k = self.t.movers.of(p).len();
-                !(0..k).any(|i| {
-                    let m = self.t.movers.of(p)[i] as usize;
-                    self.adjudicate(m)
-                })
+                let mut m = self.t.mover_head[self.t.node[u].prov.0 as usize];
+                while m != NONE {
+                    if self.adjudicate(m as usize) {
+                        return false;
+                    }
+                    m = self.t.node[m as usize].next_mover;
+                }
+                true
             }
             Eff::Hold => true,
         }
@@ -475,13 +478,14 @@ impl Resolver<'_> {
         if self.settled && self.t.node[m].route_memo != 0 {
             return self.t.node[m].route_memo == 2;
         }
-        let n = self.t.convoyers.of(m).len();
         let mut fleets = ProvSet::EMPTY;
-        for k in 0..n {
-            let f = self.t.convoyers.of(m)[k] as usize;
-            if self.resolve(f) {
-                fleets.insert(self.t.node[f].prov);
+        let mut f = self.t.node[m].first_conv;
+        while f != NONE {
+            let fu = f as usize;
+            if self.resolve(fu) {
+                fleets.insert(self.t.node[fu].prov);
             }
+            f = self.t.node[fu].next_conv;
         }
         let route =
             !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.node[m].prov, d);
@@ -494,15 +498,13 @@ impl Resolver<'_> {
     #[inline(always)]
     fn support_count(&mut self, u: usize, not_of: Option<crate::map::Power>) -> u8 {
         let mut n = 0;
-        let k = self.t.supporters.of(u).len();
-        for i in 0..k {
-            let s = self.t.supporters.of(u)[i] as usize;
-            if not_of.is_some_and(|p| self.units[s].power == p) {
-                continue;
-            }
-            if self.resolve(s) {
+        let mut s = self.t.node[u].first_sup;
+        while s != NONE {
+            let su = s as usize;
+            if not_of.is_none_or(|p| self.units[su].power != p) && self.resolve(su) {
                 n += 1;
             }
+            s = self.t.node[su].next_sup;
         }
         n
     }
@@ -587,12 +589,13 @@ impl Resolver<'_> {
         } else if a <= self.hold(d) {
             return false;
         }
-        let k = self.t.movers.of(d.0 as usize).len();
-        for i in 0..k {
-            let other = self.t.movers.of(d.0 as usize)[i] as usize;
-            if other != m && a <= self.prevent(other) {
+        let mut other = self.t.mover_head[d.0 as usize];
+        while other != NONE {
+            let o = other as usize;
+            if o != m && a <= self.prevent(o) {
                 return false;
             }
+            other = self.t.node[o].next_mover;
         }
         true
     }
@@ -604,9 +607,10 @@ impl Resolver<'_> {
             Eff::SupMove { to, .. } => Some(to),
             _ => None,
         };
-        let k = self.t.movers.of(p.0 as usize).len();
-        for i in 0..k {
-            let m = self.t.movers.of(p.0 as usize)[i] as usize;
+        let first = self.t.mover_head[p.0 as usize];
+        let mut next = first;
+        while next != NONE {
+            let m = next as usize;
             if self.units[m].power != self.units[s].power
                 && aimed != Some(self.t.node[m].prov)
                 && !self.kept_by_paradox_rule(s, m)
@@ -614,13 +618,16 @@ impl Resolver<'_> {
             {
                 return Some(m);
             }
+            next = self.t.node[m].next_mover;
         }
-        for i in 0..k {
-            let m = self.t.movers.of(p.0 as usize)[i] as usize;
+        next = first;
+        while next != NONE {
+            let m = next as usize;
             // The 1971 and 1982 rules take precedence over the dislodge rule (6.F.17).
             if !self.kept_by_paradox_rule(s, m) && self.resolve(m) {
                 return Some(m);
             }
+            next = self.t.node[m].next_mover;
         }
         None
     }
@@ -654,9 +661,14 @@ impl Resolver<'_> {
                     return false;
                 };
                 let f = self.unit_at[to.0 as usize];
-                self.units[target as usize].kind == UnitKind::Fleet
-                    && f != NONE
-                    && self.t.convoyers.of(m).contains(&f)
+                if self.units[target as usize].kind != UnitKind::Fleet || f == NONE {
+                    return false;
+                }
+                let mut c = self.t.node[m].first_conv;
+                while c != NONE && c != f {
+                    c = self.t.node[c as usize].next_conv;
+                }
+                c == f
             }
         }
     }
@@ -672,7 +684,6 @@ fn new_resolver<'a>(
     unit_at: &'a [u16],
     mut t: Box<Scratch>,
 ) -> Resolver<'a> {
-    let n = units.len();
     t.node.clear();
     t.node.extend(units.iter().zip(eff).map(|(u, e)| Node {
         prov: map.prov_of(u.loc),
@@ -683,65 +694,47 @@ fn new_resolver<'a>(
         ..Node::NEW
     }));
 
-    // Each list in the order of its units' provinces, not of the units: whatever
-    // reads a list first (the cutter named for a cut support, the order of
-    // oppositions) is then the same however the input is listed. The units are
-    // visited in province order (one unit per province), so the lists need no sort.
-    t.order.clear();
-    t.order
-        .extend(unit_at.iter().copied().filter(|&u| u != NONE));
-    let in_order = t.order.len() == n;
-    if !in_order {
-        // Not one unit per province: visit them as listed and sort the lists.
-        t.order.clear();
-        t.order.extend(0..n as u16);
-    }
-
-    // Match supports and convoys to what their units do.
-    let [sup_pairs, conv_pairs, mover_pairs] = &mut t.pairs;
-    for v in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
-        v.clear();
-    }
-    for &s16 in &t.order {
-        let s = s16 as usize;
-        match eff[s] {
+    // Match supports and convoys to what their units do, and link the lists.
+    refill(&mut t.mover_head, map.province_count(), NONE);
+    let node = &mut t.node;
+    for (s, e) in eff.iter().enumerate() {
+        let s16 = s as u16;
+        match *e {
             Eff::SupHold { target } => {
                 if !matches!(eff[target as usize], Eff::Move { .. }) {
-                    t.node[s].matched = true;
-                    sup_pairs.push((target, s16));
+                    node[s].matched = true;
+                    let head = node[target as usize].first_sup;
+                    node[target as usize].first_sup = insert(node, head, s16, Link::Supporter);
                 }
             }
             Eff::SupMove { target, to, coast } => {
                 if let Eff::Move { to: mt, .. } = eff[target as usize] {
                     if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt) {
-                        t.node[s].matched = true;
-                        sup_pairs.push((target, s16));
+                        node[s].matched = true;
+                        let head = node[target as usize].first_sup;
+                        node[target as usize].first_sup = insert(node, head, s16, Link::Supporter);
                     }
                 }
             }
             Eff::Convoy { army, to } => {
                 if let Eff::Move { to: mt, convoy, .. } = eff[army as usize] {
                     if map.prov_of(mt) == to {
-                        t.node[s].convoying = true;
+                        node[s].convoying = true;
                         if convoy {
-                            conv_pairs.push((army, s16));
+                            let head = node[army as usize].first_conv;
+                            node[army as usize].first_conv =
+                                insert(node, head, s16, Link::Convoyer);
                         }
                     }
                 }
             }
-            Eff::Move { to, .. } => mover_pairs.push((map.prov_of(to).0, s16)),
+            Eff::Move { to, .. } => {
+                let d = map.prov_of(to).0 as usize;
+                t.mover_head[d] = insert(node, t.mover_head[d], s16, Link::Mover);
+            }
             Eff::Hold => {}
         }
     }
-    if !in_order {
-        let node = &t.node;
-        for pairs in [&mut *sup_pairs, &mut *conv_pairs, &mut *mover_pairs] {
-            pairs.sort_unstable_by_key(|&(k, v)| (k, node[v as usize].prov));
-        }
-    }
-    t.supporters.rebuild(n, sup_pairs);
-    t.movers.rebuild(map.province_count(), mover_pairs);
-    t.convoyers.rebuild(n, conv_pairs);
     t.cycle.clear();
     Resolver {
         map,
@@ -786,12 +779,12 @@ pub(crate) fn resolve(
     void_move.clear();
     void_move.extend((0..n).map(|m| match r.dest(m).filter(|_| by_convoy) {
         Some((d, true)) => {
-            let fleets: ProvSet =
-                r.t.convoyers
-                    .of(m)
-                    .iter()
-                    .map(|&f| r.t.node[f as usize].prov)
-                    .collect();
+            let mut fleets = ProvSet::EMPTY;
+            let mut f = r.t.node[m].first_conv;
+            while f != NONE {
+                fleets.insert(r.t.node[f as usize].prov);
+                f = r.t.node[f as usize].next_conv;
+            }
             !convoy::route_exists(map, &fleets, r.t.node[m].prov, d)
         }
         _ => false,
@@ -963,7 +956,14 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     let attack = r.attack(m);
     let (d, _) = r.dest(m).expect("a move");
     // Room for every opposition at once: the unit there and the other movers.
-    let mut against = Vec::with_capacity(r.t.movers.of(d.0 as usize).len());
+    let first = r.t.mover_head[d.0 as usize];
+    let mut movers = 0;
+    let mut next = first;
+    while next != NONE {
+        movers += 1;
+        next = r.t.node[next as usize].next_mover;
+    }
+    let mut against = Vec::with_capacity(movers);
     let mut oppose = |unit: usize, kind: Strength, strength: u8| {
         if strength >= attack {
             against.push(Opposition {
@@ -979,12 +979,13 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     } else if r.unit_at[d.0 as usize] != NONE {
         oppose(r.unit_at[d.0 as usize] as usize, Strength::Hold, r.hold(d));
     }
-    let k = r.t.movers.of(d.0 as usize).len();
-    for i in 0..k {
-        let other = r.t.movers.of(d.0 as usize)[i] as usize;
+    next = first;
+    while next != NONE {
+        let other = next as usize;
         if other != m && h2h != Some(other) {
             oppose(other, Strength::Prevent, r.prevent(other));
         }
+        next = r.t.node[other].next_mover;
     }
     Failure::Bounced { attack, against }
 }
