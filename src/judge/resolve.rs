@@ -86,6 +86,16 @@ struct Node {
     prov: Prov,
     /// The province it moves to and whether by convoy, if it moves.
     dest: Option<(Prov, bool)>,
+    /// A move by convoy that falls back to land when its route fails (the 1971
+    /// reading of DATC 4.A.3).
+    fallback: bool,
+    /// The unit in the province it moves to if that unit moves here (a head-to-head
+    /// battle unless either goes by convoy), else `NONE`.
+    swap: u16,
+    /// The unit in the province it moves to, or `NONE`.
+    opp: u16,
+    /// Once resolved: the unit that dislodged it, or `NONE`.
+    dislodger: u16,
     state: State,
     /// The decision's result (or current guess).
     res: bool,
@@ -121,6 +131,10 @@ impl Node {
     const NEW: Node = Node {
         prov: Prov(0),
         dest: None,
+        fallback: false,
+        swap: NONE,
+        opp: NONE,
+        dislodger: NONE,
         state: State::Unresolved,
         res: false,
         paradox: false,
@@ -149,10 +163,6 @@ struct Scratch {
     mover_head: Vec<u16>,
     /// The orders left open in cycles that are not decided yet.
     cycle: Vec<u16>,
-    /// Per unit, for [`resolve`]: void move, moved, dislodger.
-    void_move: Vec<bool>,
-    moved: Vec<bool>,
-    dislodger: Vec<Option<usize>>,
 }
 
 impl Scratch {
@@ -161,9 +171,6 @@ impl Scratch {
             node: Vec::new(),
             mover_head: Vec::new(),
             cycle: Vec::new(),
-            void_move: Vec::new(),
-            moved: Vec::new(),
-            dislodger: Vec::new(),
         }
     }
 
@@ -213,32 +220,28 @@ impl Resolver<'_> {
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
     /// reading of 4.A.3) goes by convoy only if its convoy route holds.
+    /// Once resolved: did unit `m` move?
+    #[inline(always)]
+    fn moved(&self, m: usize) -> bool {
+        let node = &self.t.node[m];
+        node.dest.is_some() && node.res
+    }
+
     #[inline(always)]
     fn by_convoy(&mut self, m: usize) -> bool {
-        match self.eff[m] {
-            Eff::Move {
-                convoy: true,
-                fallback: true,
-                ..
-            } => self.convoy_route(m),
-            Eff::Move { convoy, .. } => convoy,
-            _ => false,
+        let node = &self.t.node[m];
+        match node.dest {
+            Some((_, true)) if node.fallback => self.convoy_route(m),
+            Some((_, convoy)) => convoy,
+            None => false,
         }
     }
 
     /// The unit opposing `m` head to head, if any (neither move convoyed).
     #[inline(always)]
     fn head_to_head(&mut self, m: usize) -> Option<usize> {
-        let (d, _) = self.dest(m)?;
-        let o = self.unit_at[d.0 as usize];
-        if o == NONE {
-            return None;
-        }
-        match self.dest(o as usize) {
-            Some((back, _)) if back == self.t.node[m].prov => {}
-            _ => return None,
-        }
-        if self.by_convoy(m) || self.by_convoy(o as usize) {
+        let o = self.t.node[m].swap;
+        if o == NONE || self.by_convoy(m) || self.by_convoy(o as usize) {
             return None;
         }
         Some(o as usize)
@@ -459,14 +462,26 @@ impl Resolver<'_> {
     /// fleets whose convoys succeed joins its origin and destination.
     #[inline(always)]
     fn path(&mut self, m: usize) -> bool {
-        match self.eff[m] {
-            Eff::Move {
-                convoy: true,
-                fallback: false,
-                ..
-            } => self.convoy_route(m),
+        let node = &self.t.node[m];
+        match node.dest {
+            Some((_, true)) if !node.fallback => self.convoy_route(m),
             _ => true,
         }
+    }
+
+    /// Convoyed move `m` is void: no chain of fleets ordered to convoy it (whether
+    /// their convoys succeed or not) joins its origin and destination.
+    fn void_convoy(&self, m: usize) -> bool {
+        let Some((d, true)) = self.dest(m) else {
+            return false;
+        };
+        let mut fleets = ProvSet::EMPTY;
+        let mut f = self.t.node[m].first_conv;
+        while f != NONE {
+            fleets.insert(self.t.node[f as usize].prov);
+            f = self.t.node[f as usize].next_conv;
+        }
+        !convoy::route_exists(self.map, &fleets, self.t.node[m].prov, d)
     }
 
     /// A chain of fleets whose convoys succeed joins the origin and destination of
@@ -691,6 +706,7 @@ fn new_resolver<'a>(
             Eff::Move { to, convoy, .. } => Some((map.prov_of(to), convoy)),
             _ => None,
         },
+        fallback: matches!(e, Eff::Move { fallback: true, .. }),
         ..Node::NEW
     }));
 
@@ -731,6 +747,15 @@ fn new_resolver<'a>(
             Eff::Move { to, .. } => {
                 let d = map.prov_of(to).0 as usize;
                 t.mover_head[d] = insert(node, t.mover_head[d], s16, Link::Mover);
+                let o = unit_at[d];
+                node[s].opp = o;
+                if o != NONE
+                    && node[o as usize]
+                        .dest
+                        .is_some_and(|(b, _)| b == node[s].prov)
+                {
+                    node[s].swap = o;
+                }
             }
             Eff::Hold => {}
         }
@@ -766,29 +791,12 @@ pub(crate) fn resolve(
     } = checked;
     let units = &position.units;
     let n = units.len();
-    let mut t = Scratch::take();
-    let mut void_move = std::mem::take(&mut t.void_move);
-    let mut moved = std::mem::take(&mut t.moved);
-    let mut dislodger = std::mem::take(&mut t.dislodger);
+    let t = Scratch::take();
     let mut r = new_resolver(map, rules, units, &eff, &unit_at, t);
     // Only a move by convoy can be void, or go by convoy.
     let by_convoy = eff
         .iter()
         .any(|e| matches!(e, Eff::Move { convoy: true, .. }));
-    // A convoyed move with no route through matching convoys at all is void.
-    void_move.clear();
-    void_move.extend((0..n).map(|m| match r.dest(m).filter(|_| by_convoy) {
-        Some((d, true)) => {
-            let mut fleets = ProvSet::EMPTY;
-            let mut f = r.t.node[m].first_conv;
-            while f != NONE {
-                fleets.insert(r.t.node[f as usize].prov);
-                f = r.t.node[f as usize].next_conv;
-            }
-            !convoy::route_exists(map, &fleets, r.t.node[m].prov, d)
-        }
-        _ => false,
-    }));
     r.decide_alone();
     for (u, e) in eff.iter().enumerate() {
         if !matches!(e, Eff::Hold) {
@@ -802,11 +810,13 @@ pub(crate) fn resolve(
     // dislodger's destination.
     let mut destination: Vec<Loc> = Vec::with_capacity(n);
     let mut occupied = ProvSet::EMPTY;
-    refill(&mut moved, n, false);
     for (m, u) in units.iter().enumerate() {
         let to = match eff[m] {
             Eff::Move { to, .. } if r.t.node[m].res => {
-                moved[m] = true;
+                let o = r.t.node[m].opp;
+                if o != NONE && !r.moved(o as usize) {
+                    r.t.node[o as usize].dislodger = m as u16;
+                }
                 to
             }
             _ => u.loc,
@@ -814,28 +824,29 @@ pub(crate) fn resolve(
         destination.push(to);
         occupied.insert(map.prov_of(to));
     }
-    refill(&mut dislodger, n, None);
-    for m in 0..n {
-        if moved[m] {
-            let o = unit_at[map.prov_of(destination[m]).0 as usize];
-            if o != NONE && !moved[o as usize] {
-                dislodger[o as usize] = Some(m);
-            }
-        }
-    }
     // Contested: empty after the phase, and a move there with prevent strength failed.
     // Only the destination of a failed move can be; listed in province order.
     let mut contested_set = ProvSet::EMPTY;
-    for (m, _) in moved.iter().enumerate().filter(|(_, &moved)| !moved) {
+    for m in 0..n {
         let Some((p, _)) = r.dest(m) else { continue };
-        if !occupied.contains(p) && !contested_set.contains(p) && r.prevent(m) > 0 {
+        if !r.t.node[m].res
+            && !occupied.contains(p)
+            && !contested_set.contains(p)
+            && r.prevent(m) > 0
+        {
             contested_set.insert(p);
         }
     }
     let contested: Vec<Prov> = contested_set.iter().collect();
     let mut dislodged = Vec::new();
+
+    // The dislodged units with their retreats, and the outcomes with their causes.
     for u in 0..n {
-        if let Some(m) = dislodger[u] {
+        let dislodger = match r.t.node[u].dislodger {
+            NONE => None,
+            m => Some(m as usize),
+        };
+        if let Some(m) = dislodger {
             let by = r.t.node[m].prov;
             let by_convoy = r.by_convoy(m);
             let unit = &units[u];
@@ -864,18 +875,16 @@ pub(crate) fn resolve(
                 retreats,
             });
         }
-    }
-
-    // Outcomes with their causes.
-    for u in 0..n {
         let Some(k) = order_of[u] else { continue };
         let outcome = match eff[u] {
-            Eff::Hold => match dislodger[u] {
+            Eff::Hold => match dislodger {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
                 None => Outcome::Succeeds,
             },
-            Eff::Move { .. } if void_move[u] => Outcome::Invalid(Void::NoConvoyOrdered),
-            Eff::Move { .. } if moved[u] => Outcome::Succeeds,
+            Eff::Move { convoy: true, .. } if r.void_convoy(u) => {
+                Outcome::Invalid(Void::NoConvoyOrdered)
+            }
+            Eff::Move { .. } if r.t.node[u].res => Outcome::Succeeds,
             Eff::Move { .. } => {
                 if !r.path(u) {
                     Outcome::Fails(Failure::ConvoyDisrupted)
@@ -895,7 +904,7 @@ pub(crate) fn resolve(
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
                 if r.t.node[u].res {
                     Outcome::Succeeds
-                } else if let Some(m) = dislodger[u] {
+                } else if let Some(m) = dislodger {
                     Outcome::Fails(Failure::Dislodged { by: m })
                 } else {
                     match r.cutter(u) {
@@ -908,7 +917,7 @@ pub(crate) fn resolve(
             Eff::Convoy { .. } if !r.t.node[u].convoying => {
                 Outcome::Invalid(Void::ConvoyNotMatched)
             }
-            Eff::Convoy { .. } => match dislodger[u] {
+            Eff::Convoy { .. } => match dislodger {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
                 None if r.t.node[u].paradox => Outcome::Fails(Failure::Paradox),
                 None => Outcome::Succeeds,
@@ -931,10 +940,7 @@ pub(crate) fn resolve(
         none.resize(n, false);
         none
     };
-    let mut t = r.t;
-    t.void_move = void_move;
-    t.moved = moved;
-    t.dislodger = dislodger;
+    let t = r.t;
     t.give_back();
     legality::recycle(unit_at, eff, order_of);
     MovementResult {
