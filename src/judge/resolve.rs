@@ -375,7 +375,7 @@ impl Resolver<'_> {
                 Eff::Move { convoy: false, .. } => {
                     let Some((d, _)) = self.dest(u) else { continue };
                     // `u` is the only unit moving there: the first and last of the list.
-                    if self.unit_at[d.0 as usize] != NONE
+                    if self.t.node[u].opp != NONE
                         || self.t.mover_head[d.0 as usize] != u as u16
                         || self.t.node[u].next_mover != NONE
                     {
@@ -391,6 +391,7 @@ impl Resolver<'_> {
     }
 
     /// `u` is decided; orders left open below it are re-resolved when next asked.
+    #[inline(always)]
     fn settle(&mut self, u: usize, r: bool, old_cycle_len: usize) {
         self.reopen(old_cycle_len);
         self.t.node[u].res = r;
@@ -531,8 +532,7 @@ impl Resolver<'_> {
         if !self.path(m) {
             return 0;
         }
-        let (d, _) = self.dest(m).expect("a move");
-        let o = self.unit_at[d.0 as usize];
+        let o = self.t.node[m].opp;
         if o == NONE {
             return 1 + self.support_count(m, None);
         }
@@ -961,15 +961,7 @@ pub(crate) fn resolve(
 fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     let attack = r.attack(m);
     let (d, _) = r.dest(m).expect("a move");
-    // Room for every opposition at once: the unit there and the other movers.
-    let first = r.t.mover_head[d.0 as usize];
-    let mut movers = 0;
-    let mut next = first;
-    while next != NONE {
-        movers += 1;
-        next = r.t.node[next as usize].next_mover;
-    }
-    let mut against = Vec::with_capacity(movers);
+    let mut against = Vec::new();
     let mut oppose = |unit: usize, kind: Strength, strength: u8| {
         if strength >= attack {
             against.push(Opposition {
@@ -985,7 +977,7 @@ fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     } else if r.unit_at[d.0 as usize] != NONE {
         oppose(r.unit_at[d.0 as usize] as usize, Strength::Hold, r.hold(d));
     }
-    next = first;
+    let mut next = r.t.mover_head[d.0 as usize];
     while next != NONE {
         let other = next as usize;
         if other != m && h2h != Some(other) {
