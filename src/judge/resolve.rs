@@ -528,6 +528,7 @@ impl Resolver<'_> {
     // `m` is a move: callers reach here only for units whose effective order is
     // `Eff::Move` (they matched it or `dest` returned `Some`), so `dest` cannot fail.
     #[allow(clippy::expect_used)]
+    #[inline(always)]
     fn attack(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
@@ -563,6 +564,7 @@ impl Resolver<'_> {
         self.t.node[m].prevent_memo
     }
 
+    #[inline(always)]
     fn prevent_now(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
@@ -616,6 +618,7 @@ impl Resolver<'_> {
     }
 
     /// The unit that cuts support `s`, if any (5.B.2).
+    #[inline(always)]
     fn cutter(&mut self, s: usize) -> Option<usize> {
         let p = self.t.node[s].prov;
         let aimed = match self.eff[s] {
@@ -649,6 +652,7 @@ impl Resolver<'_> {
 
     /// The 1971 and 1982 paradox rules (DATC 4.A.2 a and b): a convoyed army does not
     /// cut this support of fleet `s`. Under the Szykman rule no support is kept.
+    #[inline(always)]
     fn kept_by_paradox_rule(&mut self, s: usize, m: usize) -> bool {
         if self.rules.paradox == ParadoxRule::Szykman
             || self.units[s].kind != UnitKind::Fleet
@@ -810,12 +814,14 @@ pub(crate) fn resolve(
     // dislodger's destination.
     let mut destination: Vec<Loc> = Vec::with_capacity(n);
     let mut occupied = ProvSet::EMPTY;
+    let mut dislodgements = 0;
     for (m, u) in units.iter().enumerate() {
         let to = match eff[m] {
             Eff::Move { to, .. } if r.t.node[m].res => {
                 let o = r.t.node[m].opp;
                 if o != NONE && !r.moved(o as usize) {
                     r.t.node[o as usize].dislodger = m as u16;
+                    dislodgements += 1;
                 }
                 to
             }
@@ -838,7 +844,7 @@ pub(crate) fn resolve(
         }
     }
     let contested: Vec<Prov> = contested_set.iter().collect();
-    let mut dislodged = Vec::new();
+    let mut dislodged = Vec::with_capacity(dislodgements);
 
     // The dislodged units with their retreats, and the outcomes with their causes.
     for u in 0..n {
@@ -961,7 +967,8 @@ pub(crate) fn resolve(
 fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
     let attack = r.attack(m);
     let (d, _) = r.dest(m).expect("a move");
-    let mut against = Vec::new();
+    // Room for the usual number of oppositions, so that pushing them does not grow it.
+    let mut against = Vec::with_capacity(4);
     let mut oppose = |unit: usize, kind: Strength, strength: u8| {
         if strength >= attack {
             against.push(Opposition {

@@ -86,6 +86,13 @@ impl ProvSet {
     }
 }
 
+/// How many members are left to return: those of the current word not yet
+/// returned and those of the words after it.
+#[inline]
+fn remaining(bits: u64, later: &[u64]) -> usize {
+    (bits.count_ones() + later.iter().map(|w| w.count_ones()).sum::<u32>()) as usize
+}
+
 /// The members of a [`ProvSet`] in increasing order.
 pub struct Iter<'a> {
     words: &'a [u64; WORDS],
@@ -112,6 +119,13 @@ impl Iterator for Iter<'_> {
         self.bits &= self.bits - 1;
         Some(Prov((self.word as u32 * 64 + t) as u16))
     }
+
+    /// Exact, so that collecting a set reserves its room once.
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = remaining(self.bits, &self.words[self.word + 1..]);
+        (n, Some(n))
+    }
 }
 
 /// The members of a [`ProvSet`] taken by value, in increasing order.
@@ -137,6 +151,13 @@ impl Iterator for IntoIter {
         let t = self.bits.trailing_zeros();
         self.bits &= self.bits - 1;
         Some(Prov((self.word as u32 * 64 + t) as u16))
+    }
+
+    /// Exact, so that collecting a set reserves its room once.
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = remaining(self.bits, &self.words[self.word + 1..]);
+        (n, Some(n))
     }
 }
 
