@@ -107,10 +107,11 @@ struct Node {
     matched: bool,
     /// A fleet whose convoy order matches an army's move.
     convoying: bool,
-    /// Once every decision is resolved ([`Resolver::settled`]): whether its convoy
-    /// route holds (0: not asked yet, 1: no, 2: yes), its prevent strength
-    /// (`u8::MAX`: not asked yet).
+    /// Whether its convoy route holds (0: not known yet, 1: no, 2: yes), kept once
+    /// every fleet convoying it is resolved (a resolved decision never changes).
     route_memo: u8,
+    /// Once every decision is resolved ([`Resolver::settled`]): its prevent strength
+    /// (`u8::MAX`: not asked yet).
     prevent_memo: u8,
     /// The lists, linked through the units (`NONE` ends a list; see [`insert`]): the
     /// next unit moving to the same province, the first unit supporting this one (a
@@ -491,21 +492,24 @@ impl Resolver<'_> {
         let Some((d, true)) = self.dest(m) else {
             return false;
         };
-        if self.settled && self.t.node[m].route_memo != 0 {
+        if self.t.node[m].route_memo != 0 {
             return self.t.node[m].route_memo == 2;
         }
         let mut fleets = ProvSet::EMPTY;
+        // Every convoy read is decided (none is a guess of an open cycle).
+        let mut decided = true;
         let mut f = self.t.node[m].first_conv;
         while f != NONE {
             let fu = f as usize;
             if self.resolve(fu) {
                 fleets.insert(self.t.node[fu].prov);
             }
+            decided &= self.t.node[fu].state == State::Resolved;
             f = self.t.node[fu].next_conv;
         }
         let route =
             !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.node[m].prov, d);
-        if self.settled {
+        if decided {
             self.t.node[m].route_memo = 1 + u8::from(route);
         }
         route
@@ -1042,6 +1046,10 @@ pub(crate) fn enumerate(
         for (i, &u) in decisions.iter().enumerate() {
             r.t.node[u].res = value(i);
             r.t.node[u].state = State::Resolved;
+        }
+        // Each assignment decides every convoy afresh: no route is kept from the last.
+        for node in r.t.node.iter_mut() {
+            node.route_memo = 0;
         }
         if decisions
             .iter()
