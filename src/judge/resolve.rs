@@ -358,27 +358,29 @@ impl Resolver<'_> {
     /// What [`Resolver::adjudicate`] would find for them is exactly this, under any
     /// guess, so the result of every other decision is the same with or without it.
     fn decide_alone(&mut self) {
-        for u in 0..self.units.len() {
-            let alone = match self.eff[u] {
+        let t = &mut *self.t;
+        let heads = &t.mover_head;
+        for (u, (node, e)) in t.node.iter_mut().zip(self.eff).enumerate() {
+            let alone = match e {
                 Eff::Hold => continue,
                 Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                    if self.t.mover_head[self.t.node[u].prov.0 as usize] != NONE {
+                    if heads[node.prov.0 as usize] != NONE {
                         continue;
                     }
-                    self.t.node[u].matched
+                    node.matched
                 }
                 Eff::Convoy { .. } => {
-                    if self.t.mover_head[self.t.node[u].prov.0 as usize] != NONE {
+                    if heads[node.prov.0 as usize] != NONE {
                         continue;
                     }
                     true
                 }
                 Eff::Move { convoy: false, .. } => {
-                    let Some((d, _)) = self.dest(u) else { continue };
+                    let Some((d, _)) = node.dest else { continue };
                     // `u` is the only unit moving there: the first and last of the list.
-                    if self.t.node[u].opp != NONE
-                        || self.t.mover_head[d.0 as usize] != u as u16
-                        || self.t.node[u].next_mover != NONE
+                    if node.opp != NONE
+                        || node.next_mover != NONE
+                        || heads[d.0 as usize] != u as u16
                     {
                         continue;
                     }
@@ -386,8 +388,8 @@ impl Resolver<'_> {
                 }
                 Eff::Move { .. } => continue,
             };
-            self.t.node[u].res = alone;
-            self.t.node[u].state = State::Resolved;
+            node.res = alone;
+            node.state = State::Resolved;
         }
     }
 
