@@ -353,14 +353,19 @@ impl Resolver<'_> {
     /// - a support or convoy whose province no unit moves to: nothing can cut or
     ///   dislodge it, so it succeeds (a support only if it matches, 5.B.2);
     /// - a move not by convoy to an empty province no other unit moves to: its attack
-    ///   is at least 1 and meets no hold, defend or prevent strength, so it succeeds.
+    ///   is at least 1 and meets no hold, defend or prevent strength, so it succeeds;
+    /// - a move not by convoy and with no matching support, to a province whose unit
+    ///   does not move (hold strength at least 1) or to an empty province another
+    ///   move not by convoy enters (prevent strength at least 1): its attack is at
+    ///   most 1, so it fails.
     ///
     /// What [`Resolver::adjudicate`] would find for them is exactly this, under any
     /// guess, so the result of every other decision is the same with or without it.
     fn decide_alone(&mut self) {
         let t = &mut *self.t;
-        let heads = &t.mover_head;
-        for (u, (node, e)) in t.node.iter_mut().zip(self.eff).enumerate() {
+        for (u, &e) in self.eff.iter().enumerate() {
+            let node = &t.node[u];
+            let heads = &t.mover_head;
             let alone = match e {
                 Eff::Hold => continue,
                 Eff::SupHold { .. } | Eff::SupMove { .. } => {
@@ -377,19 +382,35 @@ impl Resolver<'_> {
                 }
                 Eff::Move { convoy: false, .. } => {
                     let Some((d, _)) = node.dest else { continue };
-                    // `u` is the only unit moving there: the first and last of the list.
-                    if node.opp != NONE
-                        || node.next_mover != NONE
-                        || heads[d.0 as usize] != u as u16
-                    {
+                    let first = heads[d.0 as usize];
+                    if node.opp == NONE && first == u as u16 && node.next_mover == NONE {
+                        // The only unit moving there: the first and last of the list.
+                        true
+                    } else if node.first_sup != NONE {
                         continue;
+                    } else if node.opp != NONE {
+                        if t.node[node.opp as usize].dest.is_some() {
+                            continue;
+                        }
+                        false
+                    } else {
+                        // Another unit moves there, not by convoy?
+                        let mut o = first;
+                        while o != NONE
+                            && (o == u as u16 || t.node[o as usize].dest.is_none_or(|(_, c)| c))
+                        {
+                            o = t.node[o as usize].next_mover;
+                        }
+                        if o == NONE {
+                            continue;
+                        }
+                        false
                     }
-                    true
                 }
                 Eff::Move { .. } => continue,
             };
-            node.res = alone;
-            node.state = State::Resolved;
+            t.node[u].res = alone;
+            t.node[u].state = State::Resolved;
         }
     }
 
