@@ -352,6 +352,8 @@ impl Resolver<'_> {
     ///
     /// - a support or convoy whose province no unit moves to: nothing can cut or
     ///   dislodge it, so it succeeds (a support only if it matches, 5.B.2);
+    /// - a support that does not match fails; one that a move not by convoy from
+    ///   another power attacks, not from where the support goes, is cut (5.B.2);
     /// - a move not by convoy to an empty province no other unit moves to: its attack
     ///   is at least 1 and meets no hold, defend or prevent strength, so it succeeds;
     /// - a move not by convoy and with no matching support, to a province whose unit
@@ -369,10 +371,33 @@ impl Resolver<'_> {
             let alone = match e {
                 Eff::Hold => continue,
                 Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                    if heads[node.prov.0 as usize] != NONE {
-                        continue;
+                    let first = heads[node.prov.0 as usize];
+                    if first == NONE || !node.matched {
+                        node.matched
+                    } else {
+                        // Cut for certain by a move not by convoy from another power,
+                        // not from where the support goes?
+                        let aimed = match e {
+                            Eff::SupMove { to, .. } => Some(to),
+                            _ => None,
+                        };
+                        let power = self.units[u].power;
+                        let mut m = first;
+                        while m != NONE {
+                            let n = &t.node[m as usize];
+                            if n.dest.is_some_and(|(_, c)| !c)
+                                && self.units[m as usize].power != power
+                                && aimed != Some(n.prov)
+                            {
+                                break;
+                            }
+                            m = n.next_mover;
+                        }
+                        if m == NONE {
+                            continue;
+                        }
+                        false
                     }
-                    node.matched
                 }
                 Eff::Convoy { .. } => {
                     if heads[node.prov.0 as usize] != NONE {
