@@ -755,22 +755,16 @@ fn new_resolver<'a>(
     unit_at: &'a [u16],
     mut t: Box<Scratch>,
 ) -> Resolver<'a> {
-    t.node.clear();
-    t.node.extend(units.iter().zip(eff).map(|(u, e)| Node {
-        prov: map.prov_of(u.loc),
-        dest: match *e {
-            Eff::Move { to, convoy, .. } => Some((map.prov_of(to), convoy)),
-            _ => None,
-        },
-        fallback: matches!(e, Eff::Move { fallback: true, .. }),
-        ..Node::NEW
-    }));
-
-    // Match supports and convoys to what their units do, and link the lists.
+    // One pass: each unit's node, the supports and convoys matched to what their units
+    // do, and the lists linked. A list is ordered by its units' provinces, and the
+    // nodes of the units listed before this one are filled in already.
+    refill(&mut t.node, units.len(), Node::NEW);
     refill(&mut t.mover_head, map.province_count(), NONE);
     let node = &mut t.node;
-    for (s, e) in eff.iter().enumerate() {
+    for (s, (u, e)) in units.iter().zip(eff).enumerate() {
         let s16 = s as u16;
+        let here = map.prov_of(u.loc);
+        node[s].prov = here;
         match *e {
             Eff::SupHold { target } => {
                 if !matches!(eff[target as usize], Eff::Move { .. }) {
@@ -800,17 +794,26 @@ fn new_resolver<'a>(
                     }
                 }
             }
-            Eff::Move { to, .. } => {
-                let d = map.prov_of(to).0 as usize;
-                t.mover_head[d] = insert(node, t.mover_head[d], s16, Link::Mover);
-                let o = unit_at[d];
-                node[s].opp = o;
+            Eff::Move {
+                to,
+                convoy,
+                fallback,
+            } => {
+                let d = map.prov_of(to);
+                let o = unit_at[d.0 as usize];
+                let n = &mut node[s];
+                n.dest = Some((d, convoy));
+                n.fallback = fallback;
+                n.opp = o;
+                let head = t.mover_head[d.0 as usize];
+                t.mover_head[d.0 as usize] = insert(node, head, s16, Link::Mover);
+                // A swap is found by the later of its two units, once both moves are known.
                 if o != NONE
-                    && node[o as usize]
-                        .dest
-                        .is_some_and(|(b, _)| b == node[s].prov)
+                    && (o as usize) < s
+                    && node[o as usize].dest.is_some_and(|(b, _)| b == here)
                 {
                     node[s].swap = o;
+                    node[o as usize].swap = s16;
                 }
             }
             Eff::Hold => {}
@@ -895,7 +898,8 @@ pub(crate) fn resolve(
             contested_set.insert(p);
         }
     }
-    let contested: Vec<Prov> = contested_set.iter().collect();
+    let mut contested: Vec<Prov> = Vec::with_capacity(contested_set.len());
+    contested.extend(contested_set.iter());
     let mut dislodged = Vec::with_capacity(dislodgements);
 
     // The dislodged units with their retreats, and the outcomes with their causes.
@@ -912,20 +916,23 @@ pub(crate) fn resolve(
                 let p = map.prov_of(*l);
                 !occupied.contains(p) && !contested_set.contains(p) && (by_convoy || p != by)
             };
-            let retreats = match unit.kind {
-                UnitKind::Army => map
-                    .army_neighbours(r.t.node[u].prov)
-                    .iter()
-                    .map(Loc::from)
-                    .filter(open)
-                    .collect(),
-                UnitKind::Fleet => map
-                    .fleet_neighbours(unit.loc)
-                    .iter()
-                    .copied()
-                    .filter(open)
-                    .collect(),
-            };
+            let mut retreats = Vec::new();
+            match unit.kind {
+                UnitKind::Army => {
+                    for p in map.army_neighbours(r.t.node[u].prov).iter() {
+                        if open(&Loc::from(p)) {
+                            retreats.push(Loc::from(p));
+                        }
+                    }
+                }
+                UnitKind::Fleet => {
+                    for &l in map.fleet_neighbours(unit.loc) {
+                        if open(&l) {
+                            retreats.push(l);
+                        }
+                    }
+                }
+            }
             dislodged.push(Dislodged {
                 unit: u,
                 by,
@@ -990,14 +997,15 @@ pub(crate) fn resolve(
     for (k, first) in same_as {
         results[k].outcome = results[first].outcome.clone();
     }
-    let convoyed = if by_convoy {
-        (0..n).map(|m| r.by_convoy(m)).collect()
+    // Not `vec![false; n]`: a zeroed allocation takes mimalloc's slow aligned path.
+    let mut convoyed = Vec::with_capacity(n);
+    if by_convoy {
+        for m in 0..n {
+            convoyed.push(r.by_convoy(m));
+        }
     } else {
-        // Not `vec![false; n]`: a zeroed allocation takes mimalloc's slow aligned path.
-        let mut none = Vec::with_capacity(n);
-        none.resize(n, false);
-        none
-    };
+        convoyed.resize(n, false);
+    }
     let t = r.t;
     t.give_back();
     legality::recycle(unit_at, eff, order_of);
