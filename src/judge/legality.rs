@@ -111,29 +111,35 @@ pub(crate) fn recycle(unit_at: Vec<u16>, eff: Vec<Eff>, order_of: Vec<Option<usi
 /// more than one order.
 pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
     let units = &position.units;
+    let n = units.len();
     let Bufs {
         mut unit_at,
         mut eff,
         mut order_of,
     } = BUFS.with(|c| c.replace(Bufs::new()));
     refill(&mut unit_at, map.province_count(), NONE);
-    let mut fleets_at_sea = ProvSet::EMPTY;
+    // The provinces of every fleet, kept to the seas once: one set operation rather
+    // than a sea test per fleet.
+    let mut fleets = ProvSet::EMPTY;
     for (i, u) in units.iter().enumerate() {
         let p = map.prov_of(u.loc);
         unit_at[p.0 as usize] = i as u16;
-        if u.kind == UnitKind::Fleet && map.is_sea(p) {
-            fleets_at_sea.insert(p);
+        if u.kind == UnitKind::Fleet {
+            fleets.insert(p);
         }
     }
-    refill(&mut eff, units.len(), Eff::Hold);
-    refill(&mut order_of, units.len(), None);
+    let fleets_at_sea = fleets.and(map.seas());
+    refill(&mut eff, n, Eff::Hold);
+    refill(&mut order_of, n, None);
     let mut diagnostics = Vec::new();
     // Diagnostics of orders illegal on their own, reported after every binding one.
     let mut illegal = Vec::new();
     let mut same_as = Vec::new();
-    // The provinces of units given different legal orders. Only the unit `unit_at`
-    // names in a province is ever bound to an order, so a province stands for it.
+    // The provinces of units given different legal orders, and of fleets whose first
+    // legal order is a convoy. Only the unit `unit_at` names in a province is ever
+    // bound to an order, so a province stands for it.
     let mut conflict = ProvSet::EMPTY;
+    let mut convoying = ProvSet::EMPTY;
     let board = Board {
         map,
         unit_at: &unit_at,
@@ -141,89 +147,98 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         fleets_at_sea: &fleets_at_sea,
         rules,
     };
+    // One entry per unit, as `units` (a unit index checked against `units` is then in
+    // range of both without another test).
+    let (eff_of, first_order) = (&mut eff[..n], &mut order_of[..n]);
 
-    // Every result as an order no check has refused yet; the pass below changes in
-    // place what it finds.
-    let mut results: Vec<OrderResult> = orders
-        .iter()
-        .map(|o| OrderResult {
-            unit: None,
-            power: o.power,
-            outcome: Outcome::Succeeds,
-            to: None,
-        })
-        .collect();
-    for ((k, o), r) in orders.iter().enumerate().zip(&mut results) {
-        // Bind the order to its unit.
-        let (p, u) = match (o.kind, o.unit) {
-            (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
-            | (_, None) => {
-                r.outcome = Outcome::Illegal(Illegal::WrongPhase);
-                diagnostics.push(Diagnostic::error(
-                    o.span,
-                    "not a movement-phase order",
-                    Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
-                ));
-                continue;
-            }
-            (_, Some(u)) => {
-                let p = map.prov_of(u.loc);
-                let idx = unit_at[p.0 as usize];
-                if idx == NONE {
-                    r.outcome = Outcome::Illegal(Illegal::NoUnit);
+    // Every order's result, made once it is known (no result built up front and
+    // changed in place).
+    let mut results = Vec::with_capacity(orders.len());
+    for (k, o) in orders.iter().enumerate() {
+        let r = 'order: {
+            let refused = |unit, power, why| OrderResult {
+                unit,
+                power,
+                outcome: Outcome::Illegal(why),
+                to: None,
+            };
+            // Bind the order to its unit.
+            let (p, u) = match (o.kind, o.unit) {
+                (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
+                | (_, None) => {
                     diagnostics.push(Diagnostic::error(
                         o.span,
-                        format!("there is no unit in {}", map.province(p).name),
-                        Some("check the province, or the position the orders are for".into()),
+                        "not a movement-phase order",
+                        Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
                     ));
-                    continue;
+                    break 'order refused(None, o.power, Illegal::WrongPhase);
                 }
-                (p, idx as usize)
+                (_, Some(u)) => {
+                    let p = map.prov_of(u.loc);
+                    let idx = unit_at[p.0 as usize];
+                    if idx == NONE {
+                        diagnostics.push(Diagnostic::error(
+                            o.span,
+                            format!("there is no unit in {}", map.province(p).name),
+                            Some("check the province, or the position the orders are for".into()),
+                        ));
+                        break 'order refused(None, o.power, Illegal::NoUnit);
+                    }
+                    (p, idx as usize)
+                }
+            };
+            let unit = &units[u];
+            match o.power {
+                Some(pw) if pw != unit.power => {
+                    diagnostics.push(Diagnostic::error(
+                        o.span,
+                        format!(
+                            "the {} in {} belongs to {}, not {}",
+                            unit.kind.word().to_lowercase(),
+                            map.province(p).name,
+                            map.power(unit.power).name,
+                            map.power(pw).name
+                        ),
+                        Some("an order for another power's unit is illegal; the unit holds".into()),
+                    ));
+                    break 'order refused(Some(u), o.power, Illegal::ForeignUnit(unit.power));
+                }
+                _ => {}
+            }
+            let power = Some(unit.power);
+            // Its legality, on its own.
+            let e = match board.legal(u, p, &o.kind) {
+                Ok(e) => e,
+                Err(why) => {
+                    illegal.push(illegal_diagnostic(map, o, &why));
+                    break 'order refused(Some(u), power, why);
+                }
+            };
+            // One order per unit (4.D.3): illegal orders do not count; identical
+            // orders are one order; different legal orders are all illegal and the
+            // unit holds. `eff[u]` is the unit's first legal order until then.
+            match first_order[u] {
+                None => {
+                    first_order[u] = Some(k);
+                    eff_of[u] = e;
+                    if let Eff::Convoy { .. } = e {
+                        convoying.insert(p);
+                    }
+                }
+                Some(first) if eff_of[u] == e => same_as.push((k, first)),
+                Some(_) => conflict.insert(p),
+            }
+            OrderResult {
+                unit: Some(u),
+                power,
+                outcome: Outcome::Succeeds,
+                to: match e {
+                    Eff::Move { to, .. } => Some(to),
+                    _ => None,
+                },
             }
         };
-        let unit = &units[u];
-        r.unit = Some(u);
-        match o.power {
-            Some(pw) if pw != unit.power => {
-                r.outcome = Outcome::Illegal(Illegal::ForeignUnit(unit.power));
-                diagnostics.push(Diagnostic::error(
-                    o.span,
-                    format!(
-                        "the {} in {} belongs to {}, not {}",
-                        unit.kind.word().to_lowercase(),
-                        map.province(p).name,
-                        map.power(unit.power).name,
-                        map.power(pw).name
-                    ),
-                    Some("an order for another power's unit is illegal; the unit holds".into()),
-                ));
-                continue;
-            }
-            _ => r.power = Some(unit.power),
-        }
-        // Its legality, on its own.
-        let e = match board.legal(u, p, &o.kind) {
-            Ok(e) => e,
-            Err(why) => {
-                illegal.push(illegal_diagnostic(map, o, &why));
-                r.outcome = Outcome::Illegal(why);
-                continue;
-            }
-        };
-        if let Eff::Move { to, .. } = e {
-            r.to = Some(to);
-        }
-        // One order per unit (4.D.3): illegal orders do not count; identical
-        // orders are one order; different legal orders are all illegal and the
-        // unit holds. `eff[u]` is the unit's first legal order until then.
-        match order_of[u] {
-            None => {
-                order_of[u] = Some(k);
-                eff[u] = e;
-            }
-            Some(first) if eff[u] == e => same_as.push((k, first)),
-            Some(_) => conflict.insert(p),
-        }
+        results.push(r);
     }
     diagnostics.append(&mut illegal);
 
@@ -253,7 +268,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         }
     }
 
-    convoy_intent(map, units, &mut eff, rules);
+    convoy_intent(map, units, &unit_at, &convoying, &mut eff, rules);
     Checked {
         unit_at,
         eff,
@@ -264,16 +279,25 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
     }
 }
 
-/// DATC 4.A.3, by the edition's policy: which army moves to an adjacent province go by
-/// convoy, decided once every unit has its one order.
-fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules: Rules) {
+/// DATC 4.A.3, by the edition's policy: which army moves to adjacent provinces go by
+/// convoy, decided once every unit has its one order. `convoying`: the provinces of
+/// the fleets whose first legal order is a convoy (some may hold now, after
+/// conflicting orders).
+fn convoy_intent(
+    map: &Map,
+    units: &[crate::game::Unit],
+    unit_at: &[u16],
+    convoying: &ProvSet,
+    eff: &mut [Eff],
+    rules: Rules,
+) {
     // Is any fleet ordered to convoy; the provinces of the armies a fleet of their own
     // power is ordered to convoy where they move. Only the unit `unit_at` names in a
     // province has an order, so a province stands for its army.
     let mut convoys = false;
     let mut own_convoy = ProvSet::EMPTY;
-    for (f, e) in eff.iter().enumerate() {
-        let Eff::Convoy { army, to: dest } = *e else {
+    for f in convoying.iter().map(|p| unit_at[p.0 as usize] as usize) {
+        let Eff::Convoy { army, to: dest } = eff[f] else {
             continue;
         };
         convoys = true;
@@ -303,17 +327,17 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             .collect();
         convoy::route_exists(map, &fleets, map.prov_of(units[a].loc), dest)
     };
-    for a in 0..units.len() {
+    let mut decide = |a: usize| {
         let Eff::Move { to, convoy, .. } = eff[a] else {
-            continue;
+            return;
         };
         if units[a].kind != UnitKind::Army {
-            continue;
+            return;
         }
         let here = map.prov_of(units[a].loc);
         let dest = map.prov_of(to);
         if !map.army_adjacent(here, dest) {
-            continue;
+            return;
         }
         let by_convoy = match rules.convoy_intent {
             // 2000/2023 and 1982: a fleet of the army's own power legally ordered to
@@ -337,6 +361,16 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             convoy: by_convoy,
             fallback: by_convoy && rules.convoy_intent == ConvoyIntent::Swap1971,
         };
+    };
+    if rules.land_fallback() || rules.convoy_intent == ConvoyIntent::Swap1971 {
+        (0..units.len()).for_each(decide);
+    } else {
+        // Without the swap rule or the land fallback, `decide` keeps every move as
+        // `legal` made it (by land, or by convoy as ordered "via convoy") but those of
+        // the armies in `own_convoy`: only they need a look.
+        own_convoy
+            .iter()
+            .for_each(|p| decide(unit_at[p.0 as usize] as usize));
     }
 }
 
@@ -417,17 +451,17 @@ impl Board<'_> {
                         }
                         // The supported move must be possible, with the supporter not
                         // convoying at the same time (6.D.31).
-                        let mut fleets = *fleets_at_sea;
-                        fleets.remove(here);
                         let coast = match tu.kind {
                             UnitKind::Army => {
                                 if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
                                     return Err(Illegal::SupportedMoveImpossible);
                                 }
                                 let ok = map.army_adjacent(tp, dest)
-                                    || (map.is_shore(tp)
-                                        && map.is_shore(dest)
-                                        && convoy::route_exists(map, &fleets, tp, dest));
+                                    || (map.is_shore(tp) && map.is_shore(dest) && {
+                                        let mut fleets = *fleets_at_sea;
+                                        fleets.remove(here);
+                                        convoy::route_exists(map, &fleets, tp, dest)
+                                    });
                                 if !ok {
                                     return Err(Illegal::SupportedMoveImpossible);
                                 }
@@ -488,6 +522,7 @@ impl Board<'_> {
 
 /// The exact destination of a move from `from` (in province `here`) and whether it
 /// goes by convoy, or why it is illegal.
+#[inline]
 pub(crate) fn move_target(
     map: &Map,
     fleets_at_sea: &ProvSet,
