@@ -17,7 +17,7 @@ use super::convoy;
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{ConvoyIntent, Rules};
 use crate::game::Position;
-use crate::map::{Loc, Map, Prov, ProvSet, Terrain, UnitKind};
+use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind};
 use std::cell::Cell;
 
@@ -105,6 +105,56 @@ pub(crate) fn recycle(unit_at: Vec<u16>, eff: Vec<Eff>, order_of: Vec<Option<usi
     });
 }
 
+/// The orders kept so far, one per unit (4.D.3), and the result of every order.
+struct Kept<'a> {
+    /// Per unit: its first legal order (until a different one makes it hold).
+    eff: &'a mut [Eff],
+    /// Per unit: the input order `eff` came from.
+    order_of: &'a mut [Option<usize>],
+    /// (input order, the identical earlier order whose outcome it shares).
+    same_as: Vec<(usize, usize)>,
+    /// The provinces of units given different legal orders, and of fleets whose first
+    /// legal order is a convoy. Only the unit `unit_at` names in a province is ever
+    /// bound to an order, so a province stands for it.
+    conflict: ProvSet,
+    convoying: ProvSet,
+    /// Per input order so far: its result.
+    results: Vec<OrderResult>,
+}
+
+impl Kept<'_> {
+    /// Order `k`, legal on its own, gives unit `u` (in province `p`, of `power`) the
+    /// order `e`. Identical orders are one order; different legal orders are all
+    /// illegal and the unit holds (found after the pass, from `conflict`). `eff` and
+    /// `order_of` have one entry per unit and `u` is a unit's index.
+    #[inline(always)]
+    fn keep(&mut self, k: usize, u: usize, p: Prov, power: Option<Power>, e: Eff) {
+        match self.order_of[u] {
+            None => {
+                self.order_of[u] = Some(k);
+                self.eff[u] = e;
+                if let Eff::Convoy { .. } = e {
+                    self.convoying.insert(p);
+                }
+            }
+            Some(first) if self.eff[u] == e => self.same_as.push((k, first)),
+            Some(_) => self.conflict.insert(p),
+        }
+        // `extend` makes room before `once_with` makes the result, which the compiler
+        // then writes straight into the vector; `push` takes a result already made,
+        // built on the stack and copied.
+        self.results.extend(std::iter::once_with(|| OrderResult {
+            unit: Some(u),
+            power,
+            outcome: Outcome::Succeeds,
+            to: match e {
+                Eff::Move { to, .. } => Some(to),
+                _ => None,
+            },
+        }));
+    }
+}
+
 /// Bind each order to its unit, judge its legality and keep one order per unit, in
 /// one pass over the orders. Diagnostics come as three passes would give them: every
 /// binding problem in input order, then every illegal order, then every unit with
@@ -134,12 +184,6 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
     let mut diagnostics = Vec::new();
     // Diagnostics of orders illegal on their own, reported after every binding one.
     let mut illegal = Vec::new();
-    let mut same_as = Vec::new();
-    // The provinces of units given different legal orders, and of fleets whose first
-    // legal order is a convoy. Only the unit `unit_at` names in a province is ever
-    // bound to an order, so a province stands for it.
-    let mut conflict = ProvSet::EMPTY;
-    let mut convoying = ProvSet::EMPTY;
     let board = Board {
         map,
         unit_at: &unit_at,
@@ -147,21 +191,18 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         fleets_at_sea: &fleets_at_sea,
         rules,
     };
-    // One entry per unit, as `units` (a unit index checked against `units` is then in
-    // range of both without another test).
-    let (eff_of, first_order) = (&mut eff[..n], &mut order_of[..n]);
-
-    // Every order's result, made once it is known (no result built up front and
-    // changed in place).
-    let mut results = Vec::with_capacity(orders.len());
-    for (k, o) in orders.iter().enumerate() {
-        let r = 'order: {
-            let refused = |unit, power, why| OrderResult {
-                unit,
-                power,
-                outcome: Outcome::Illegal(why),
-                to: None,
-            };
+    let mut kept = Kept {
+        eff: &mut eff[..n],
+        order_of: &mut order_of[..n],
+        same_as: Vec::new(),
+        conflict: ProvSet::EMPTY,
+        convoying: ProvSet::EMPTY,
+        results: Vec::with_capacity(orders.len()),
+    };
+    'orders: for (k, o) in orders.iter().enumerate() {
+        // An order legal on its own is kept below and goes to the next; an order
+        // refused breaks out with its unit, power and why.
+        let (unit, power, why) = 'refused: {
             // Bind the order to its unit.
             let (p, u) = match (o.kind, o.unit) {
                 (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
@@ -171,7 +212,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                         "not a movement-phase order",
                         Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
                     ));
-                    break 'order refused(None, o.power, Illegal::WrongPhase);
+                    break 'refused (None, o.power, Illegal::WrongPhase);
                 }
                 (_, Some(u)) => {
                     let p = map.prov_of(u.loc);
@@ -182,7 +223,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                             format!("there is no unit in {}", map.province(p).name),
                             Some("check the province, or the position the orders are for".into()),
                         ));
-                        break 'order refused(None, o.power, Illegal::NoUnit);
+                        break 'refused (None, o.power, Illegal::NoUnit);
                     }
                     (p, idx as usize)
                 }
@@ -201,45 +242,44 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                         ),
                         Some("an order for another power's unit is illegal; the unit holds".into()),
                     ));
-                    break 'order refused(Some(u), o.power, Illegal::ForeignUnit(unit.power));
+                    break 'refused (Some(u), o.power, Illegal::ForeignUnit(unit.power));
                 }
                 _ => {}
             }
             let power = Some(unit.power);
-            // Its legality, on its own.
-            let e = match board.legal(u, p, &o.kind) {
-                Ok(e) => e,
+            // Its legality, on its own. A move, the common order, is judged and kept
+            // apart from the other kinds: its `Eff` is then built and stored in place,
+            // not passed through a value of any kind.
+            let legal = match o.kind {
+                OrderKind::Move { to, via_convoy } => board
+                    .legal_move(u, p, to, via_convoy)
+                    .map(|e| kept.keep(k, u, p, power, e)),
+                ref kind => board
+                    .legal(u, p, kind)
+                    .map(|e| kept.keep(k, u, p, power, e)),
+            };
+            match legal {
+                Ok(()) => continue 'orders,
                 Err(why) => {
                     illegal.push(illegal_diagnostic(map, o, &why));
-                    break 'order refused(Some(u), power, why);
+                    break 'refused (Some(u), power, why);
                 }
-            };
-            // One order per unit (4.D.3): illegal orders do not count; identical
-            // orders are one order; different legal orders are all illegal and the
-            // unit holds. `eff[u]` is the unit's first legal order until then.
-            match first_order[u] {
-                None => {
-                    first_order[u] = Some(k);
-                    eff_of[u] = e;
-                    if let Eff::Convoy { .. } = e {
-                        convoying.insert(p);
-                    }
-                }
-                Some(first) if eff_of[u] == e => same_as.push((k, first)),
-                Some(_) => conflict.insert(p),
-            }
-            OrderResult {
-                unit: Some(u),
-                power,
-                outcome: Outcome::Succeeds,
-                to: match e {
-                    Eff::Move { to, .. } => Some(to),
-                    _ => None,
-                },
             }
         };
-        results.push(r);
+        kept.results.push(OrderResult {
+            unit,
+            power,
+            outcome: Outcome::Illegal(why),
+            to: None,
+        });
     }
+    let Kept {
+        mut same_as,
+        conflict,
+        convoying,
+        mut results,
+        ..
+    } = kept;
     diagnostics.append(&mut illegal);
 
     if !conflict.is_empty() {
@@ -394,36 +434,12 @@ impl Board<'_> {
             unit_at,
             units,
             fleets_at_sea,
-            rules,
+            ..
         } = self;
         let unit = &units[u];
         match *kind {
             OrderKind::Hold => Ok(Eff::Hold),
-            OrderKind::Move { to, via_convoy } => {
-                // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
-                let via = via_convoy
-                    && (unit.kind == UnitKind::Fleet
-                        || matches!(
-                            rules.convoy_intent,
-                            ConvoyIntent::ViaConvoyOrOwnFleet { .. }
-                        ));
-                let (to, convoy) =
-                    match move_target(map, fleets_at_sea, unit.kind, unit.loc, here, to, via) {
-                        // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
-                        Err(Illegal::NoPossibleConvoy)
-                            if rules.land_fallback()
-                                && map.army_adjacent(here, map.prov_of(to)) =>
-                        {
-                            (map.prov_of(to).into(), false)
-                        }
-                        r => r?,
-                    };
-                Ok(Eff::Move {
-                    to,
-                    convoy,
-                    fallback: false,
-                })
-            }
+            OrderKind::Move { to, via_convoy } => self.legal_move(u, here, to, via_convoy),
             OrderKind::Support { target, to } => {
                 let tp = map.prov_of(target.loc);
                 let t = unit_at[tp.0 as usize];
@@ -517,6 +533,40 @@ impl Board<'_> {
                 Err(Illegal::WrongPhase)
             }
         }
+    }
+    /// [`Board::legal`] for a move of unit `u`, in province `here`, to `to`.
+    #[inline]
+    fn legal_move(&self, u: usize, here: Prov, to: Loc, via_convoy: bool) -> Result<Eff, Illegal> {
+        let &Board {
+            map,
+            units,
+            fleets_at_sea,
+            rules,
+            ..
+        } = self;
+        let unit = &units[u];
+        // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
+        let via = via_convoy
+            && (unit.kind == UnitKind::Fleet
+                || matches!(
+                    rules.convoy_intent,
+                    ConvoyIntent::ViaConvoyOrOwnFleet { .. }
+                ));
+        let (to, convoy) = match move_target(map, fleets_at_sea, unit.kind, unit.loc, here, to, via)
+        {
+            // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
+            Err(Illegal::NoPossibleConvoy)
+                if rules.land_fallback() && map.army_adjacent(here, map.prov_of(to)) =>
+            {
+                (map.prov_of(to).into(), false)
+            }
+            r => r?,
+        };
+        Ok(Eff::Move {
+            to,
+            convoy,
+            fallback: false,
+        })
     }
 }
 
