@@ -572,7 +572,6 @@ impl Board<'_> {
 
 /// The exact destination of a move from `from` (in province `here`) and whether it
 /// goes by convoy, or why it is illegal.
-#[inline]
 pub(crate) fn move_target(
     map: &Map,
     fleets_at_sea: &ProvSet,
