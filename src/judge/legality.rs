@@ -18,7 +18,7 @@ use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{ConvoyIntent, Rules};
 use crate::game::Position;
 use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
-use crate::orders::{Diagnostic, Order, OrderKind};
+use crate::orders::{Diagnostic, Order, OrderKind, UnitRef};
 use std::cell::Cell;
 
 pub(crate) const NONE: u16 = u16::MAX;
@@ -252,12 +252,15 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                 _ => {}
             }
             let power = Some(unit.power);
-            // Its legality, on its own. A move, the common order, is judged and kept
-            // apart from the other kinds: its `Eff` is then built and stored in place,
-            // not passed through a value of any kind.
+            // Its legality, on its own. Moves and supports, the common orders, are
+            // each judged and kept apart from the other kinds: their `Eff` is then
+            // built and stored in place, not passed through a value of any kind.
             let legal = match o.kind {
                 OrderKind::Move { to, via_convoy } => board
                     .legal_move(u, p, to, via_convoy)
+                    .map(|e| kept.keep(k, u, p, power, e)),
+                OrderKind::Support { target, to } => board
+                    .legal_support(u, p, target, to)
                     .map(|e| kept.keep(k, u, p, power, e)),
                 ref kind => board
                     .legal(u, p, kind)
@@ -445,71 +448,7 @@ impl Board<'_> {
         match *kind {
             OrderKind::Hold => Ok(Eff::Hold),
             OrderKind::Move { to, via_convoy } => self.legal_move(u, here, to, via_convoy),
-            OrderKind::Support { target, to } => {
-                let tp = map.prov_of(target.loc);
-                let t = unit_at[tp.0 as usize];
-                if tp == here {
-                    return Err(Illegal::SupportSelf);
-                }
-                if t == NONE {
-                    return Err(Illegal::NoTarget);
-                }
-                let tu = &units[t as usize];
-                match to {
-                    None => {
-                        if !map.can_reach(unit.kind, unit.loc, tp) {
-                            return Err(Illegal::CannotReach);
-                        }
-                        Ok(Eff::SupHold { target: t })
-                    }
-                    Some(dl) => {
-                        let dest = map.prov_of(dl);
-                        if dest == tp {
-                            return Err(Illegal::SupportedMoveImpossible);
-                        }
-                        if !map.can_reach(unit.kind, unit.loc, dest) {
-                            return Err(Illegal::CannotReach);
-                        }
-                        // The supported move must be possible, with the supporter not
-                        // convoying at the same time (6.D.31).
-                        let coast = match tu.kind {
-                            UnitKind::Army => {
-                                if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
-                                    return Err(Illegal::SupportedMoveImpossible);
-                                }
-                                let ok = map.army_adjacent(tp, dest)
-                                    || (map.is_shore(tp) && map.is_shore(dest) && {
-                                        let mut fleets = *fleets_at_sea;
-                                        fleets.remove(here);
-                                        convoy::route_exists(map, &fleets, tp, dest)
-                                    });
-                                if !ok {
-                                    return Err(Illegal::SupportedMoveImpossible);
-                                }
-                                None
-                            }
-                            UnitKind::Fleet => {
-                                if !map.fleet_reach(tu.loc).contains(dest) {
-                                    return Err(Illegal::SupportedMoveImpossible);
-                                }
-                                if map.is_coast(dl) {
-                                    if !map.fleet_adjacent(tu.loc, dl) {
-                                        return Err(Illegal::SupportedMoveImpossible);
-                                    }
-                                    Some(dl)
-                                } else {
-                                    None
-                                }
-                            }
-                        };
-                        Ok(Eff::SupMove {
-                            target: t,
-                            to: dest,
-                            coast,
-                        })
-                    }
-                }
-            }
+            OrderKind::Support { target, to } => self.legal_support(u, here, target, to),
             OrderKind::Convoy { army, to } => {
                 if unit.kind != UnitKind::Fleet || !map.is_sea(here) {
                     return Err(Illegal::ConvoyNotAtSea);
@@ -539,6 +478,84 @@ impl Board<'_> {
             }
         }
     }
+
+    /// [`Board::legal`] for a support by unit `u`, in province `here`, of the unit at
+    /// `target` holding (`to`: `None`) or moving to `to`.
+    #[inline]
+    fn legal_support(
+        &self,
+        u: usize,
+        here: Prov,
+        target: UnitRef,
+        to: Option<Loc>,
+    ) -> Result<Eff, Illegal> {
+        let (map, unit_at, units) = (self.map, self.unit_at, self.units);
+        let unit = &units[u];
+        let tp = map.prov_of(target.loc);
+        let t = unit_at[tp.0 as usize];
+        if tp == here {
+            return Err(Illegal::SupportSelf);
+        }
+        if t == NONE {
+            return Err(Illegal::NoTarget);
+        }
+        let tu = &units[t as usize];
+        match to {
+            None => {
+                if !map.can_reach(unit.kind, unit.loc, tp) {
+                    return Err(Illegal::CannotReach);
+                }
+                Ok(Eff::SupHold { target: t })
+            }
+            Some(dl) => {
+                let dest = map.prov_of(dl);
+                if dest == tp {
+                    return Err(Illegal::SupportedMoveImpossible);
+                }
+                if !map.can_reach(unit.kind, unit.loc, dest) {
+                    return Err(Illegal::CannotReach);
+                }
+                // The supported move must be possible, with the supporter not
+                // convoying at the same time (6.D.31).
+                let coast = match tu.kind {
+                    UnitKind::Army => {
+                        if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
+                            return Err(Illegal::SupportedMoveImpossible);
+                        }
+                        let ok = map.army_adjacent(tp, dest)
+                            || (map.is_shore(tp) && map.is_shore(dest) && {
+                                let mut fleets = *self.fleets_at_sea;
+                                fleets.remove(here);
+                                convoy::route_exists(map, &fleets, tp, dest)
+                            });
+                        if !ok {
+                            return Err(Illegal::SupportedMoveImpossible);
+                        }
+                        None
+                    }
+                    UnitKind::Fleet => {
+                        if !map.fleet_reach(tu.loc).contains(dest) {
+                            return Err(Illegal::SupportedMoveImpossible);
+                        }
+                        if map.is_coast(dl) {
+                            if !map.fleet_adjacent(tu.loc, dl) {
+                                return Err(Illegal::SupportedMoveImpossible);
+                            }
+                            Some(dl)
+                        } else {
+                            None
+                        }
+                    }
+                };
+                Ok(Eff::SupMove {
+                    target: t,
+                    to: dest,
+                    coast,
+                })
+            }
+        }
+    }
+
     /// [`Board::legal`] for a move of unit `u`, in province `here`, to `to`.
     #[inline]
     fn legal_move(&self, u: usize, here: Prov, to: Loc, via_convoy: bool) -> Result<Eff, Illegal> {
