@@ -17,8 +17,8 @@ use super::convoy;
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{ConvoyIntent, Rules};
 use crate::game::Position;
-use crate::map::{Loc, Map, Prov, ProvSet, Terrain, UnitKind};
-use crate::orders::{Diagnostic, Order, OrderKind};
+use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
+use crate::orders::{Diagnostic, Order, OrderKind, UnitRef};
 use std::cell::Cell;
 
 pub(crate) const NONE: u16 = u16::MAX;
@@ -105,35 +105,85 @@ pub(crate) fn recycle(unit_at: Vec<u16>, eff: Vec<Eff>, order_of: Vec<Option<usi
     });
 }
 
+/// The orders kept so far, one per unit (4.D.3), and the result of every order.
+struct Kept<'a> {
+    /// Per unit: its first legal order (until a different one makes it hold).
+    eff: &'a mut [Eff],
+    /// Per unit: the input order `eff` came from.
+    order_of: &'a mut [Option<usize>],
+    /// (input order, the identical earlier order whose outcome it shares).
+    same_as: Vec<(usize, usize)>,
+    /// The provinces of units given different legal orders, and of fleets whose first
+    /// legal order is a convoy. Only the unit `unit_at` names in a province is ever
+    /// bound to an order, so a province stands for it.
+    conflict: ProvSet,
+    convoying: ProvSet,
+    /// Per input order so far: its result.
+    results: Vec<OrderResult>,
+}
+
+impl Kept<'_> {
+    /// Order `k`, legal on its own, gives unit `u` (in province `p`, of `power`) the
+    /// order `e`. Identical orders are one order; different legal orders are all
+    /// illegal and the unit holds (found after the pass, from `conflict`). `eff` and
+    /// `order_of` have one entry per unit and `u` is a unit's index.
+    #[inline(always)]
+    fn keep(&mut self, k: usize, u: usize, p: Prov, power: Option<Power>, e: Eff) {
+        match self.order_of[u] {
+            None => {
+                self.order_of[u] = Some(k);
+                self.eff[u] = e;
+                if let Eff::Convoy { .. } = e {
+                    self.convoying.insert(p);
+                }
+            }
+            Some(first) if self.eff[u] == e => self.same_as.push((k, first)),
+            Some(_) => self.conflict.insert(p),
+        }
+        // `extend` makes room before `once_with` makes the result, which the compiler
+        // then writes straight into the vector; `push` takes a result already made,
+        // built on the stack and copied.
+        self.results.extend(std::iter::once_with(|| OrderResult {
+            unit: Some(u),
+            power,
+            outcome: Outcome::Succeeds,
+            to: match e {
+                Eff::Move { to, .. } => Some(to),
+                _ => None,
+            },
+        }));
+    }
+}
+
 /// Bind each order to its unit, judge its legality and keep one order per unit, in
 /// one pass over the orders. Diagnostics come as three passes would give them: every
 /// binding problem in input order, then every illegal order, then every unit with
 /// more than one order.
 pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
     let units = &position.units;
+    let n = units.len();
     let Bufs {
         mut unit_at,
         mut eff,
         mut order_of,
     } = BUFS.with(|c| c.replace(Bufs::new()));
     refill(&mut unit_at, map.province_count(), NONE);
-    let mut fleets_at_sea = ProvSet::EMPTY;
+    // The provinces of every fleet, kept to the seas once: one set operation rather
+    // than a sea test per fleet.
+    let mut fleets = ProvSet::EMPTY;
     for (i, u) in units.iter().enumerate() {
         let p = map.prov_of(u.loc);
         unit_at[p.0 as usize] = i as u16;
-        if u.kind == UnitKind::Fleet && map.is_sea(p) {
-            fleets_at_sea.insert(p);
+        if u.kind == UnitKind::Fleet {
+            fleets.insert(p);
         }
     }
-    refill(&mut eff, units.len(), Eff::Hold);
-    refill(&mut order_of, units.len(), None);
+    let fleets_at_sea = fleets.and(map.seas());
+    refill(&mut eff, n, Eff::Hold);
+    refill(&mut order_of, n, None);
     let mut diagnostics = Vec::new();
     // Diagnostics of orders illegal on their own, reported after every binding one.
     let mut illegal = Vec::new();
-    let mut same_as = Vec::new();
-    // The provinces of units given different legal orders. Only the unit `unit_at`
-    // names in a province is ever bound to an order, so a province stands for it.
-    let mut conflict = ProvSet::EMPTY;
     let board = Board {
         map,
         unit_at: &unit_at,
@@ -141,90 +191,103 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         fleets_at_sea: &fleets_at_sea,
         rules,
     };
-
-    // Every result as an order no check has refused yet; the pass below changes in
-    // place what it finds.
-    let mut results: Vec<OrderResult> = orders
-        .iter()
-        .map(|o| OrderResult {
-            unit: None,
-            power: o.power,
-            outcome: Outcome::Succeeds,
-            to: None,
-        })
-        .collect();
-    for ((k, o), r) in orders.iter().enumerate().zip(&mut results) {
-        // Bind the order to its unit.
-        let (p, u) = match (o.kind, o.unit) {
-            (OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband, _)
-            | (_, None) => {
-                r.outcome = Outcome::Illegal(Illegal::WrongPhase);
-                diagnostics.push(Diagnostic::error(
-                    o.span,
-                    "not a movement-phase order",
-                    Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
-                ));
-                continue;
-            }
-            (_, Some(u)) => {
-                let p = map.prov_of(u.loc);
-                let idx = unit_at[p.0 as usize];
-                if idx == NONE {
-                    r.outcome = Outcome::Illegal(Illegal::NoUnit);
+    let mut kept = Kept {
+        eff: &mut eff[..n],
+        order_of: &mut order_of[..n],
+        same_as: Vec::new(),
+        conflict: ProvSet::EMPTY,
+        convoying: ProvSet::EMPTY,
+        results: Vec::with_capacity(orders.len()),
+    };
+    'orders: for (k, o) in orders.iter().enumerate() {
+        // An order legal on its own is kept below and goes to the next; an order
+        // refused breaks out with its unit, power and why.
+        let (unit, power, why) = 'refused: {
+            // Bind the order to its unit (the unit tested first, the kind only for a
+            // unit given: the usual order then costs fewer tests).
+            let (p, u) = match o.unit {
+                Some(u)
+                    if !matches!(
+                        o.kind,
+                        OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband
+                    ) =>
+                {
+                    let p = map.prov_of(u.loc);
+                    let idx = unit_at[p.0 as usize];
+                    if idx == NONE {
+                        diagnostics.push(Diagnostic::error(
+                            o.span,
+                            format!("there is no unit in {}", map.province(p).name),
+                            Some("check the province, or the position the orders are for".into()),
+                        ));
+                        break 'refused (None, o.power, Illegal::NoUnit);
+                    }
+                    (p, idx as usize)
+                }
+                _ => {
                     diagnostics.push(Diagnostic::error(
                         o.span,
-                        format!("there is no unit in {}", map.province(p).name),
-                        Some("check the province, or the position the orders are for".into()),
+                        "not a movement-phase order",
+                        Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
                     ));
-                    continue;
+                    break 'refused (None, o.power, Illegal::WrongPhase);
                 }
-                (p, idx as usize)
+            };
+            let unit = &units[u];
+            match o.power {
+                Some(pw) if pw != unit.power => {
+                    diagnostics.push(Diagnostic::error(
+                        o.span,
+                        format!(
+                            "the {} in {} belongs to {}, not {}",
+                            unit.kind.word().to_lowercase(),
+                            map.province(p).name,
+                            map.power(unit.power).name,
+                            map.power(pw).name
+                        ),
+                        Some("an order for another power's unit is illegal; the unit holds".into()),
+                    ));
+                    break 'refused (Some(u), o.power, Illegal::ForeignUnit(unit.power));
+                }
+                _ => {}
+            }
+            let power = Some(unit.power);
+            // Its legality, on its own. Moves and supports, the common orders, are
+            // each judged and kept apart from the other kinds: their `Eff` is then
+            // built and stored in place, not passed through a value of any kind.
+            let legal = match o.kind {
+                OrderKind::Move { to, via_convoy } => board
+                    .legal_move(u, p, to, via_convoy)
+                    .map(|e| kept.keep(k, u, p, power, e)),
+                OrderKind::Support { target, to } => board
+                    .legal_support(u, p, target, to)
+                    .map(|e| kept.keep(k, u, p, power, e)),
+                ref kind => board
+                    .legal(u, p, kind)
+                    .map(|e| kept.keep(k, u, p, power, e)),
+            };
+            match legal {
+                Ok(()) => continue 'orders,
+                Err(why) => {
+                    illegal.push(illegal_diagnostic(map, o, &why));
+                    break 'refused (Some(u), power, why);
+                }
             }
         };
-        let unit = &units[u];
-        r.unit = Some(u);
-        match o.power {
-            Some(pw) if pw != unit.power => {
-                r.outcome = Outcome::Illegal(Illegal::ForeignUnit(unit.power));
-                diagnostics.push(Diagnostic::error(
-                    o.span,
-                    format!(
-                        "the {} in {} belongs to {}, not {}",
-                        unit.kind.word().to_lowercase(),
-                        map.province(p).name,
-                        map.power(unit.power).name,
-                        map.power(pw).name
-                    ),
-                    Some("an order for another power's unit is illegal; the unit holds".into()),
-                ));
-                continue;
-            }
-            _ => r.power = Some(unit.power),
-        }
-        // Its legality, on its own.
-        let e = match board.legal(u, p, &o.kind) {
-            Ok(e) => e,
-            Err(why) => {
-                illegal.push(illegal_diagnostic(map, o, &why));
-                r.outcome = Outcome::Illegal(why);
-                continue;
-            }
-        };
-        if let Eff::Move { to, .. } = e {
-            r.to = Some(to);
-        }
-        // One order per unit (4.D.3): illegal orders do not count; identical
-        // orders are one order; different legal orders are all illegal and the
-        // unit holds. `eff[u]` is the unit's first legal order until then.
-        match order_of[u] {
-            None => {
-                order_of[u] = Some(k);
-                eff[u] = e;
-            }
-            Some(first) if eff[u] == e => same_as.push((k, first)),
-            Some(_) => conflict.insert(p),
-        }
+        kept.results.push(OrderResult {
+            unit,
+            power,
+            outcome: Outcome::Illegal(why),
+            to: None,
+        });
     }
+    let Kept {
+        mut same_as,
+        conflict,
+        convoying,
+        mut results,
+        ..
+    } = kept;
     diagnostics.append(&mut illegal);
 
     if !conflict.is_empty() {
@@ -253,7 +316,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
         }
     }
 
-    convoy_intent(map, units, &mut eff, rules);
+    convoy_intent(map, units, &unit_at, &convoying, &mut eff, rules);
     Checked {
         unit_at,
         eff,
@@ -264,16 +327,25 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
     }
 }
 
-/// DATC 4.A.3, by the edition's policy: which army moves to an adjacent province go by
-/// convoy, decided once every unit has its one order.
-fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules: Rules) {
+/// DATC 4.A.3, by the edition's policy: which army moves to adjacent provinces go by
+/// convoy, decided once every unit has its one order. `convoying`: the provinces of
+/// the fleets whose first legal order is a convoy (some may hold now, after
+/// conflicting orders).
+fn convoy_intent(
+    map: &Map,
+    units: &[crate::game::Unit],
+    unit_at: &[u16],
+    convoying: &ProvSet,
+    eff: &mut [Eff],
+    rules: Rules,
+) {
     // Is any fleet ordered to convoy; the provinces of the armies a fleet of their own
     // power is ordered to convoy where they move. Only the unit `unit_at` names in a
     // province has an order, so a province stands for its army.
     let mut convoys = false;
     let mut own_convoy = ProvSet::EMPTY;
-    for (f, e) in eff.iter().enumerate() {
-        let Eff::Convoy { army, to: dest } = *e else {
+    for f in convoying.iter().map(|p| unit_at[p.0 as usize] as usize) {
+        let Eff::Convoy { army, to: dest } = eff[f] else {
             continue;
         };
         convoys = true;
@@ -303,17 +375,17 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             .collect();
         convoy::route_exists(map, &fleets, map.prov_of(units[a].loc), dest)
     };
-    for a in 0..units.len() {
+    let mut decide = |a: usize| {
         let Eff::Move { to, convoy, .. } = eff[a] else {
-            continue;
+            return;
         };
         if units[a].kind != UnitKind::Army {
-            continue;
+            return;
         }
         let here = map.prov_of(units[a].loc);
         let dest = map.prov_of(to);
         if !map.army_adjacent(here, dest) {
-            continue;
+            return;
         }
         let by_convoy = match rules.convoy_intent {
             // 2000/2023 and 1982: a fleet of the army's own power legally ordered to
@@ -337,6 +409,16 @@ fn convoy_intent(map: &Map, units: &[crate::game::Unit], eff: &mut [Eff], rules:
             convoy: by_convoy,
             fallback: by_convoy && rules.convoy_intent == ConvoyIntent::Swap1971,
         };
+    };
+    if rules.land_fallback() || rules.convoy_intent == ConvoyIntent::Swap1971 {
+        (0..units.len()).for_each(decide);
+    } else {
+        // Without the swap rule or the land fallback, `decide` keeps every move as
+        // `legal` made it (by land, or by convoy as ordered "via convoy") but those of
+        // the armies in `own_convoy`: only they need a look.
+        own_convoy
+            .iter()
+            .for_each(|p| decide(unit_at[p.0 as usize] as usize));
     }
 }
 
@@ -360,101 +442,13 @@ impl Board<'_> {
             unit_at,
             units,
             fleets_at_sea,
-            rules,
+            ..
         } = self;
         let unit = &units[u];
         match *kind {
             OrderKind::Hold => Ok(Eff::Hold),
-            OrderKind::Move { to, via_convoy } => {
-                // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
-                let via = via_convoy
-                    && (unit.kind == UnitKind::Fleet
-                        || matches!(
-                            rules.convoy_intent,
-                            ConvoyIntent::ViaConvoyOrOwnFleet { .. }
-                        ));
-                let (to, convoy) =
-                    match move_target(map, fleets_at_sea, unit.kind, unit.loc, here, to, via) {
-                        // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
-                        Err(Illegal::NoPossibleConvoy)
-                            if rules.land_fallback()
-                                && map.army_adjacent(here, map.prov_of(to)) =>
-                        {
-                            (map.prov_of(to).into(), false)
-                        }
-                        r => r?,
-                    };
-                Ok(Eff::Move {
-                    to,
-                    convoy,
-                    fallback: false,
-                })
-            }
-            OrderKind::Support { target, to } => {
-                let tp = map.prov_of(target.loc);
-                let t = unit_at[tp.0 as usize];
-                if tp == here {
-                    return Err(Illegal::SupportSelf);
-                }
-                if t == NONE {
-                    return Err(Illegal::NoTarget);
-                }
-                let tu = &units[t as usize];
-                match to {
-                    None => {
-                        if !map.can_reach(unit.kind, unit.loc, tp) {
-                            return Err(Illegal::CannotReach);
-                        }
-                        Ok(Eff::SupHold { target: t })
-                    }
-                    Some(dl) => {
-                        let dest = map.prov_of(dl);
-                        if dest == tp {
-                            return Err(Illegal::SupportedMoveImpossible);
-                        }
-                        if !map.can_reach(unit.kind, unit.loc, dest) {
-                            return Err(Illegal::CannotReach);
-                        }
-                        // The supported move must be possible, with the supporter not
-                        // convoying at the same time (6.D.31).
-                        let mut fleets = *fleets_at_sea;
-                        fleets.remove(here);
-                        let coast = match tu.kind {
-                            UnitKind::Army => {
-                                if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
-                                    return Err(Illegal::SupportedMoveImpossible);
-                                }
-                                let ok = map.army_adjacent(tp, dest)
-                                    || (map.is_shore(tp)
-                                        && map.is_shore(dest)
-                                        && convoy::route_exists(map, &fleets, tp, dest));
-                                if !ok {
-                                    return Err(Illegal::SupportedMoveImpossible);
-                                }
-                                None
-                            }
-                            UnitKind::Fleet => {
-                                if !map.fleet_reach(tu.loc).contains(dest) {
-                                    return Err(Illegal::SupportedMoveImpossible);
-                                }
-                                if map.is_coast(dl) {
-                                    if !map.fleet_adjacent(tu.loc, dl) {
-                                        return Err(Illegal::SupportedMoveImpossible);
-                                    }
-                                    Some(dl)
-                                } else {
-                                    None
-                                }
-                            }
-                        };
-                        Ok(Eff::SupMove {
-                            target: t,
-                            to: dest,
-                            coast,
-                        })
-                    }
-                }
-            }
+            OrderKind::Move { to, via_convoy } => self.legal_move(u, here, to, via_convoy),
+            OrderKind::Support { target, to } => self.legal_support(u, here, target, to),
             OrderKind::Convoy { army, to } => {
                 if unit.kind != UnitKind::Fleet || !map.is_sea(here) {
                     return Err(Illegal::ConvoyNotAtSea);
@@ -483,6 +477,118 @@ impl Board<'_> {
                 Err(Illegal::WrongPhase)
             }
         }
+    }
+
+    /// [`Board::legal`] for a support by unit `u`, in province `here`, of the unit at
+    /// `target` holding (`to`: `None`) or moving to `to`.
+    #[inline]
+    fn legal_support(
+        &self,
+        u: usize,
+        here: Prov,
+        target: UnitRef,
+        to: Option<Loc>,
+    ) -> Result<Eff, Illegal> {
+        let (map, unit_at, units) = (self.map, self.unit_at, self.units);
+        let unit = &units[u];
+        let tp = map.prov_of(target.loc);
+        let t = unit_at[tp.0 as usize];
+        if tp == here {
+            return Err(Illegal::SupportSelf);
+        }
+        if t == NONE {
+            return Err(Illegal::NoTarget);
+        }
+        let tu = &units[t as usize];
+        match to {
+            None => {
+                if !map.can_reach(unit.kind, unit.loc, tp) {
+                    return Err(Illegal::CannotReach);
+                }
+                Ok(Eff::SupHold { target: t })
+            }
+            Some(dl) => {
+                let dest = map.prov_of(dl);
+                if dest == tp {
+                    return Err(Illegal::SupportedMoveImpossible);
+                }
+                if !map.can_reach(unit.kind, unit.loc, dest) {
+                    return Err(Illegal::CannotReach);
+                }
+                // The supported move must be possible, with the supporter not
+                // convoying at the same time (6.D.31).
+                let coast = match tu.kind {
+                    UnitKind::Army => {
+                        if matches!(map.terrain(dest), Terrain::Sea | Terrain::Impassable) {
+                            return Err(Illegal::SupportedMoveImpossible);
+                        }
+                        let ok = map.army_adjacent(tp, dest)
+                            || (map.is_shore(tp) && map.is_shore(dest) && {
+                                let mut fleets = *self.fleets_at_sea;
+                                fleets.remove(here);
+                                convoy::route_exists(map, &fleets, tp, dest)
+                            });
+                        if !ok {
+                            return Err(Illegal::SupportedMoveImpossible);
+                        }
+                        None
+                    }
+                    UnitKind::Fleet => {
+                        if !map.fleet_reach(tu.loc).contains(dest) {
+                            return Err(Illegal::SupportedMoveImpossible);
+                        }
+                        if map.is_coast(dl) {
+                            if !map.fleet_adjacent(tu.loc, dl) {
+                                return Err(Illegal::SupportedMoveImpossible);
+                            }
+                            Some(dl)
+                        } else {
+                            None
+                        }
+                    }
+                };
+                Ok(Eff::SupMove {
+                    target: t,
+                    to: dest,
+                    coast,
+                })
+            }
+        }
+    }
+
+    /// [`Board::legal`] for a move of unit `u`, in province `here`, to `to`.
+    #[inline]
+    fn legal_move(&self, u: usize, here: Prov, to: Loc, via_convoy: bool) -> Result<Eff, Illegal> {
+        let &Board {
+            map,
+            units,
+            fleets_at_sea,
+            rules,
+            ..
+        } = self;
+        let unit = &units[u];
+        // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
+        let via = via_convoy
+            && (unit.kind == UnitKind::Fleet
+                || matches!(
+                    rules.convoy_intent,
+                    ConvoyIntent::ViaConvoyOrOwnFleet { .. }
+                ));
+        let (to, convoy) = match move_target(map, fleets_at_sea, unit.kind, unit.loc, here, to, via)
+        {
+            // 2000 (v2.4 6.G.8): no convoy possible, so the army goes by land.
+            Err(Illegal::NoPossibleConvoy)
+                if rules.land_fallback() && map.army_adjacent(here, map.prov_of(to)) =>
+            {
+                (map.prov_of(to).into(), false)
+            }
+            r => r?,
+        };
+        Ok(Eff::Move {
+            to,
+            convoy,
+            fallback: false,
+        })
     }
 }
 
