@@ -903,8 +903,22 @@ pub(crate) fn resolve(
     let mut dislodged = Vec::with_capacity(dislodgements);
 
     // The dislodged units with their retreats, and the outcomes with their causes.
-    for u in 0..n {
-        let dislodger = match r.t.node[u].dislodger {
+    for (u, (&e, &k)) in eff.iter().zip(&order_of).enumerate() {
+        let node = &r.t.node[u];
+        // Most units are not dislodged and their orders succeed: their result
+        // (`Succeeds` already) stays as it is.
+        let succeeds = match e {
+            Eff::Hold => true,
+            Eff::Move { convoy: false, .. } | Eff::SupHold { .. } | Eff::SupMove { .. } => {
+                node.res
+            }
+            Eff::Move { .. } => false,
+            Eff::Convoy { .. } => node.convoying && !node.paradox,
+        };
+        if succeeds && node.dislodger == NONE {
+            continue;
+        }
+        let dislodger = match node.dislodger {
             NONE => None,
             m => Some(m as usize),
         };
@@ -940,8 +954,8 @@ pub(crate) fn resolve(
                 retreats,
             });
         }
-        let Some(k) = order_of[u] else { continue };
-        let outcome = match eff[u] {
+        let Some(k) = k else { continue };
+        let outcome = match e {
             Eff::Hold => match dislodger {
                 Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
                 None => Outcome::Succeeds,
