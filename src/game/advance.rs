@@ -102,64 +102,113 @@ pub struct ForeignIds {
     pub map: String,
 }
 
+/// The sizes of `map`'s tables that ids index, and the error naming the map.
+struct Ids<'a> {
+    map: &'a Map,
+    nlocs: usize,
+    nprovs: usize,
+    npowers: usize,
+}
+
+impl Ids<'_> {
+    fn of(map: &Map) -> Ids<'_> {
+        Ids {
+            map,
+            nlocs: map.provinces.len() + map.coasts.len(),
+            nprovs: map.province_count(),
+            npowers: map.powers.len(),
+        }
+    }
+
+    fn fail(&self, what: String) -> Result<(), ForeignIds> {
+        Err(ForeignIds {
+            what,
+            map: self.map.name.clone(),
+        })
+    }
+
+    fn loc_ok(&self, l: Loc) -> bool {
+        (l.0 as usize) < self.nlocs
+    }
+
+    fn power_ok(&self, p: Power) -> bool {
+        (p.0 as usize) < self.npowers
+    }
+
+    /// The first unit whose location or power is not on the map.
+    fn units<'u>(&self, mut units: impl Iterator<Item = &'u Unit>) -> Result<(), ForeignIds> {
+        match units.find(|u| !(self.loc_ok(u.loc) & self.power_ok(u.power))) {
+            Some(u) => self.fail(format!("unit id {} of power id {}", u.loc.0, u.power.0)),
+            None => Ok(()),
+        }
+    }
+
+    fn orders(&self, orders: &[Order]) -> Result<(), ForeignIds> {
+        // One past a location id, for the largest id an order names.
+        let past = |l: Loc| usize::from(l.0) + 1;
+        for o in orders {
+            // One past the largest location id of the order's unit and the places it
+            // names (at most three); 0 when it names none.
+            let top = match o.kind {
+                OrderKind::Move { to, .. } => past(to),
+                OrderKind::Support { target, to } => past(target.loc).max(to.map_or(0, past)),
+                OrderKind::Convoy { army, to } => past(army.loc).max(past(to)),
+                _ => 0,
+            }
+            .max(o.unit.map_or(0, |u| past(u.loc)));
+            if top > self.nlocs || !o.power.is_none_or(|p| self.power_ok(p)) {
+                return self.fail(format!(
+                    "the order `{}`",
+                    o.text.chars().take(80).collect::<String>()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Check that every id of `position` and `orders` indexes `map`'s tables: provinces,
 /// locations and powers in range, one owner entry per province, one saved count per
 /// power at most. Linear in the input.
 pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(), ForeignIds> {
-    let nlocs = map.provinces.len() + map.coasts.len();
-    let (nprovs, npowers) = (map.province_count(), map.powers.len());
-    let fail = |what: String| {
-        Err(ForeignIds {
-            what,
-            map: map.name.clone(),
-        })
-    };
-    let loc_ok = |l: Loc| (l.0 as usize) < nlocs;
-    let power_ok = |p: Power| (p.0 as usize) < npowers;
+    let ids = Ids::of(map);
+    let nprovs = ids.nprovs;
     if position.owners.len() != nprovs {
-        return fail(format!(
+        return ids.fail(format!(
             "an owner table of {} provinces (the map has {nprovs})",
             position.owners.len()
         ));
     }
     // The largest power id of the owner table, by one scan with no early exit.
     let owners_top = position.owners.iter().flatten().map(|p| p.0).max();
-    if position.saved.len() > npowers || owners_top.is_some_and(|p| !power_ok(Power(p))) {
-        return fail("a power of the position".into());
+    if position.saved.len() > ids.npowers || owners_top.is_some_and(|p| !ids.power_ok(Power(p))) {
+        return ids.fail("a power of the position".into());
     }
-    let foreign_unit = position
-        .units
-        .iter()
-        .chain(position.dislodged.iter().map(|d| &d.unit))
-        .find(|u| !(loc_ok(u.loc) & power_ok(u.power)));
-    if let Some(u) = foreign_unit {
-        return fail(format!("unit id {} of power id {}", u.loc.0, u.power.0));
-    }
+    ids.units(
+        position
+            .units
+            .iter()
+            .chain(position.dislodged.iter().map(|d| &d.unit)),
+    )?;
     for d in &position.dislodged {
-        if (d.by.0 as usize) >= nprovs || !d.retreats.iter().all(|&l| loc_ok(l)) {
-            return fail("a retreat of a dislodged unit".into());
+        if (d.by.0 as usize) >= nprovs || !d.retreats.iter().all(|&l| ids.loc_ok(l)) {
+            return ids.fail("a retreat of a dislodged unit".into());
         }
     }
-    // One past a location id, for the largest id an order names.
-    let past = |l: Loc| usize::from(l.0) + 1;
-    for o in orders {
-        // One past the largest location id of the order's unit and the places it
-        // names (at most three); 0 when it names none.
-        let top = match o.kind {
-            OrderKind::Move { to, .. } => past(to),
-            OrderKind::Support { target, to } => past(target.loc).max(to.map_or(0, past)),
-            OrderKind::Convoy { army, to } => past(army.loc).max(past(to)),
-            _ => 0,
-        }
-        .max(o.unit.map_or(0, |u| past(u.loc)));
-        if top > nlocs || !o.power.is_none_or(power_ok) {
-            return fail(format!(
-                "the order `{}`",
-                o.text.chars().take(80).collect::<String>()
-            ));
-        }
-    }
-    Ok(())
+    ids.orders(orders)
+}
+
+/// [`check_ids`] for what a movement phase reads alone ([`crate::judge::adjudicate`]):
+/// the units on the board and the orders. The owner table, saved builds and dislodged
+/// units are not read there, so they need no check.
+pub(crate) fn check_unit_ids(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+) -> Result<(), ForeignIds> {
+    let ids = Ids::of(map);
+    ids.units(position.units.iter())?;
+    ids.orders(orders)
 }
 
 /// Adjudicate the phase of `position` with `orders` and step to the next phase that

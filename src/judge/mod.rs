@@ -80,7 +80,8 @@ pub fn adjudicate(
     orders: &[Order],
     rules: Rules,
 ) -> Result<MovementResult, crate::game::ForeignIds> {
-    crate::game::check_ids(map, position, orders)?;
+    // What a movement phase reads: its units and orders.
+    crate::game::advance::check_unit_ids(map, position, orders)?;
     Ok(adjudicate_checked(map, position, orders, rules))
 }
 

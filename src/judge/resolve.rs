@@ -909,9 +909,7 @@ pub(crate) fn resolve(
         // (`Succeeds` already) stays as it is.
         let succeeds = match e {
             Eff::Hold => true,
-            Eff::Move { convoy: false, .. } | Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                node.res
-            }
+            Eff::Move { convoy: false, .. } | Eff::SupHold { .. } | Eff::SupMove { .. } => node.res,
             Eff::Move { .. } => false,
             Eff::Convoy { .. } => node.convoying && !node.paradox,
         };
