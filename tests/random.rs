@@ -361,12 +361,14 @@ fn random_phases_are_consistent_and_order_independent() {
 
 /// Every phase in which the backup rule fires really has no resolution or two (DATC
 /// 5.F), and every phase it does not touch has exactly one, the one the resolver chose:
-/// checked against a brute-force enumeration of all resolutions of crowded phases.
+/// checked against a brute-force enumeration of all resolutions of crowded phases. Every
+/// decision decided before the search (`decide_alone`) has its value under every
+/// assignment of the other decisions.
 #[test]
 fn the_backup_rule_fires_only_without_a_single_resolution() {
     let map = Map::standard();
     let mut rng = Rng(0x005e_ed0f_9a7a_d0c5);
-    let (mut fired, mut checked) = (0, 0);
+    let (mut fired, mut checked, mut alone) = (0, 0, 0);
     for round in 0..40_000 {
         let n = 4 + rng.below(12);
         let pos = crowded_position(&map, &mut rng, n);
@@ -377,6 +379,14 @@ fn the_backup_rule_fires_only_without_a_single_resolution() {
             continue;
         };
         checked += 1;
+        alone += e.alone.len();
+        assert!(
+            e.alone_wrong.is_empty(),
+            "round {round}: decided before the search, but another value under some \
+             assignment: units {:?} of {:?}\n{pos:?}\n{orders:?}",
+            e.alone_wrong,
+            e.alone
+        );
         if e.backup_fired {
             fired += 1;
             assert_ne!(
@@ -401,10 +411,12 @@ fn the_backup_rule_fires_only_without_a_single_resolution() {
             }
         }
     }
-    eprintln!("brute force: {checked} phases, backup rule in {fired}");
+    eprintln!(
+        "brute force: {checked} phases, backup rule in {fired}, {alone} decisions decided alone"
+    );
     assert!(
-        checked > 30_000 && fired > 50,
-        "checked {checked}, fired {fired}"
+        checked > 30_000 && fired > 50 && alone > 10_000,
+        "checked {checked}, fired {fired}, decided alone {alone}"
     );
 }
 

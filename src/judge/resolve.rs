@@ -219,8 +219,6 @@ impl Resolver<'_> {
         self.t.node[u].dest
     }
 
-    /// Does move `m` go by convoy? A move that may fall back to land (the 1971
-    /// reading of 4.A.3) goes by convoy only if its convoy route holds.
     /// Once resolved: did unit `m` move?
     #[inline(always)]
     fn moved(&self, m: usize) -> bool {
@@ -228,6 +226,8 @@ impl Resolver<'_> {
         node.dest.is_some() && node.res
     }
 
+    /// Does move `m` go by convoy? A move that may fall back to land (the 1971
+    /// reading of 4.A.3) goes by convoy only if its convoy route holds.
     #[inline(always)]
     fn by_convoy(&mut self, m: usize) -> bool {
         let node = &self.t.node[m];
@@ -577,9 +577,7 @@ impl Resolver<'_> {
         n
     }
 
-    // `m` is a move: callers reach here only for units whose effective order is
-    // `Eff::Move` (they matched it or `dest` returned `Some`), so `dest` cannot fail.
-    #[allow(clippy::expect_used)]
+    /// The attack strength of move `m`.
     #[inline(always)]
     fn attack(&mut self, m: usize) -> u8 {
         if !self.path(m) {
@@ -1077,6 +1075,12 @@ pub struct Enumeration {
     pub resolved: Vec<bool>,
     /// The backup rule decided some cycle (the resolver found no or two resolutions).
     pub backup_fired: bool,
+    /// The decisions [`Resolver::decide_alone`] decided before the search, with their
+    /// values, and those of them whose rule gives another value under some assignment
+    /// of the other decisions (must be none: a decision decided alone rests on no
+    /// other).
+    pub alone: Vec<(usize, bool)>,
+    pub alone_wrong: Vec<usize>,
     /// Every assignment of the decisions that is a fixed point of the rules.
     pub solutions: Vec<Vec<bool>>,
 }
@@ -1103,6 +1107,14 @@ pub(crate) fn enumerate(
     if decisions.len() > max_decisions.min(24) {
         return None;
     }
+    // As `resolve` does: the decisions that rest on no other first, then the search.
+    r.decide_alone();
+    let alone: Vec<(usize, bool)> = decisions
+        .iter()
+        .filter(|&&u| r.t.node[u].state == State::Resolved)
+        .map(|&u| (u, r.t.node[u].res))
+        .collect();
+    let mut alone_wrong = Vec::new();
     for &u in &decisions {
         r.resolve(u);
     }
@@ -1119,6 +1131,14 @@ pub(crate) fn enumerate(
         for node in r.t.node.iter_mut() {
             node.route_memo = 0;
         }
+        for &(u, v) in &alone {
+            if r.adjudicate(u) != v && !alone_wrong.contains(&u) {
+                alone_wrong.push(u);
+            }
+        }
+        for node in r.t.node.iter_mut() {
+            node.route_memo = 0;
+        }
         if decisions
             .iter()
             .enumerate()
@@ -1132,6 +1152,8 @@ pub(crate) fn enumerate(
         decisions,
         resolved,
         backup_fired,
+        alone,
+        alone_wrong,
         solutions,
     })
 }
