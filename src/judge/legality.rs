@@ -5,8 +5,9 @@
 
 // Indexing is by dense ids and by positions in vectors built here, never by raw
 // input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
-// table from validated ids) or from a position and orders that `game::check_ids`
-// validated at the entry of `adjudicate`/`advance`; the public phase functions
+// table from validated ids) or from a position and orders whose ids `game::check_ids`
+// (at the entry of `advance`) or `check_unit_ids` (of `adjudicate`: the units and
+// orders, all a movement phase reads) validated; the public phase functions
 // re-exported from `judge` take ids of the `map` they are given, the contract
 // `advance` checks. Unit and order indices are positions in the vectors this
 // phase built (one entry per unit, per order). An out-of-range index is a bug, not
