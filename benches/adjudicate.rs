@@ -54,9 +54,9 @@ fn all_seas_convoy(c: &mut Criterion) {
         text.push_str(&format!("F {id} C A Lon - Syr\n"));
         units.push(format!("F {id}"));
     }
-    let phase = arbiter::game::Phase::parse("Spring 1901").unwrap();
+    let phase = arbiter::state::Phase::parse("Spring 1901").unwrap();
     let position =
-        arbiter::game::Position::from_units(&map, phase, [("england", &units[..])]).unwrap();
+        arbiter::state::Position::from_units(&map, phase, [("england", &units[..])]).unwrap();
     let orders = arbiter::orders::parse_orders(&map, &text).orders;
     assert_eq!(orders.len(), 20);
     c.bench_function("adjudicate 19-fleet convoy to Syria", |b| {
@@ -86,7 +86,8 @@ fn all_seas_convoy(c: &mut Criterion) {
 /// destroyed), centre ownership, and the Winter adjustment phase with civil disorder
 /// for every power that owes removals. The loop checks each step.
 fn fall_to_spring(c: &mut Criterion) {
-    use arbiter::game::{advance, Phase, PhaseKind};
+    use arbiter::game::advance;
+    use arbiter::state::{Phase, PhaseKind};
     let map = Map::standard();
     let cases = parse_cases(include_str!("../test-cases/regressions/midgame.yaml")).unwrap();
     let case = cases.iter().find(|c| c.id == "arbiter.midgame.34").unwrap();
@@ -117,7 +118,7 @@ fn fall_to_spring(c: &mut Criterion) {
     });
 }
 
-#[path = "../tests/common/convoy_board.rs"]
+#[path = "../tests/it/common/convoy_board.rs"]
 mod convoy_board;
 
 /// Defect 11: convoy legality on a board of 150 densely connected seas (a 10 × 15

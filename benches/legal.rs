@@ -12,11 +12,11 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 
 use arbiter::cases::parse_cases;
-use arbiter::game::Position;
 use arbiter::judge::Rules;
 use arbiter::legal::{legal_orders, LegalOrders};
 use arbiter::map::Map;
 use arbiter::selfplay::SplitMix64;
+use arbiter::state::Position;
 
 fn count_at(map: &Map, l: &LegalOrders, loc: &str) -> usize {
     let loc = map.loc_by_id(loc).unwrap();

@@ -20,10 +20,11 @@ use criterion::{black_box, criterion_group, criterion_main, BenchmarkId, Criteri
 
 use arbiter::batch::{stream, Maps, StreamOptions};
 use arbiter::cases::parse_cases;
-use arbiter::game::{advance, Phase, Position};
+use arbiter::game::advance;
 use arbiter::judge::Rules;
 use arbiter::map::{Map, Prov, UnitKind};
 use arbiter::orders::{parse_orders, ParseOptions};
+use arbiter::state::{Phase, Position};
 
 /// The opening: every power moves; Vienna and Warsaw bounce in Galicia, the rest
 /// succeed (each move goes to an empty province no other unit enters).

@@ -11,11 +11,13 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::game::{advance, DislodgedEntry, Phase, PhaseKind, Position};
+use crate::game::advance;
+use crate::judge::nationality_warnings;
 use crate::judge::Rules;
 use crate::map::{Map, Power, EMBEDDED};
-use crate::orders::{nationality_warnings, parse_order_with, Diagnostic, Order, ParseOptions};
+use crate::orders::{parse_order_with, Diagnostic, Order, ParseOptions};
 use crate::report::json;
+use crate::state::{DislodgedEntry, Phase, PhaseKind, Position};
 
 mod quick;
 

@@ -6,10 +6,11 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::game::{advance, Phase, PhaseKind, PhaseResult, Position};
+use crate::game::{advance, PhaseResult};
 use crate::judge::Rules;
 use crate::map::Map;
 use crate::orders::{parse_orders, Order};
+use crate::state::{Phase, PhaseKind, Position};
 
 /// One case: a position, orders as written with their expected outcomes, and the
 /// expected dislodgements and standoffs.

@@ -34,11 +34,11 @@
 // ids with `game::check_ids`). An out-of-range index is a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
-use crate::game::{PhaseKind, Position, Unit};
 use crate::judge::convoy;
 use crate::judge::{owed, ConvoyIntent, Rules};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Order, OrderKind, Span, UnitRef};
+use crate::state::{PhaseKind, Position, Unit};
 
 /// The legal orders of one unit: a unit on the board in a movement phase, a dislodged
 /// unit in a retreat phase.

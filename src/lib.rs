@@ -6,7 +6,7 @@
 //! [`report`] (Judge-style text or JSON).
 //!
 //! ```
-//! use arbiter::{map::Map, game::Position, orders::parse_orders, judge::{adjudicate, Rules}};
+//! use arbiter::{map::Map, state::Position, orders::parse_orders, judge::{adjudicate, Rules}};
 //!
 //! let map = Map::standard();
 //! let position = Position::initial(&map);
@@ -28,12 +28,15 @@
 pub mod batch;
 pub mod cases;
 pub mod game;
+pub mod gamefile;
 pub mod judge;
 pub mod legal;
 pub mod map;
+pub mod mapcheck;
 pub mod orders;
 pub mod render;
 pub mod report;
 pub mod selfplay;
+pub mod state;
 pub mod suite;
 pub mod yaml;

@@ -15,13 +15,14 @@ use std::fmt;
 
 use std::collections::BTreeMap;
 
-use crate::game::file::PositionRecord;
-use crate::game::{advance, Phase, PhaseKind, PhaseResult, Position, Unit};
+use crate::game::{advance, PhaseResult};
+use crate::gamefile::PositionRecord;
 use crate::judge::{Outcome, Rules};
 use crate::legal::legal_orders;
 use crate::map::{Map, Power, ProvSet, Terrain, UnitKind};
 use crate::orders::{Order, OrderKind};
 use crate::report::json;
+use crate::state::{Phase, PhaseKind, Position, Unit};
 
 /// SplitMix64 (Steele, Lea and Flood): a small, fixed, portable generator.
 #[derive(Clone, Debug)]

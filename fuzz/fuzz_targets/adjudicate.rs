@@ -12,7 +12,8 @@
 
 use std::sync::OnceLock;
 
-use arbiter::game::{advance, Phase, PhaseKind, Position, Retreating, Unit};
+use arbiter::game::advance;
+use arbiter::state::{Phase, PhaseKind, Position, Retreating, Unit};
 use arbiter::judge::Rules;
 use arbiter::map::{BuildRule, Loc, Map, Power, Prov, Season, UnitKind};
 use arbiter::orders::{Order, OrderKind, ParseOptions, Span, UnitRef};

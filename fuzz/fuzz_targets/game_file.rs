@@ -3,7 +3,7 @@
 //! same, and its current phase is judged with no orders.
 #![no_main]
 
-use arbiter::game::file::{Game, GameFile};
+use arbiter::gamefile::{Game, GameFile};
 use arbiter::map::Map;
 use libfuzzer_sys::fuzz_target;
 

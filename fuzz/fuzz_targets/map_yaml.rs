@@ -2,7 +2,8 @@
 //! position is adjudicated with no orders and every unit's hold order is parsed.
 #![no_main]
 
-use arbiter::game::{advance, Position};
+use arbiter::game::advance;
+use arbiter::state::Position;
 use arbiter::judge::Rules;
 use arbiter::map::Map;
 use libfuzzer_sys::fuzz_target;

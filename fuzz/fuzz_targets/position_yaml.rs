@@ -4,7 +4,8 @@
 
 use std::sync::OnceLock;
 
-use arbiter::game::{advance, Position};
+use arbiter::game::advance;
+use arbiter::state::Position;
 use arbiter::judge::Rules;
 use arbiter::map::Map;
 use libfuzzer_sys::fuzz_target;

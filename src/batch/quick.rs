@@ -10,7 +10,6 @@ use std::borrow::Cow;
 use serde_json::value::RawValue;
 
 use super::{Case, PowerLists, Text};
-use crate::report::json::escapes;
 
 /// `line` as serde reads it into a [`Case`], or `None`: let serde read it.
 pub(super) fn read(line: &str) -> Option<Case<'_>> {
@@ -265,4 +264,17 @@ impl<'a> Reader<'a> {
         }
         self.punct(b'}')
     }
+}
+
+/// The bytes of `x` that need an escape in a JSON string (`"`, `\`, below 0x20), as
+/// the high bit of each byte. The lowest bit set is exact (and none is set if none
+/// needs one): a borrow can only mark a byte above one marked rightly.
+fn escapes(x: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |v: u64| v.wrapping_sub(ONES) & !v;
+    let control = x.wrapping_sub(ONES * 0x20) & !x;
+    let quote = zero(x ^ (ONES * u64::from(b'"')));
+    let backslash = zero(x ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) & HIGH
 }

@@ -5,8 +5,10 @@ use super::{
     load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS,
     EXIT_OK,
 };
-use arbiter::game::{advance, Position};
-use arbiter::orders::{nationality_warnings, parse_orders_with, ParseOptions, Severity};
+use arbiter::game::advance;
+use arbiter::judge::nationality_warnings;
+use arbiter::orders::{parse_orders_with, ParseOptions, Severity};
+use arbiter::state::Position;
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let map = load_map(&args.map)?;

@@ -11,12 +11,13 @@ use serde::Serialize;
 
 use super::store::{self, Loaded};
 use super::{load_map, parse_rules, read_input, Fatal, Format, EXIT_DIAGNOSTICS, EXIT_OK};
-use arbiter::game::file::{phase_key, Found, Game, Judgement, OrderFile, Over};
-use arbiter::game::{Phase, PhaseKind, PhaseResult, Position};
+use arbiter::game::PhaseResult;
+use arbiter::gamefile::{phase_key, Found, Game, Judgement, OrderFile, Over};
 use arbiter::judge::owed;
 use arbiter::map::{BuildRule, Map, Power, Prov};
 use arbiter::orders::{normalize, Diagnostic};
 use arbiter::report;
+use arbiter::state::{Phase, PhaseKind, Position};
 
 /// The width text output is fitted to.
 const WIDTH: usize = 80;

@@ -1,6 +1,6 @@
 //! `arbiter map …`: tools for map files and variant designers.
 //!
-//! - `map check FILE…`: every problem of each map (`arbiter::map::check`), with file,
+//! - `map check FILE…`: every problem of each map (`arbiter::mapcheck`), with file,
 //!   line, column, severity, code, rule and hint; `--reference EDGES.csv` compares the
 //!   edges with an independent list; `--format json`. Exit status: 0 no error (warnings
 //!   and notes allowed), 1 an error in some map, 2 a usage or I/O error.
@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 
-use arbiter::map::check::{self, Finding, Reference};
 use arbiter::map::{dpjudge, names, Map, Terrain, UnitKind, EMBEDDED};
+use arbiter::mapcheck::{self as check, Finding, Reference};
 
 use super::{load_map, write_output, Fatal, EXIT_OK, EXIT_USAGE};
 

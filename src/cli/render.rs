@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use super::game::{not_judged, rejudged};
 use super::store::{self, Loaded};
 use super::{load_map, parse_rules, read_input, write_bytes, Fatal, EXIT_OK};
-use arbiter::game::file::{phase_key, Found, Game};
-use arbiter::game::{advance, Phase, PhaseResult, Position};
+use arbiter::game::{advance, PhaseResult};
+use arbiter::gamefile::{phase_key, Found, Game};
 use arbiter::map::Map;
 use arbiter::orders::{parse_orders_with, render_diagnostics, ParseOptions, Severity};
 use arbiter::render::{self, Problem, Scene};
+use arbiter::state::{Phase, Position};
 
 #[derive(clap::Args, Debug)]
 pub struct RenderArgs {

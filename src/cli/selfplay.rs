@@ -105,7 +105,7 @@ pub fn run(args: &SelfplayArgs) -> Result<i32, Fatal> {
             Some(Err(v)) => failed.push(v),
             None => failed.push(Violation {
                 seed: game_seed(args.seed, g as u64),
-                phase: arbiter::game::Phase::first(&map),
+                phase: arbiter::state::Phase::first(&map),
                 what: "the game was not played".into(),
             }),
         }

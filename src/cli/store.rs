@@ -20,7 +20,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::{load_map, Fatal};
-use arbiter::game::file::{Game, GameFile, GameFileError};
+use arbiter::gamefile::{Game, GameFile, GameFileError};
 use arbiter::map::Map;
 
 /// A loaded game, its map, and the bytes it was read from.

@@ -13,13 +13,15 @@
 // a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
-use crate::game::{Phase, PhaseKind, Position, Retreating, Unit};
 use crate::judge::{
     adjudicate_adjustments, adjudicate_checked, adjudicate_retreats, owed, owners_after, Dislodged,
     OrderResult, Owed, Rules,
 };
-use crate::map::{Loc, Map, Power, Prov, Season};
-use crate::orders::{Diagnostic, Order, OrderKind};
+use crate::map::{Map, Power, Prov};
+use crate::orders::{Diagnostic, Order};
+use crate::state::{
+    check_ids, next_phase, ForeignIds, Phase, PhaseKind, Position, Retreating, Unit,
+};
 
 /// What one phase decided, for every kind of phase. Outcomes refer to units by index
 /// into `units`: the units on the board before a movement or adjustment phase, the
@@ -77,138 +79,6 @@ impl PhaseResult {
     pub fn is_dislodged(&self, i: usize) -> bool {
         self.dislodged.iter().any(|d| d.unit == i)
     }
-}
-
-/// The phase after `p` in the yearly sequence (none skipped).
-pub fn next_phase(p: Phase) -> Phase {
-    let (season, year, kind) = match (p.season, p.kind) {
-        (Season::Spring, PhaseKind::Movement) => (Season::Spring, p.year, PhaseKind::Retreat),
-        (Season::Spring, _) => (Season::Fall, p.year, PhaseKind::Movement),
-        (Season::Fall, PhaseKind::Movement) => (Season::Fall, p.year, PhaseKind::Retreat),
-        (Season::Fall, _) => (Season::Winter, p.year, PhaseKind::Adjustment),
-        (Season::Winter, _) => (Season::Spring, p.year + 1, PhaseKind::Movement),
-    };
-    Phase { season, year, kind }
-}
-
-/// A position or orders with an id that is not on the map they are judged on: they
-/// were read against another map. Ids are dense indices into one [`Map`]'s tables, so
-/// [`check_ids`] refuses them at the entry of [`advance`] and
-/// [`crate::judge::adjudicate`] rather than letting an index run out of bounds.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{what} is not on map `{map}`: the position or the orders were read against another map")]
-pub struct ForeignIds {
-    pub what: String,
-    pub map: String,
-}
-
-/// The sizes of `map`'s tables that ids index, and the error naming the map.
-struct Ids<'a> {
-    map: &'a Map,
-    nlocs: usize,
-    nprovs: usize,
-    npowers: usize,
-}
-
-impl Ids<'_> {
-    fn of(map: &Map) -> Ids<'_> {
-        Ids {
-            map,
-            nlocs: map.provinces.len() + map.coasts.len(),
-            nprovs: map.province_count(),
-            npowers: map.powers.len(),
-        }
-    }
-
-    fn fail(&self, what: String) -> Result<(), ForeignIds> {
-        Err(ForeignIds {
-            what,
-            map: self.map.name.clone(),
-        })
-    }
-
-    fn loc_ok(&self, l: Loc) -> bool {
-        (l.0 as usize) < self.nlocs
-    }
-
-    fn power_ok(&self, p: Power) -> bool {
-        (p.0 as usize) < self.npowers
-    }
-
-    /// The first unit whose location or power is not on the map.
-    fn units<'u>(&self, mut units: impl Iterator<Item = &'u Unit>) -> Result<(), ForeignIds> {
-        match units.find(|u| !(self.loc_ok(u.loc) & self.power_ok(u.power))) {
-            Some(u) => self.fail(format!("unit id {} of power id {}", u.loc.0, u.power.0)),
-            None => Ok(()),
-        }
-    }
-
-    fn orders(&self, orders: &[Order]) -> Result<(), ForeignIds> {
-        // One past a location id, for the largest id an order names.
-        let past = |l: Loc| usize::from(l.0) + 1;
-        for o in orders {
-            // One past the largest location id of the order's unit and the places it
-            // names (at most three); 0 when it names none.
-            let top = match o.kind {
-                OrderKind::Move { to, .. } => past(to),
-                OrderKind::Support { target, to } => past(target.loc).max(to.map_or(0, past)),
-                OrderKind::Convoy { army, to } => past(army.loc).max(past(to)),
-                _ => 0,
-            }
-            .max(o.unit.map_or(0, |u| past(u.loc)));
-            if top > self.nlocs || !o.power.is_none_or(|p| self.power_ok(p)) {
-                return self.fail(format!(
-                    "the order `{}`",
-                    o.text.chars().take(80).collect::<String>()
-                ));
-            }
-        }
-        Ok(())
-    }
-}
-
-/// Check that every id of `position` and `orders` indexes `map`'s tables: provinces,
-/// locations and powers in range, one owner entry per province, one saved count per
-/// power at most. Linear in the input.
-pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(), ForeignIds> {
-    let ids = Ids::of(map);
-    let nprovs = ids.nprovs;
-    if position.owners.len() != nprovs {
-        return ids.fail(format!(
-            "an owner table of {} provinces (the map has {nprovs})",
-            position.owners.len()
-        ));
-    }
-    // The largest power id of the owner table, by one scan with no early exit.
-    let owners_top = position.owners.iter().flatten().map(|p| p.0).max();
-    if position.saved.len() > ids.npowers || owners_top.is_some_and(|p| !ids.power_ok(Power(p))) {
-        return ids.fail("a power of the position".into());
-    }
-    ids.units(
-        position
-            .units
-            .iter()
-            .chain(position.dislodged.iter().map(|d| &d.unit)),
-    )?;
-    for d in &position.dislodged {
-        if (d.by.0 as usize) >= nprovs || !d.retreats.iter().all(|&l| ids.loc_ok(l)) {
-            return ids.fail("a retreat of a dislodged unit".into());
-        }
-    }
-    ids.orders(orders)
-}
-
-/// [`check_ids`] for what a movement phase reads alone ([`crate::judge::adjudicate`]):
-/// the units on the board and the orders. The owner table, saved builds and dislodged
-/// units are not read there, so they need no check.
-pub(crate) fn check_unit_ids(
-    map: &Map,
-    position: &Position,
-    orders: &[Order],
-) -> Result<(), ForeignIds> {
-    let ids = Ids::of(map);
-    ids.units(position.units.iter())?;
-    ids.orders(orders)
 }
 
 /// Adjudicate the phase of `position` with `orders` and step to the next phase that

@@ -20,9 +20,9 @@ use std::collections::VecDeque;
 
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{CivilDisorder, Rules};
-use crate::game::{Position, Unit};
 use crate::map::{BuildRule, Map, Power, Prov, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind, Span};
+use crate::state::{Position, Unit};
 
 /// An order that saves one build for a colonial build next winter ("save for a
 /// colonial build"), for `power`. Legal only on a map with the colonial build rule,

@@ -17,9 +17,9 @@
 use super::convoy;
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{ConvoyIntent, Rules};
-use crate::game::Position;
 use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind, UnitRef};
+use crate::state::Position;
 use std::cell::Cell;
 
 pub(crate) const NONE: u16 = u16::MAX;
@@ -334,7 +334,7 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
 /// conflicting orders).
 fn convoy_intent(
     map: &Map,
-    units: &[crate::game::Unit],
+    units: &[crate::state::Unit],
     unit_at: &[u16],
     convoying: &ProvSet,
     eff: &mut [Eff],
@@ -428,7 +428,7 @@ struct Board<'a> {
     map: &'a Map,
     /// Per province: the unit in it, or `NONE`.
     unit_at: &'a [u16],
-    units: &'a [crate::game::Unit],
+    units: &'a [crate::state::Unit],
     fleets_at_sea: &'a ProvSet,
     rules: Rules,
 }

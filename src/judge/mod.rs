@@ -4,6 +4,7 @@
 mod adjust;
 pub(crate) mod convoy;
 mod legality;
+mod nationality;
 mod outcome;
 mod resolve;
 mod retreat;
@@ -13,14 +14,15 @@ pub use adjust::{
     adjudicate_adjustments, distances, is_save, owed, owners_after, save_order, unit_distances,
     AdjustmentResult, Owed,
 };
+pub use nationality::nationality_warnings;
 pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
 pub use resolve::Enumeration;
 pub use retreat::{adjudicate_retreats, RetreatResult};
 pub use rules::{CivilDisorder, ConvoyIntent, ParadoxRule, Rules};
 
-use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov};
 use crate::orders::{Diagnostic, Order};
+use crate::state::{Position, Unit};
 
 /// A unit dislodged in a movement phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -79,13 +81,13 @@ pub fn adjudicate(
     position: &Position,
     orders: &[Order],
     rules: Rules,
-) -> Result<MovementResult, crate::game::ForeignIds> {
+) -> Result<MovementResult, crate::state::ForeignIds> {
     // What a movement phase reads: its units and orders.
-    crate::game::advance::check_unit_ids(map, position, orders)?;
+    crate::state::check_unit_ids(map, position, orders)?;
     Ok(adjudicate_checked(map, position, orders, rules))
 }
 
-/// [`adjudicate`] for a position and orders whose ids [`crate::game::check_ids`]
+/// [`adjudicate`] for a position and orders whose ids [`crate::state::check_ids`]
 /// accepted for `map`.
 pub(crate) fn adjudicate_checked(
     map: &Map,

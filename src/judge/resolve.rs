@@ -23,8 +23,8 @@ use super::convoy;
 use super::legality::{self, refill, Checked, Eff, NONE};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
 use super::{Dislodged, MovementResult, ParadoxRule, Rules};
-use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, Prov, ProvSet, UnitKind};
+use crate::state::{Position, Unit};
 use std::cell::Cell;
 
 #[derive(Clone, Copy, PartialEq, Eq)]

@@ -14,9 +14,9 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::outcome::{Failure, Illegal, OrderResult, Outcome};
-use crate::game::{Position, Unit};
 use crate::map::{Loc, Map, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind};
+use crate::state::{Position, Unit};
 
 /// What a retreat phase decided.
 #[derive(Clone, Debug)]

@@ -1019,7 +1019,6 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         seas,
         shores,
         names: std::sync::OnceLock::new(),
-        json: std::sync::OnceLock::new(),
         sea_table,
         ids,
     };

@@ -5,7 +5,6 @@
 //! adjacency tables are bit sets, so adjudication never compares a string.
 
 mod build;
-pub mod check;
 pub mod dpjudge;
 pub mod file;
 pub mod names;
@@ -211,8 +210,6 @@ pub struct Map {
     seas: ProvSet,
     /// Names players write, built on first use.
     names: std::sync::OnceLock<names::NameIndex>,
-    /// The JSON strings results repeat (power ids, units), built on first use.
-    json: std::sync::OnceLock<crate::report::json::Tokens>,
     /// Coastal provinces (where an army may be convoyed from or to).
     shores: ProvSet,
     /// The seas numbered `0..`, for convoy searches on small bit sets; `None` when the
@@ -338,12 +335,6 @@ impl Map {
     /// The name index the order parser reads names with.
     pub fn names(&self) -> &names::NameIndex {
         self.names.get_or_init(|| names::NameIndex::new(self))
-    }
-
-    /// The JSON strings results repeat, quoted once for this map.
-    pub(crate) fn json_tokens(&self) -> &crate::report::json::Tokens {
-        self.json
-            .get_or_init(|| crate::report::json::Tokens::new(self))
     }
 
     /// Number of provinces.

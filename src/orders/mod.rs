@@ -9,14 +9,11 @@
 //!
 //! - [`words`]: keywords, move verbs, labels and result words;
 //! - [`grammar`]: one order's body: places, coasts, units, verbs;
-//! - [`text`]: lines, comments, labels, list markers, headers and prefixes;
-//! - [`nationality`]: the nationality written for a supported or convoyed unit,
-//!   checked against the board.
+//! - [`text`]: lines, comments, labels, list markers, headers and prefixes.
 
 mod diagnostic;
 mod fast;
 mod grammar;
-mod nationality;
 mod text;
 mod words;
 pub(crate) use words::ORDER_WORDS;
@@ -26,7 +23,6 @@ pub use diagnostic::{
     render_diagnostics, source_lines, write_diagnostics, Diagnostic, Severity, Span,
     MAX_DIAGNOSTICS,
 };
-pub use nationality::{nationality_warnings, stated_nationality};
 pub use text::{
     parse_order, parse_order_with, parse_orders, parse_orders_with, ParseOptions, Parsed,
 };
@@ -153,5 +149,16 @@ impl Order {
             OrderKind::Waive => s.push_str("WAIVE"),
             OrderKind::Save => s.push_str("SAVE"),
         }
+    }
+}
+
+/// The nationality written for the supported or convoyed unit of `order`
+/// (`S Turkish F Bla - Rum`, `S T F Bla - Rum`, `C English A Lon - Nwy`), and where it
+/// is written. `None` for other orders, or when no nationality is written. The parser
+/// keeps it on the order ([`Order::stated`]).
+pub fn stated_nationality(order: &Order) -> Option<(Power, Span)> {
+    match order.kind {
+        OrderKind::Support { .. } | OrderKind::Convoy { .. } => order.stated,
+        _ => None,
     }
 }

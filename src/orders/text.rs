@@ -1031,8 +1031,8 @@ mod fast_tests {
             include_str!("../../test-cases/datc/6h-retreats.yaml"),
             include_str!("../../test-cases/regressions/midgame.yaml"),
             include_str!("../../benches/parse.rs"),
-            include_str!("../../tests/parser.rs"),
-            include_str!("../../tests/parser_styles.rs"),
+            include_str!("../../tests/it/parser.rs"),
+            include_str!("../../tests/it/parser_styles.rs"),
         ] {
             for line in src.lines() {
                 let t = line

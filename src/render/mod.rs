@@ -19,8 +19,9 @@ mod svg;
 pub use labels::{text_width, Rect};
 pub use svg::{power_colour, problem_province, svg, CENTRE_R, SYMBOL, UNIT};
 
-use crate::game::{PhaseResult, Position};
+use crate::game::PhaseResult;
 use crate::map::{Loc, Map, Prov};
+use crate::state::Position;
 
 /// What to draw: a position, and optionally what a phase decided from it.
 #[derive(Clone, Debug)]

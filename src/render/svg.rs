@@ -14,9 +14,9 @@ use std::fmt::Write as _;
 
 use super::labels::{baseline, Placed, Placer, Rect};
 use super::{dist, layout, Layout, Scene};
-use crate::game::{PhaseKind, Unit};
 use crate::map::{Loc, Map, Power, Prov, Terrain, UnitKind};
 use crate::orders::OrderKind;
+use crate::state::{PhaseKind, Unit};
 
 /// The base size of the drawing: a unit symbol is about 1.8 of these wide.
 pub const UNIT: f64 = 12.0;

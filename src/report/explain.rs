@@ -19,13 +19,14 @@
 use std::fmt::Write;
 
 use super::text::{or_list, wrap};
-use crate::game::{PhaseKind, PhaseResult};
+use crate::game::PhaseResult;
 use crate::judge::{
     owed, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome, ParadoxRule, Rules,
     Strength, Void,
 };
 use crate::map::{BuildRule, Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
+use crate::state::PhaseKind;
 
 /// Why each order of the phase ended as it did; with `province`, only the orders of
 /// units in it, moving to it or supporting into it (and builds or removals there).

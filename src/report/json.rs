@@ -12,10 +12,11 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 
 use super::{canonical_in, reason_in, unit_order_in, Lookup};
-use crate::game::{PhaseResult, Unit};
+use crate::game::PhaseResult;
 use crate::judge::Owed;
-use crate::map::{Map, Power, UnitKind};
+use crate::map::{Map, Power};
 use crate::orders::Diagnostic;
+use crate::state::Unit;
 
 /// An input order's result as strings, for the game file's records. (The JSON result
 /// writes its entries with [`Writer::order`].)
@@ -140,41 +141,6 @@ pub fn owed(map: &Map, owed: &[Owed]) -> Vec<JsonOwed> {
         .collect()
 }
 
-/// The JSON strings of one map that every result repeats, quoted and escaped once
-/// (built on first use, kept by the map): power ids and units are then copied whole.
-#[derive(Clone, Debug)]
-pub(crate) struct Tokens {
-    /// Per power: its id as a JSON string.
-    power: Vec<Box<[u8]>>,
-    /// The powers in id order (the loader refuses two powers of one id).
-    by_id: Vec<Power>,
-    /// Per location: `"A PAR"` and `"F PAR"` (army, fleet) as JSON strings.
-    unit: Vec<[Box<[u8]>; 2]>,
-}
-
-impl Tokens {
-    pub(crate) fn new(map: &Map) -> Tokens {
-        let quoted = |s: &str| {
-            let mut out = Vec::with_capacity(s.len() + 2);
-            string(&mut out, s);
-            out.into_boxed_slice()
-        };
-        let mut by_id: Vec<Power> = map.power_ids().collect();
-        by_id.sort_by(|&a, &b| map.power(a).id.cmp(&map.power(b).id));
-        Tokens {
-            power: map.power_ids().map(|p| quoted(&map.power(p).id)).collect(),
-            by_id,
-            unit: map
-                .locs()
-                .map(|l| {
-                    let id = map.loc_upper(l);
-                    [quoted(&format!("A {id}")), quoted(&format!("F {id}"))]
-                })
-                .collect(),
-        }
-    }
-}
-
 /// Writes the JSON result of a phase: compact JSON text appended to a byte buffer,
 /// with no value built first. This is the one definition of the result's shape (key
 /// order included): [`write_phase`], [`phase`] and the batch's answers all write it
@@ -260,23 +226,16 @@ impl<'o> Writer<'o> {
 
     /// A power's id as a JSON string.
     fn power(&mut self, map: &Map, p: Power) {
-        let t = map.json_tokens();
-        self.out.extend_from_slice(&t.power[p.0 as usize]);
+        string(self.out, &map.power(p).id);
     }
 
     /// A unit as a JSON string: `"F STP/SC"` ([`super::write_unit`]).
     fn unit_str(&mut self, map: &Map, u: &Unit) {
-        let t = map.json_tokens();
-        let kind = match u.kind {
-            UnitKind::Army => 0,
-            UnitKind::Fleet => 1,
-        };
-        self.out.extend_from_slice(&t.unit[u.loc.0 as usize][kind]);
+        self.str_with(|s| super::write_unit(s, map, u));
     }
 
     /// A word of the format's own vocabulary (an outcome), which needs no escape.
     fn word(&mut self, word: &'static str) {
-        debug_assert!(needs_no_escape(word.as_bytes()));
         self.out.reserve(word.len() + 2);
         self.out.push(b'"');
         self.out.extend_from_slice(word.as_bytes());
@@ -360,7 +319,7 @@ impl<'o> Writer<'o> {
         item: impl Fn(&mut Self, T),
     ) {
         self.raw(b"{");
-        for (n, &p) in map.json_tokens().by_id.iter().enumerate() {
+        for (n, p) in powers_by_id(map).into_iter().enumerate() {
             if n > 0 {
                 self.raw(b",");
             }
@@ -499,94 +458,18 @@ fn push_display(s: &mut String, v: impl std::fmt::Display) {
     let _ = write!(s, "{v}");
 }
 
-/// `s` as a JSON string, escaped as serde_json escapes it: `"`, `\` and control
-/// characters; everything else (non-ASCII included) as it is. Most strings need no
-/// escape: they are checked eight bytes at a time and copied whole.
+/// `s` as a JSON string, escaped by serde_json.
 fn string(out: &mut Vec<u8>, s: &str) {
-    let bytes = s.as_bytes();
-    out.reserve(bytes.len() + 2);
-    out.push(b'"');
-    if needs_no_escape(bytes) {
-        out.extend_from_slice(bytes);
-    } else {
-        escape(out, bytes);
-    }
-    out.push(b'"');
+    // Writing to a `Vec` cannot fail.
+    let _ = serde_json::to_writer(out, s);
 }
 
-/// No byte of `bytes` needs an escape.
-fn needs_no_escape(bytes: &[u8]) -> bool {
-    let word = |w: &[u8]| <[u8; 8]>::try_from(w).map_or(0, u64::from_le_bytes);
-    let Some(last) = bytes.len().checked_sub(8) else {
-        // Four to seven bytes: the first four and the last four (overlapping) as one
-        // word; fewer, one by one.
-        let four = |w: Option<&[u8]>| {
-            w.and_then(|w| <[u8; 4]>::try_from(w).ok())
-                .map(u32::from_le_bytes)
-        };
-        let tail = bytes.len().saturating_sub(4);
-        return match (four(bytes.get(..4)), four(bytes.get(tail..))) {
-            (Some(a), Some(b)) => !any_escape(u64::from(a) | u64::from(b) << 32),
-            _ => bytes.iter().all(|&b| b >= 0x20 && b != b'"' && b != b'\\'),
-        };
-    };
-    let mut i = 0;
-    while i < last {
-        if any_escape(word(bytes.get(i..i + 8).unwrap_or_default())) {
-            return false;
-        }
-        i += 8;
-    }
-    // The last eight bytes, overlapping a word already checked.
-    !any_escape(word(bytes.get(last..).unwrap_or_default()))
-}
-
-/// `bytes` with escapes, one byte at a time.
-fn escape(out: &mut Vec<u8>, bytes: &[u8]) {
-    // `bytes[clean..i]` needs no escape but is not copied yet.
-    let mut clean = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let esc: &[u8] = match b {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            0..=0x1f => b"",
-            _ => continue,
-        };
-        out.extend_from_slice(bytes.get(clean..i).unwrap_or_default());
-        if esc.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.extend_from_slice(b"\\u00");
-            out.push(HEX[usize::from(b >> 4)]);
-            out.push(HEX[usize::from(b & 0xf)]);
-        } else {
-            out.extend_from_slice(esc);
-        }
-        clean = i + 1;
-    }
-    out.extend_from_slice(bytes.get(clean..).unwrap_or_default());
-}
-
-/// Does any of the eight bytes of `x` need an escape (`"`, `\`, below 0x20)?
-fn any_escape(x: u64) -> bool {
-    escapes(x) != 0
-}
-
-/// The bytes of `x` that need an escape (`"`, `\`, below 0x20), as the high bit of
-/// each byte. The lowest bit set is exact (and none is set if none needs one): a
-/// borrow in the tests below can only mark a byte above one marked rightly.
-pub(crate) fn escapes(x: u64) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let zero = |v: u64| v.wrapping_sub(ONES) & !v;
-    let control = x.wrapping_sub(ONES * 0x20) & !x;
-    let quote = zero(x ^ (ONES * u64::from(b'"')));
-    let backslash = zero(x ^ (ONES * u64::from(b'\\')));
-    (control | quote | backslash) & HIGH
+/// The powers of `map` in the order of their ids (the loader refuses two powers of
+/// one id): the order of every object keyed by power.
+fn powers_by_id(map: &Map) -> Vec<Power> {
+    let mut by_id: Vec<Power> = map.power_ids().collect();
+    by_id.sort_by(|&a, &b| map.power(a).id.cmp(&map.power(b).id));
+    by_id
 }
 
 /// The JSON result of a phase as compact text appended to `out`: `{"map": …, …}`
@@ -617,35 +500,4 @@ pub fn phase(
     let mut out = Vec::new();
     write_phase(&mut out, map, result, diagnostics)?;
     serde_json::from_slice(&out)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::string;
-
-    /// Every ASCII byte, a few non-ASCII characters, at every place in strings longer
-    /// and shorter than a scanned word: escaped exactly as serde_json escapes them.
-    #[test]
-    fn strings_are_escaped_as_serde_json_escapes_them() {
-        let mut chars: Vec<char> = (0u8..0x80).map(char::from).collect();
-        chars.extend(['é', '€', '\u{2028}', '😀']);
-        for &c in &chars {
-            for len in [0usize, 1, 7, 8, 9, 15, 16, 17, 30] {
-                for at in 0..=len {
-                    let mut s: String = "abcdefghijklmnopqrstuvwxyz01234"
-                        .chars()
-                        .take(len)
-                        .collect();
-                    s.insert(at.min(s.len()), c);
-                    let mut out = Vec::new();
-                    string(&mut out, &s);
-                    let want = serde_json::to_string(&s).unwrap();
-                    assert_eq!(String::from_utf8_lossy(&out), want, "{s:?}");
-                }
-            }
-        }
-        let mut out = Vec::new();
-        string(&mut out, "\"\\\u{1}\u{1f}\n\"");
-        assert_eq!(out, br#""\"\\\u0001\u001f\n\"""#);
-    }
 }

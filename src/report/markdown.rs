@@ -17,8 +17,9 @@ use std::fmt::Write;
 use super::text::{
     closing_lines, destroyed_why, distance_words, header, or_list, order_lines, the,
 };
-use crate::game::{PhaseKind, PhaseResult};
+use crate::game::PhaseResult;
 use crate::map::{Map, Power};
+use crate::state::PhaseKind;
 
 /// A table cell: `|` escaped, line breaks flattened.
 fn cell(s: &str) -> String {
@@ -68,7 +69,7 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
 }
 
 /// `France: Army Paris`.
-fn power_unit(map: &Map, u: &crate::game::Unit) -> String {
+fn power_unit(map: &Map, u: &crate::state::Unit) -> String {
     format!(
         "{}: {} {}",
         map.power(u.power).name,

@@ -14,10 +14,11 @@ pub mod json;
 pub mod markdown;
 pub mod text;
 
-use crate::game::{PhaseResult, Unit};
+use crate::game::PhaseResult;
 use crate::judge::{Failure, Illegal, Outcome, Void};
 use crate::map::{Map, UnitKind};
 use crate::orders::{Order, OrderKind, UnitRef};
+use crate::state::Unit;
 
 /// The unit type an order is for: the unit's real type where the order was bound.
 fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {

@@ -18,10 +18,11 @@
 use std::fmt::Write;
 
 use super::{tags, unit_words};
-use crate::game::{PhaseKind, PhaseResult, Unit};
+use crate::game::PhaseResult;
 use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
 use crate::map::{Loc, Map, Power, UnitKind};
 use crate::orders::OrderKind;
+use crate::state::{PhaseKind, Unit};
 
 /// The width a sheet is fitted to.
 pub const WIDTH: usize = 80;

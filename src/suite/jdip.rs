@@ -32,10 +32,11 @@
 //! Province abbreviations are the map's ids and aliases; a few more that jDip files use
 //! are mapped here ([`JDIP_ALIASES`]) when the map does not know them.
 
-use crate::game::{advance, Phase, PhaseKind, Position, Retreating, Unit};
+use crate::game::advance;
 use crate::judge::Rules;
 use crate::map::{Loc, Map, Power, Prov, ProvSet, UnitKind};
 use crate::orders::{normalize, parse_order, Order, OrderKind};
+use crate::state::{Phase, PhaseKind, Position, Retreating, Unit};
 
 use super::Checked;
 

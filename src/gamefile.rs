@@ -1,0 +1,1104 @@
+//! Game files: one YAML file per game (format in `docs/GAMES.md`). This module owns
+//! the file model ([`GameFile`], plain strings as written) and the validated game
+//! ([`Game`]: typed positions and the history), the conversions between them, and the
+//! pure steps a referee takes: judge the current phase with several order files,
+//! record it, undo it, look a phase up, list the centres after each year. It does no
+//! I/O: the binary reads and writes the file (atomically, with a backup).
+//!
+//! Loading checks everything: the format version first (a newer one is refused and
+//! named), then that the file is complete (its last key is `complete: true`, so a cut
+//! short file is caught), then the YAML shape (unknown keys refused), then every
+//! position against the map, the order of the phases, and the end of the game.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{advance, PhaseResult};
+use crate::judge::nationality_warnings;
+use crate::judge::{Illegal, Outcome, Rules};
+use crate::map::{Map, Power, Season};
+use crate::orders::{parse_orders_with, Diagnostic, Order, ParseOptions};
+use crate::report::json::{orders as json_orders, owners_by_power, units_by_power};
+use crate::state::ForeignIds;
+use crate::state::{DislodgedEntry, Phase, PhaseKind, Position};
+
+/// The game-file format this arbiter writes, and the newest it reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+// ---------------------------------------------------------------------------------
+// The file model: what the YAML holds, as written.
+// ---------------------------------------------------------------------------------
+
+/// A game file as written (see `docs/GAMES.md`). Keys are written in this order;
+/// `complete: true` is always last, so a file cut short lacks it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct GameFile {
+    /// The format version ([`FORMAT_VERSION`]).
+    pub arbiter_game: u32,
+    pub name: String,
+    /// The map's name (`standard`).
+    pub map: String,
+    /// The map file the game was created with, if the map is not embedded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub map_file: Option<String>,
+    /// The rules edition (`2023`).
+    pub rules: String,
+    /// A tournament game ends after this year's Fall turn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_year: Option<i32>,
+    /// The phase that needs orders now (`Fall 1901 retreat`).
+    pub phase: String,
+    /// Set when the game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub over: Option<OverRecord>,
+    /// The position now.
+    pub position: PositionRecord,
+    /// Every judged phase, oldest first.
+    #[serde(default)]
+    pub history: Vec<PhaseRecord>,
+    /// Always `true`: written last, so a truncated file is recognised.
+    pub complete: bool,
+}
+
+/// How the game ended: exactly one of the two is set.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct OverRecord {
+    /// The power that reached the map's victory threshold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<String>,
+    /// The game's last year has been played.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_year: Option<i32>,
+}
+
+/// A position without its phase: units by power (not the dislodged ones), supply-centre
+/// owners by power, the dislodged units with their attacker and retreats, and the
+/// builds saved for a colonial build by power (only powers with one).
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PositionRecord {
+    pub units: BTreeMap<String, Vec<String>>,
+    pub owners: BTreeMap<String, Vec<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dislodged: Vec<DislodgedEntry>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub saved: BTreeMap<String, u32>,
+}
+
+/// One order file as the referee gave it: its name and its whole text.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct OrderFile {
+    /// The file name as given on the command line (`<stdin>` for `-`).
+    pub file: String,
+    /// The text exactly as read.
+    pub text: String,
+}
+
+/// One order's result as the sheet reports it.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ResultRecord {
+    /// The order file it was read from.
+    pub file: String,
+    /// The power it counts for (`null`: none).
+    pub power: Option<String>,
+    /// The order as written.
+    pub order: String,
+    /// Its canonical form (`A PAR - BUR`).
+    pub canonical: String,
+    /// `succeeds`, `fails`, `illegal` or `invalid` (the JSON outcome word).
+    pub outcome: String,
+    /// Why, in words (the JSON reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// One judged phase: the position before it (so undo is exact), the orders as typed,
+/// their results, and the sheet printed.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PhaseRecord {
+    pub phase: String,
+    /// The position the phase was judged from.
+    pub position: PositionRecord,
+    /// The order files, in the order given.
+    pub orders: Vec<OrderFile>,
+    /// Judged with `--accept` although some orders could not be read.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub accepted: bool,
+    pub results: Vec<ResultRecord>,
+    /// Phases with nothing to do, passed over after this one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped: Vec<String>,
+    /// The next phase that needs orders (`null`: the game ended here).
+    pub next: Option<String>,
+    /// The results sheet (Judge format, text).
+    pub sheet: String,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+// ---------------------------------------------------------------------------------
+// Errors
+// ---------------------------------------------------------------------------------
+
+/// Why a game file was refused.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum GameFileError {
+    #[error("the file is empty")]
+    Empty,
+    #[error("the file is not valid YAML ({0}): it is damaged or was cut short")]
+    Yaml(String),
+    #[error("not an arbiter game file: it has no `arbiter_game: <version>` line")]
+    NotAGame,
+    #[error("`arbiter_game` must be a format number such as {FORMAT_VERSION}, not `{0}`")]
+    BadVersion(String),
+    #[error(
+        "the file was written by a newer arbiter (game-file format {0}); this arbiter reads \
+         format {FORMAT_VERSION} and older: upgrade arbiter to open it"
+    )]
+    Newer(u64),
+    #[error(
+        "the file is incomplete: it does not end with `complete: true`, so it was probably \
+         cut short (truncated)"
+    )]
+    Truncated,
+    #[error("{0}")]
+    Shape(String),
+    #[error("the game is on map `{file}`, but the map loaded is `{loaded}`")]
+    WrongMap { file: String, loaded: String },
+    #[error("{at}: {what}")]
+    Invalid { at: String, what: String },
+}
+
+fn invalid(at: impl Into<String>, what: impl std::fmt::Display) -> GameFileError {
+    GameFileError::Invalid {
+        at: at.into(),
+        what: what.to_string(),
+    }
+}
+
+impl GameFile {
+    /// Read a game file's text: version, completeness and shape (not yet checked
+    /// against its map: see [`Game::from_file`]).
+    pub fn from_yaml(src: &str) -> Result<GameFile, GameFileError> {
+        if src.trim().is_empty() {
+            return Err(GameFileError::Empty);
+        }
+        crate::yaml::guard(src).map_err(|e| GameFileError::Yaml(e.to_string()))?;
+        let value: serde_yaml::Value =
+            serde_yaml::from_str(src).map_err(|e| GameFileError::Yaml(yaml_error(&e)))?;
+        let map = value.as_mapping().ok_or(GameFileError::NotAGame)?;
+        let version = map.get("arbiter_game").ok_or(GameFileError::NotAGame)?;
+        let version = match version.as_u64() {
+            Some(v) if v >= 1 => v,
+            _ => {
+                let shown = serde_yaml::to_string(version).unwrap_or_default();
+                return Err(GameFileError::BadVersion(shown.trim().to_string()));
+            }
+        };
+        if version > u64::from(FORMAT_VERSION) {
+            return Err(GameFileError::Newer(version));
+        }
+        if map.get("complete").and_then(|c| c.as_bool()) != Some(true) {
+            return Err(GameFileError::Truncated);
+        }
+        serde_yaml::from_str(src).map_err(|e| GameFileError::Shape(yaml_error(&e)))
+    }
+
+    /// The file's text. Lists of plain words (units, centres, retreats) are written
+    /// on one line (`france: [A PAR, F BRE]`) when the result reads back the same.
+    // Serializing cannot fail: a `GameFile` is strings, numbers, lists and maps
+    // with string keys, all of which YAML represents.
+    #[allow(clippy::expect_used)]
+    pub fn to_yaml(&self) -> String {
+        let body = serde_yaml::to_string(self).expect("a game file serializes");
+        let compact = flow_lists(&body);
+        let body = match serde_yaml::from_str::<GameFile>(&compact) {
+            Ok(back) if back == *self => compact,
+            _ => body,
+        };
+        format!("# arbiter game file (format {FORMAT_VERSION}): see docs/GAMES.md\n{body}")
+    }
+}
+
+/// Rewrite each block sequence of plain words as a flow sequence on its key's line.
+/// Lines inside block scalars (`text: |`) are copied as they are.
+fn flow_lists(src: &str) -> String {
+    let lines: Vec<&str> = src.lines().collect();
+    let indent_of = |l: &str| l.len() - l.trim_start().len();
+    let plain = |item: &str| {
+        item.starts_with(|c: char| c.is_ascii_alphabetic())
+            && !item.ends_with(' ')
+            && item
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == ' ' || c == '/')
+    };
+    let block_start = |l: &str| {
+        let t = l.trim_start().trim_start_matches("- ");
+        let value = match t.rfind(": ") {
+            Some(i) => &t[i + 2..],
+            None => t,
+        };
+        value.starts_with('|')
+            && value[1..]
+                .chars()
+                .all(|c| c.is_ascii_digit() || c == '-' || c == '+')
+    };
+    let mut out = String::with_capacity(src.len());
+    let mut block: Option<usize> = None;
+    let mut i = 0;
+    while let Some(&line) = lines.get(i) {
+        i += 1;
+        if let Some(b) = block {
+            if line.trim().is_empty() || indent_of(line) > b {
+                out.push_str(line);
+                out.push('\n');
+                continue;
+            }
+            block = None;
+        }
+        if block_start(line) {
+            block = Some(indent_of(line));
+        } else if line.ends_with(':') && !line.trim_start().starts_with('-') {
+            let dash = format!("{}- ", " ".repeat(indent_of(line)));
+            let mut items = Vec::new();
+            let mut j = i;
+            while let Some(item) = lines
+                .get(j)
+                .and_then(|l| l.strip_prefix(dash.as_str()))
+                .filter(|item| plain(item))
+            {
+                items.push(item);
+                j += 1;
+            }
+            let whole = lines.get(j).is_none_or(|l| !l.starts_with(&dash));
+            if !items.is_empty() && whole {
+                out.push_str(&format!("{line} [{}]\n", items.join(", ")));
+                i = j;
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A YAML error as `line L, column C: message`.
+fn yaml_error(e: &serde_yaml::Error) -> String {
+    let msg = e.to_string();
+    // serde_yaml appends " at line L column C" to most messages; put it first.
+    let msg = match msg.find(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg,
+    };
+    match e.location() {
+        Some(l) => format!("line {}, column {}: {msg}", l.line(), l.column()),
+        None => msg,
+    }
+}
+
+// ---------------------------------------------------------------------------------
+// The validated game
+// ---------------------------------------------------------------------------------
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Over {
+    /// A power reached the map's victory threshold.
+    Winner(Power),
+    /// The last year of a tournament game was played.
+    LastYear(i32),
+}
+
+/// One judged phase, typed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Judged {
+    /// The position the phase was judged from (its phase is the phase judged).
+    pub before: Position,
+    pub orders: Vec<OrderFile>,
+    pub accepted: bool,
+    pub results: Vec<ResultRecord>,
+    pub skipped: Vec<Phase>,
+    pub next: Option<Phase>,
+    pub sheet: String,
+}
+
+impl Judged {
+    pub fn phase(&self) -> Phase {
+        self.before.phase
+    }
+}
+
+/// A whole game: settings, the position now, and every judged phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub name: String,
+    /// The map's name.
+    pub map: String,
+    /// The map file, if the map is not embedded.
+    pub map_file: Option<String>,
+    pub rules: Rules,
+    pub last_year: Option<i32>,
+    /// The position now; its phase is the phase that needs orders (or, once the game
+    /// is over, the adjustment phase that would have followed).
+    pub position: Position,
+    pub over: Option<Over>,
+    pub history: Vec<Judged>,
+}
+
+/// The orders of several files, read as one set.
+#[derive(Clone, Debug)]
+pub struct ReadOrders {
+    /// Every order read, file after file.
+    pub orders: Vec<Order>,
+    /// Per order: the index of its file.
+    pub file_of: Vec<usize>,
+    /// Per file: its diagnostics (spans within that file), sorted by position.
+    pub diagnostics: Vec<Vec<Diagnostic>>,
+    /// Per file: the line offset its orders' spans were moved by.
+    offsets: Vec<u32>,
+}
+
+/// What judging the current phase gives, before anything is recorded.
+#[derive(Clone, Debug)]
+pub struct Judgement {
+    pub result: PhaseResult,
+    /// The position of the next phase that needs orders.
+    pub next: Position,
+    /// Per file: every diagnostic (parser and binding), spans within that file.
+    pub diagnostics: Vec<Vec<Diagnostic>>,
+    /// Per order of `result.input`: the index of its file.
+    pub file_of: Vec<usize>,
+}
+
+impl Judgement {
+    /// Are there error diagnostics (orders that could not be read or bound)?
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .flatten()
+            .any(|d| d.severity == crate::orders::Severity::Error)
+    }
+}
+
+/// Where a phase is found in a game's history.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// Judged: the index into `history`.
+    Judged(usize),
+    /// Skipped (nothing to do) after the judged phase at this index.
+    Skipped(usize),
+}
+
+/// A canonical order of phases in time.
+pub fn phase_key(p: Phase) -> (i32, u8) {
+    let step = match (p.season, p.kind) {
+        (Season::Spring, PhaseKind::Retreat) => 1,
+        (Season::Spring, _) => 0,
+        (Season::Fall, PhaseKind::Retreat) => 3,
+        (Season::Fall, _) => 2,
+        (Season::Winter, _) => 4,
+    };
+    (p.year, step)
+}
+
+fn parse_phase(at: &str, s: &str) -> Result<Phase, GameFileError> {
+    Phase::parse(s).map_err(|e| invalid(at, e.to_string()))
+}
+
+impl PositionRecord {
+    /// The record of a position.
+    pub fn of(map: &Map, p: &Position) -> PositionRecord {
+        PositionRecord {
+            units: units_by_power(map, &p.units),
+            owners: owners_by_power(map, &p.owners),
+            dislodged: p
+                .dislodged
+                .iter()
+                .map(|d| DislodgedEntry {
+                    power: map.power(d.unit.power).id.clone(),
+                    unit: d.unit.short(map),
+                    by: Some(map.province(d.by).id.to_uppercase()),
+                    retreats: d
+                        .retreats
+                        .iter()
+                        .map(|&l| map.loc_upper(l).to_string())
+                        .collect(),
+                })
+                .collect(),
+            saved: map
+                .power_ids()
+                .filter(|&pw| p.saved_by(pw) > 0)
+                .map(|pw| (map.power(pw).id.clone(), p.saved_by(pw)))
+                .collect(),
+        }
+    }
+
+    /// The position this record describes, checked against the map.
+    pub fn to_position(
+        &self,
+        map: &Map,
+        phase: Phase,
+        at: &str,
+    ) -> Result<Position, GameFileError> {
+        let mut p = Position::from_units(
+            map,
+            phase,
+            self.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
+        )
+        .map_err(|e| invalid(at, e))?;
+        p.set_owners(
+            map,
+            self.owners.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
+        )
+        .map_err(|e| invalid(at, e))?;
+        for (pw, list) in &self.owners {
+            let mut seen = std::collections::HashSet::new();
+            for c in list {
+                if !seen.insert(c.to_ascii_lowercase()) {
+                    return Err(invalid(at, format!("{pw} owns `{c}` twice")));
+                }
+            }
+        }
+        let listed: usize = self.owners.values().map(Vec::len).sum();
+        let owned = p.owners.iter().filter(|o| o.is_some()).count();
+        if listed != owned {
+            return Err(invalid(
+                at,
+                "a supply centre is listed for two powers".to_string(),
+            ));
+        }
+        p.set_dislodged(map, &self.dislodged)
+            .map_err(|e| invalid(at, e))?;
+        p.check_dislodged().map_err(|e| invalid(at, e))?;
+        p.set_saved_by_name(map, self.saved.iter().map(|(k, v)| (k.as_str(), *v)))
+            .map_err(|e| invalid(at, e))?;
+        if phase.kind == PhaseKind::Retreat && p.dislodged.is_empty() {
+            return Err(invalid(
+                at,
+                format!("{phase} has no dislodged units: a retreat phase needs some"),
+            ));
+        }
+        for d in &self.dislodged {
+            if d.by.is_none() {
+                return Err(invalid(
+                    at,
+                    format!(
+                        "dislodged {}: `by` (where the attacker came from) is missing",
+                        d.unit
+                    ),
+                ));
+            }
+        }
+        Ok(p)
+    }
+}
+
+impl Game {
+    /// A new game at the map's starting position.
+    pub fn new(
+        map: &Map,
+        name: &str,
+        map_file: Option<String>,
+        rules: Rules,
+        last_year: Option<i32>,
+    ) -> Game {
+        Game {
+            name: name.to_string(),
+            map: map.name.clone(),
+            map_file,
+            rules,
+            last_year,
+            position: Position::initial(map),
+            over: None,
+            history: Vec::new(),
+        }
+    }
+
+    /// Check a game file against its map and build the game.
+    pub fn from_file(map: &Map, f: &GameFile) -> Result<Game, GameFileError> {
+        if f.map != map.name {
+            return Err(GameFileError::WrongMap {
+                file: f.map.clone(),
+                loaded: map.name.clone(),
+            });
+        }
+        let rules = Rules::parse(&f.rules)
+            .ok_or_else(|| invalid("rules", format!("unknown rules edition `{}`", f.rules)))?;
+        if let Some(y) = f.last_year {
+            if y < map.start_year {
+                return Err(invalid(
+                    "last_year",
+                    format!("{y} is before the map's first year {}", map.start_year),
+                ));
+            }
+        }
+        if f.name.trim().is_empty() {
+            return Err(invalid("name", "the game has no name"));
+        }
+        let phase = parse_phase("phase", &f.phase)?;
+        let position = f.position.to_position(map, phase, "position")?;
+        let mut history = Vec::with_capacity(f.history.len());
+        for (i, h) in f.history.iter().enumerate() {
+            let at = format!("history entry {} ({})", i + 1, h.phase);
+            let before = h.position.to_position(
+                map,
+                parse_phase(&at, &h.phase)?,
+                &format!("{at}: position"),
+            )?;
+            let next = match &h.next {
+                Some(n) => Some(parse_phase(&at, n)?),
+                None => None,
+            };
+            let skipped = h
+                .skipped
+                .iter()
+                .map(|s| parse_phase(&at, s))
+                .collect::<Result<Vec<_>, _>>()?;
+            if h.orders.is_empty() {
+                return Err(invalid(&at, "no order files are recorded"));
+            }
+            if h.sheet.trim().is_empty() {
+                return Err(invalid(&at, "the sheet is missing"));
+            }
+            if let Some(n) = next {
+                if phase_key(n) <= phase_key(before.phase) {
+                    return Err(invalid(
+                        &at,
+                        format!("the next phase {n} does not come after {}", before.phase),
+                    ));
+                }
+            }
+            for r in &h.results {
+                if !h.orders.iter().any(|o| o.file == r.file) {
+                    return Err(invalid(
+                        &at,
+                        format!(
+                            "result `{}` names file `{}`, which is not among the orders",
+                            r.order, r.file
+                        ),
+                    ));
+                }
+            }
+            history.push(Judged {
+                before,
+                orders: h.orders.clone(),
+                accepted: h.accepted,
+                results: h.results.clone(),
+                skipped,
+                next,
+                sheet: h.sheet.clone(),
+            });
+        }
+        // The phases follow one another.
+        for (i, w) in history.windows(2).enumerate() {
+            let [before, after] = w else { continue };
+            if before.next != Some(after.phase()) {
+                return Err(invalid(
+                    format!("history entry {} ({})", i + 2, after.phase()),
+                    format!(
+                        "it does not follow the entry before it, whose next phase is {}",
+                        show(before.next)
+                    ),
+                ));
+            }
+        }
+        let over = match &f.over {
+            None => None,
+            Some(OverRecord {
+                winner: Some(w),
+                last_year: None,
+            }) => {
+                Some(Over::Winner(map.power_by_name(w).ok_or_else(|| {
+                    invalid("over", format!("unknown power `{w}`"))
+                })?))
+            }
+            Some(OverRecord {
+                winner: None,
+                last_year: Some(y),
+            }) => {
+                if f.last_year != Some(*y) {
+                    return Err(invalid(
+                        "over",
+                        format!(
+                            "the game ended after {y}, but its last year is {}",
+                            show_year(f.last_year)
+                        ),
+                    ));
+                }
+                Some(Over::LastYear(*y))
+            }
+            Some(_) => {
+                return Err(invalid(
+                    "over",
+                    "give exactly one of `winner` and `last_year`",
+                ))
+            }
+        };
+        match (history.last(), over) {
+            (None, Some(_)) => {
+                return Err(invalid("over", "the game is over but no phase was judged"))
+            }
+            (Some(last), None) if last.next != Some(phase) => {
+                return Err(invalid(
+                    "phase",
+                    format!(
+                        "the game is at {phase}, but the last judged phase ({}) led to {}",
+                        last.phase(),
+                        show(last.next)
+                    ),
+                ))
+            }
+            (Some(last), Some(_)) if last.next.is_some() => {
+                return Err(invalid(
+                    "over",
+                    format!(
+                        "the game is over, but the last judged phase ({}) led to {}",
+                        last.phase(),
+                        show(last.next)
+                    ),
+                ))
+            }
+            _ => {}
+        }
+        Ok(Game {
+            name: f.name.clone(),
+            map: f.map.clone(),
+            map_file: f.map_file.clone(),
+            rules,
+            last_year: f.last_year,
+            position,
+            over,
+            history,
+        })
+    }
+
+    /// The file model of this game.
+    pub fn to_file(&self, map: &Map) -> GameFile {
+        GameFile {
+            arbiter_game: FORMAT_VERSION,
+            name: self.name.clone(),
+            map: self.map.clone(),
+            map_file: self.map_file.clone(),
+            rules: self.rules.name().to_string(),
+            last_year: self.last_year,
+            phase: self.position.phase.to_string(),
+            over: self.over.map(|o| match o {
+                Over::Winner(p) => OverRecord {
+                    winner: Some(map.power(p).id.clone()),
+                    last_year: None,
+                },
+                Over::LastYear(y) => OverRecord {
+                    winner: None,
+                    last_year: Some(y),
+                },
+            }),
+            position: PositionRecord::of(map, &self.position),
+            history: self
+                .history
+                .iter()
+                .map(|h| PhaseRecord {
+                    phase: h.phase().to_string(),
+                    position: PositionRecord::of(map, &h.before),
+                    orders: h.orders.clone(),
+                    accepted: h.accepted,
+                    results: h.results.clone(),
+                    skipped: h.skipped.iter().map(|p| p.to_string()).collect(),
+                    next: h.next.map(|p| p.to_string()),
+                    sheet: h.sheet.clone(),
+                })
+                .collect(),
+            complete: true,
+        }
+    }
+
+    /// The game file's text.
+    pub fn to_yaml(&self, map: &Map) -> String {
+        self.to_file(map).to_yaml()
+    }
+
+    /// Read a game file's text and check it against `map` (the map it names).
+    pub fn from_yaml(map: &Map, src: &str) -> Result<Game, GameFileError> {
+        Game::from_file(map, &GameFile::from_yaml(src)?)
+    }
+
+    /// Judge the current phase with these order files (nothing is recorded).
+    /// `strict`: every correction of a misspelling is an error.
+    pub fn judge(
+        &self,
+        map: &Map,
+        files: &[OrderFile],
+        strict: bool,
+    ) -> Result<Judgement, ForeignIds> {
+        judge_from(
+            map,
+            self.rules,
+            &self.position,
+            files,
+            self.last_year,
+            ParseOptions { strict },
+        )
+    }
+
+    /// Record a judgement: the phase joins the history (with its sheet) and the game
+    /// moves to the next phase that needs orders, or ends.
+    pub fn record(&mut self, map: &Map, files: Vec<OrderFile>, j: Judgement, accepted: bool) {
+        let sheet = crate::report::text::sheet(map, &self.name, &j.result);
+        let results = json_orders(map, &j.result)
+            .into_iter()
+            .enumerate()
+            .map(|(k, o)| ResultRecord {
+                file: j
+                    .file_of
+                    .get(k)
+                    .and_then(|&f| files.get(f))
+                    .map(|f| f.file.clone())
+                    .unwrap_or_default(),
+                power: o.power,
+                order: o.order,
+                canonical: o.canonical.unwrap_or_default(),
+                outcome: o.outcome.to_string(),
+                reason: o.reason,
+            })
+            .collect();
+        let before = std::mem::replace(&mut self.position, j.next);
+        self.over = match (j.result.next, j.result.winner) {
+            (Some(_), _) => None,
+            (None, Some(w)) => Some(Over::Winner(w)),
+            (None, None) => Some(Over::LastYear(
+                self.last_year.unwrap_or(j.result.phase.year),
+            )),
+        };
+        self.history.push(Judged {
+            before,
+            orders: files,
+            accepted,
+            results,
+            skipped: j.result.skipped.clone(),
+            next: j.result.next,
+            sheet,
+        });
+    }
+
+    /// Go back one judged phase, exactly as it was before. `None` at the start.
+    pub fn undo(&mut self) -> Option<Judged> {
+        let last = self.history.pop()?;
+        self.position = last.before.clone();
+        self.over = None;
+        Some(last)
+    }
+
+    /// Judge history entry `k` again from its stored position and orders.
+    pub fn rejudge(&self, map: &Map, k: usize) -> Option<Result<Judgement, ForeignIds>> {
+        let h = self.history.get(k)?;
+        // A recorded phase was read without --strict.
+        Some(judge_from(
+            map,
+            self.rules,
+            &h.before,
+            &h.orders,
+            self.last_year,
+            ParseOptions::default(),
+        ))
+    }
+
+    /// Where `phase` is in the history: judged, or skipped after a judged phase.
+    pub fn find(&self, phase: Phase) -> Option<Found> {
+        if let Some(k) = self.history.iter().position(|h| h.phase() == phase) {
+            return Some(Found::Judged(k));
+        }
+        self.history
+            .iter()
+            .position(|h| h.skipped.contains(&phase))
+            .map(Found::Skipped)
+    }
+
+    /// The supply-centre owners after each Fall turn played (each game year), in order.
+    pub fn centres_by_year(&self) -> Vec<(i32, &[Option<Power>])> {
+        let mut out = Vec::new();
+        for (k, h) in self.history.iter().enumerate() {
+            let p = h.phase();
+            let ends_fall = p.season == Season::Fall
+                && !(p.kind == PhaseKind::Movement
+                    && h.next.is_some_and(|n| {
+                        n.season == Season::Fall && n.kind == PhaseKind::Retreat && n.year == p.year
+                    }));
+            if ends_fall {
+                let after = self
+                    .history
+                    .get(k + 1)
+                    .map(|n| &n.before)
+                    .unwrap_or(&self.position);
+                out.push((p.year, after.owners.as_slice()));
+            }
+        }
+        out
+    }
+}
+
+fn show(p: Option<Phase>) -> String {
+    match p {
+        Some(p) => p.to_string(),
+        None => "the end of the game".to_string(),
+    }
+}
+
+fn show_year(y: Option<i32>) -> String {
+    match y {
+        Some(y) => y.to_string(),
+        None => "not set".to_string(),
+    }
+}
+
+/// Read several order files as one set of orders. Each file is parsed on its own (a
+/// header in one file does not carry into the next); the orders' spans are moved past
+/// the lines of the files before, so diagnostics found later can be traced back.
+pub fn read_orders(map: &Map, files: &[OrderFile], options: ParseOptions) -> ReadOrders {
+    let mut out = ReadOrders {
+        orders: Vec::new(),
+        file_of: Vec::new(),
+        diagnostics: Vec::new(),
+        offsets: Vec::new(),
+    };
+    let mut offset = 0u32;
+    for (i, f) in files.iter().enumerate() {
+        let parsed = parse_orders_with(map, &f.text, options);
+        for mut o in parsed.orders {
+            o.span.line += offset;
+            out.orders.push(o);
+            out.file_of.push(i);
+        }
+        out.diagnostics.push(parsed.diagnostics);
+        out.offsets.push(offset);
+        offset += crate::orders::source_lines(&f.text).count() as u32 + 1;
+    }
+    out
+}
+
+impl ReadOrders {
+    /// Give a diagnostic about a (moved) order back to its file, with its own span.
+    fn attribute(&mut self, d: &Diagnostic) {
+        let Some(i) = self.offsets.iter().rposition(|&o| o < d.span.line.max(1)) else {
+            return;
+        };
+        let (Some(&offset), Some(ds)) = (self.offsets.get(i), self.diagnostics.get_mut(i)) else {
+            return;
+        };
+        let mut d = d.clone();
+        d.span.line -= offset;
+        ds.push(d);
+    }
+}
+
+/// Judge `position` with the orders of `files`.
+fn judge_from(
+    map: &Map,
+    rules: Rules,
+    position: &Position,
+    files: &[OrderFile],
+    last_year: Option<i32>,
+    options: ParseOptions,
+) -> Result<Judgement, ForeignIds> {
+    let mut read = read_orders(map, files, options);
+    let (mut result, next) = advance(map, rules, position, &read.orders, last_year)?;
+    let mut bound = std::mem::take(&mut result.diagnostics);
+    // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,
+    // with a warning.
+    bound.extend(nationality_warnings(map, &position.units, &read.orders));
+    bound.extend(outcome_diagnostics(map, &result, &bound));
+    for d in &bound {
+        read.attribute(d);
+    }
+    // The result keeps the diagnostics with the spans of their own files.
+    for (k, o) in result.input.iter_mut().enumerate() {
+        let file = read.file_of.get(k).and_then(|&f| read.offsets.get(f));
+        o.span.line -= file.copied().unwrap_or(0);
+    }
+    for ds in &mut read.diagnostics {
+        ds.sort_by_key(|d| (d.span.line, d.span.start));
+    }
+    result.diagnostics = read.diagnostics.iter().flatten().cloned().collect();
+    Ok(Judgement {
+        result,
+        next,
+        diagnostics: read.diagnostics,
+        file_of: read.file_of,
+    })
+}
+
+/// In retreat and adjustment phases the judge reports an illegal order only as its
+/// outcome. A referee needs to see each one before anything is saved, as in a movement
+/// phase: an order naming no unit of its power, a unit not dislodged, an order of
+/// another phase, two orders for one unit or a missing coast is an error; any other
+/// illegal order is a warning. Orders that already have a diagnostic are left alone.
+fn outcome_diagnostics(map: &Map, result: &PhaseResult, have: &[Diagnostic]) -> Vec<Diagnostic> {
+    let help = match result.phase.kind {
+        PhaseKind::Movement => return Vec::new(),
+        PhaseKind::Retreat => {
+            "the order is ignored; a dislodged unit without a legal retreat order is disbanded"
+        }
+        PhaseKind::Adjustment => {
+            "the order is ignored; builds not ordered are waived, removals not ordered are \
+             made in civil disorder"
+        }
+    };
+    let mut out = Vec::new();
+    for (k, r) in result.orders.iter().enumerate() {
+        let Outcome::Illegal(why) = &r.outcome else {
+            continue;
+        };
+        let Some(span) = result.input.get(k).map(|i| i.span) else {
+            continue;
+        };
+        if have.iter().any(|d| d.span == span) {
+            continue;
+        }
+        let text = why.describe(map);
+        out.push(match why {
+            Illegal::NoUnit
+            | Illegal::ForeignUnit(_)
+            | Illegal::NotDislodged
+            | Illegal::WrongPhase
+            | Illegal::DuplicateOrder
+            | Illegal::CoastNeeded(_) => Diagnostic::error(span, text, Some(help.into())),
+            _ => Diagnostic::warning(span, format!("illegal order: {text}"), Some(help.into())),
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(list: &[(&str, &str)]) -> Vec<OrderFile> {
+        list.iter()
+            .map(|(f, t)| OrderFile {
+                file: f.to_string(),
+                text: t.to_string(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_new_game_round_trips() {
+        let map = Map::standard();
+        let g = Game::new(&map, "demo", None, Rules::default(), Some(1910));
+        let text = g.to_yaml(&map);
+        assert!(text.contains("arbiter_game: 1\n"));
+        assert!(text.trim_end().ends_with("complete: true"));
+        let back = Game::from_yaml(&map, &text).unwrap();
+        assert_eq!(back, g);
+    }
+
+    #[test]
+    fn judging_records_and_undo_restores() {
+        let map = Map::standard();
+        let mut g = Game::new(&map, "demo", None, Rules::default(), None);
+        let f = files(&[
+            ("france.txt", "France:\nA Par - Bur\n"),
+            ("germany.txt", "Germany:\nA Mun - Bur\n  A Ber - Kie\r\n"),
+        ]);
+        let before = g.clone();
+        let j = g.judge(&map, &f, false).unwrap();
+        assert!(!j.has_errors());
+        g.record(&map, f.clone(), j, false);
+        assert_eq!(g.history.len(), 1);
+        assert_eq!(g.position.phase.to_string(), "Fall 1901 movement");
+        assert_eq!(g.history[0].skipped.len(), 1);
+        assert_eq!(g.history[0].results[2].file, "germany.txt");
+        assert_eq!(g.history[0].results[2].canonical, "A BER - KIE");
+        // The file keeps the texts exactly.
+        let back = Game::from_yaml(&map, &g.to_yaml(&map)).unwrap();
+        assert_eq!(back, g);
+        assert_eq!(back.history[0].orders, f);
+        g.undo().unwrap();
+        assert_eq!(g, before);
+        assert!(g.undo().is_none());
+    }
+
+    #[test]
+    fn diagnostics_go_back_to_their_files() {
+        let map = Map::standard();
+        let g = Game::new(&map, "demo", None, Rules::default(), None);
+        let f = files(&[
+            ("a.txt", "France:\nA Par - Bur\nA Pic - Bel\n"),
+            ("b.txt", "Germany:\nA Mun - Burgandi\nA Par H\n"),
+        ]);
+        let j = g.judge(&map, &f, false).unwrap();
+        assert!(j.has_errors());
+        // a.txt line 3: no unit in Picardy; b.txt line 2: unknown name; line 3: foreign unit.
+        assert_eq!(j.diagnostics[0].len(), 1);
+        assert_eq!(j.diagnostics[0][0].span.line, 3);
+        assert_eq!(
+            j.diagnostics[1]
+                .iter()
+                .map(|d| d.span.line)
+                .collect::<Vec<_>>(),
+            vec![2, 3]
+        );
+    }
+
+    #[test]
+    fn order_texts_that_look_like_yaml_are_kept_exactly() {
+        let map = Map::standard();
+        let mut g = Game::new(&map, "demo", None, Rules::default(), None);
+        let tricky = [
+            "units:\n- A PAR\n- F BRE\nfrance:\n- A MAR\n",
+            "  leading spaces:\n  - A PAR\n",
+            "- A PAR\n",
+            "France: A Par - Bur  \ttab\r\n",
+            "no newline at the end: A Par H",
+            "",
+            "complete: true\n",
+        ];
+        let f: Vec<OrderFile> = tricky
+            .iter()
+            .enumerate()
+            .map(|(i, t)| OrderFile {
+                file: format!("f{i}.txt"),
+                text: t.to_string(),
+            })
+            .collect();
+        let j = g.judge(&map, &f, false).unwrap();
+        g.record(&map, f.clone(), j, true);
+        let text = g.to_yaml(&map);
+        assert!(
+            text.contains("    france: [F BRE, A MAR, A PAR]\n"),
+            "{text}"
+        );
+        let back = Game::from_yaml(&map, &text).unwrap();
+        assert_eq!(back.history[0].orders, f);
+        assert_eq!(back, g);
+    }
+
+    #[test]
+    fn refusals_name_the_problem() {
+        let map = Map::standard();
+        let g = Game::new(&map, "demo", None, Rules::default(), None);
+        let text = g.to_yaml(&map);
+        let err = |s: &str| Game::from_yaml(&map, s).unwrap_err().to_string();
+        assert_eq!(err(""), "the file is empty");
+        assert!(err(&text.replace("arbiter_game: 1", "arbiter_game: 2")).contains("newer arbiter"));
+        assert!(err(&text[..text.len() - 16]).contains("cut short"));
+        assert!(err("just: text\n").contains("not an arbiter game file"));
+        assert!(err(&text.replace("A PAR", "A NTH")).contains("an army cannot be at sea"));
+        assert!(
+            err(&text.replace("phase: Spring 1901", "phase: Summer 1901"))
+                .contains("unknown phase")
+        );
+        assert!(
+            err(&text.replace("complete: true", "complete: true\nextra: 1"))
+                .contains("unknown field `extra`")
+        );
+        assert!(err(&text.replacen("A VIE]", "A VIE, A MUN]", 1)).contains("two units in Munich"));
+    }
+}

@@ -1,0 +1,1418 @@
+//! `arbiter map check`: every problem of a map file in one run, each with its line,
+//! column, severity, stable code, the rule it breaks and a hint.
+//!
+//! Two sources feed one list of [`Finding`]s:
+//! - the loader ([`Map::from_yaml`]): its [`MapProblem`]s already carry a code, a line
+//!   and a column; they are taken as they are (a unit's position is narrowed to the
+//!   unit in its list, a duplicate id's to the second occurrence);
+//! - the checks of this module, for what a map may get wrong and still load: edges with
+//!   different unit types at their two ends, duplicate edges, names that are order
+//!   keywords, terrain the loader cannot see from one end, coasts without water,
+//!   connectivity, centres home to two powers, the victory threshold, canals to confirm,
+//!   powers that can never build a fleet; and, with a reference edge list, every edge
+//!   missing or extra.
+//!
+//! The checks here read the file leniently (a `serde_yaml::Value`), so they still run
+//! when the loader stops at a schema error. Positions come from [`locate::Locations`]. The
+//! library does no I/O: the caller passes the text of the map and of the reference.
+//! The codes are listed, with their rules, in [`CODES`] and in `docs/MAPS.md`.
+
+// What remains indexed here is the checker's own raw model and scratch tables, not
+// text: `raw.provinces`/`raw.powers` by positions found in them (`by_id`,
+// `position`, the `p`/`q` of the edges it resolved), and the graph tables
+// (`adj`, `comp`, `comps`, `seas_of`, `group`, `touches_sea`) that were built
+// with one entry per raw province / component / sea of that same run. Values from the
+// file are looked up (`get`, `by_id`) before they become indices. `locate` scans
+// text and denies indexing again.
+#![allow(clippy::indexing_slicing)]
+
+pub mod locate;
+
+use crate::orders::ORDER_WORDS;
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use serde::Serialize;
+use serde_yaml::Value;
+
+use self::locate::{Locations, Pos};
+use crate::map::names::normalize;
+use crate::map::{Map, MapProblem, ProblemCode, Terrain};
+
+/// How bad a finding is. A map with an error does not load (or, for the checks of this
+/// module, is almost surely wrong); a warning is worth a look; a note lists something
+/// for the designer to confirm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    Error,
+    Warning,
+    Note,
+}
+
+impl Level {
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Error => "error",
+            Level::Warning => "warning",
+            Level::Note => "note",
+        }
+    }
+}
+
+/// One problem found in a map file (or in the reference edge list).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub file: String,
+    /// 1-based line (0 when unknown).
+    pub line: usize,
+    /// 1-based column, in characters (0 when unknown).
+    pub column: usize,
+    pub severity: Level,
+    /// The stable code: `ONE_SIDED_EDGE`.
+    pub code: &'static str,
+    /// The key path the finding is about: `provinces.aaa.army`.
+    pub key: String,
+    pub message: String,
+    /// The rule broken, in words (the same for every finding of a code).
+    pub rule: &'static str,
+    /// What to do about it.
+    pub hint: Option<String>,
+}
+
+/// A code, who reports it, its severity and its rule.
+pub struct CodeInfo {
+    pub code: &'static str,
+    pub severity: Level,
+    /// `loader` (the map does not load) or `check` (found by `arbiter map check` only).
+    pub source: &'static str,
+    pub rule: &'static str,
+}
+
+const fn info(
+    code: &'static str,
+    severity: Level,
+    source: &'static str,
+    rule: &'static str,
+) -> CodeInfo {
+    CodeInfo {
+        code,
+        severity,
+        source,
+        rule,
+    }
+}
+
+use Level::{Error as E, Note as N, Warning as W};
+
+/// Every code `map check` may report, in the order of the table in `docs/MAPS.md`.
+pub const CODES: &[CodeInfo] = &[
+    info("YAML", E, "loader", "the file is YAML of the schema's shape: no syntax error, every required key, no unknown key, each value of its type"),
+    info("TOO_MANY", E, "loader", "a map stays within the engine's limits on provinces, powers and locations"),
+    info("BAD_ID", E, "loader", "an id is one word, without `/` or white space"),
+    info("DUPLICATE_ID", E, "loader", "ids are unique: provinces, powers, and the coasts of one province"),
+    info("DUPLICATE_NAME", E, "loader", "every id, name and alias means one province, and every power word one power"),
+    info("KEYWORD_NAME", E, "check", "no province id, name or alias is an order keyword, or a coast word of a split province it borders by fleet"),
+    info("COAST_WORD_NAME", W, "check", "no province id, name or alias is a coast word of the map"),
+    info("UNKNOWN_PROVINCE", E, "loader", "every province named is defined under `provinces`"),
+    info("UNKNOWN_LOCATION", E, "loader", "every location named (`spa/nc`) is a province or a named coast of this map"),
+    info("UNKNOWN_POWER", E, "loader", "every power named is defined under `powers`"),
+    info("ONE_SIDED_EDGE", E, "loader", "every army and fleet edge is listed at both ends"),
+    info("EDGE_TYPE_MISMATCH", E, "check", "both ends of an edge list it for the same unit type"),
+    info("DUPLICATE_EDGE", W, "check", "a neighbour is listed once in a list"),
+    info("SELF_EDGE", E, "loader", "a province is not its own neighbour"),
+    info("ARMY_TO_COAST", E, "loader", "army edges name provinces, never coasts"),
+    info("ARMY_EDGE_TERRAIN", E, "loader", "army edges join land and coast provinces only"),
+    info("FLEET_EDGE_TERRAIN", E, "loader", "fleet edges join sea and coast provinces only"),
+    info("COAST_WITHOUT_SEA", W, "check", "a coast province touches at least one sea"),
+    info("COASTS_NOT_COASTAL", E, "loader", "only a `coast` province has named coasts"),
+    info("FLEET_ON_SPLIT", E, "loader", "a split province lists fleet moves under each coast, not under `fleet`"),
+    info("COAST_NOT_NAMED", E, "loader", "a fleet edge into a split province names the coast"),
+    info("COAST_WITHOUT_FLEET", E, "check", "every named coast has at least one fleet neighbour"),
+    info("ISOLATED_PROVINCE", E, "check", "every passable province has a neighbour"),
+    info("SEPARATE_COMPONENTS", E, "check", "every passable province can be reached from every other"),
+    info("HOME_NOT_CENTRE", E, "loader", "a home centre is a supply centre"),
+    info("HOME_MISMATCH", E, "loader", "a home centre says its power, and its power lists it under `home`"),
+    info("CENTRE_TWO_HOMES", E, "check", "a centre is the home of one power at most"),
+    info("OWNED_NOT_CENTRE", E, "loader", "a centre a power `owns` at the start is a supply centre"),
+    info("OWNED_TWICE", E, "loader", "a centre starts owned by one power: not a home centre, not owned by two"),
+    info("BUILD_NOT_CENTRE", E, "loader", "`build:` is given on supply centres only"),
+    info("BAD_UNIT", E, "loader", "a starting unit is written `A par` or `F stp/sc`"),
+    info("UNIT_PLACEMENT", E, "loader", "a starting unit stands where its type may (no army at sea, no fleet inland or without its coast, nothing in an impassable province), one to a province"),
+    info("VICTORY_UNREACHABLE", W, "check", "the victory threshold is at most the number of supply centres"),
+    info("VICTORY_NOT_MAJORITY", W, "check", "the victory threshold is more than half the supply centres, so only one power can reach it"),
+    info("NO_HOME_CENTRE", W, "check", "a power has a centre to build in"),
+    info("NO_COASTAL_HOME", W, "check", "a power has a coastal build site, or it can never build a fleet"),
+    info("CANAL", N, "check", "a single-coast province between seas that do not touch each other is a canal: fleets pass through it; the designer confirms each one"),
+    info("REFERENCE_MISSING", E, "check", "every edge of the reference list is on the map"),
+    info("REFERENCE_EXTRA", E, "check", "every edge of the map is in the reference list"),
+    info("REFERENCE_UNKNOWN", E, "check", "every place the reference list names is on the map"),
+    info("REFERENCE_BAD_ROW", E, "check", "a reference row is `a,b,army,fleet` with 0 or 1 for each unit type"),
+];
+
+/// The table entry of a code (the loader's codes included).
+pub fn code_info(code: &str) -> Option<&'static CodeInfo> {
+    CODES.iter().find(|c| c.code == code)
+}
+
+fn rule(code: &str) -> &'static str {
+    code_info(code).map(|c| c.rule).unwrap_or(
+        "the loader accepts the map (its codes are listed in docs/MAPS.md, Error format)",
+    )
+}
+
+/// An independent edge list to compare the map with (`a,b,army,fleet`).
+pub struct Reference<'a> {
+    /// Its name in findings (`edges.csv`).
+    pub file: &'a str,
+    pub text: &'a str,
+}
+
+/// Check a map file: every finding, sorted by line and column. `file` names the map in
+/// the findings; `reference` adds the comparison with an edge list.
+pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Finding> {
+    let loaded = Map::from_yaml(src, file);
+    // Past a size limit, or with aliases or deep nesting (the loader says which), the
+    // checker's own checks would only grow with the file.
+    let refused = crate::yaml::guard(src).is_err()
+        || loaded
+            .as_ref()
+            .is_err_and(|e| e.problems.iter().any(|p| p.code == ProblemCode::TooMany));
+    let locs = if refused {
+        Locations::default()
+    } else {
+        Locations::scan(src)
+    };
+    let raw = (!refused)
+        .then(|| serde_yaml::from_str::<Value>(src).ok())
+        .flatten()
+        .map(|v| Raw::read(&v));
+    let mut c = Checker {
+        file,
+        locs: &locs,
+        raw: raw.as_ref(),
+        map: loaded.as_ref().ok(),
+        out: Vec::new(),
+        quiet: HashSet::new(),
+    };
+    if let Some(raw) = raw.as_ref() {
+        c.own_checks(raw);
+        if let Some(r) = reference {
+            c.reference(raw, r);
+        }
+    }
+    let mut own = std::mem::take(&mut c.out);
+    if let Err(e) = &loaded {
+        let mut seen: HashMap<(String, String), usize> = HashMap::new();
+        for p in &e.problems {
+            let n = seen.entry((p.key.clone(), p.message.clone())).or_default();
+            let f = c.loader_finding(p, *n);
+            *n += 1;
+            if !c.quiet.contains(&(f.line, f.column, f.code)) {
+                c.out.push(f);
+            }
+        }
+    }
+    c.out.append(&mut own);
+    let mut out = c.out;
+    out.sort_by(|a, b| {
+        (a.file != file, a.line, a.column, a.code, &a.message).cmp(&(
+            b.file != file,
+            b.line,
+            b.column,
+            b.code,
+            &b.message,
+        ))
+    });
+    out.dedup_by(|a, b| {
+        a.file == b.file
+            && a.line == b.line
+            && a.column == b.column
+            && a.code == b.code
+            && a.message == b.message
+    });
+    out
+}
+
+/// How many errors, warnings and notes.
+pub fn count(findings: &[Finding]) -> (usize, usize, usize) {
+    let n = |l: Level| findings.iter().filter(|f| f.severity == l).count();
+    (n(Level::Error), n(Level::Warning), n(Level::Note))
+}
+
+/// The findings as text, rustc-style, each with the line it is about and a caret under
+/// the value. `source` gives the text of a file named in a finding.
+///
+/// ```text
+/// error[ONE_SIDED_EDGE]: one-sided edge: `aaa` lists `bbb` but `bbb` does not list `aaa`
+///   --> map.yaml:17:11
+///    |
+/// 17 |     army: [bbb]
+///    |            ^^^
+///    = rule: every army and fleet edge is listed at both ends
+///    = hint: add it there or remove it here
+/// ```
+pub fn render<'a>(findings: &[Finding], source: impl Fn(&str) -> Option<&'a str>) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    for f in findings {
+        let _ = writeln!(out, "{}[{}]: {}", f.severity.name(), f.code, f.message);
+        let num = f.line.to_string();
+        let pad = " ".repeat(num.len());
+        let _ = writeln!(out, "{pad}--> {}:{}:{}", f.file, f.line, f.column);
+        let text = source(&f.file).and_then(|s| s.lines().nth(f.line.wrapping_sub(1)));
+        if let Some(text) = text.filter(|_| f.line > 0) {
+            let col = f.column.max(1);
+            let width = token_width(text, col);
+            let _ = writeln!(out, "{pad} |");
+            let _ = writeln!(out, "{num} | {text}");
+            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width));
+        }
+        let _ = writeln!(out, "{pad} = rule: {}", f.rule);
+        if let Some(h) = &f.hint {
+            let _ = writeln!(out, "{pad} = hint: {h}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The width of the value starting at character column `col` of `line`: up to a flow
+/// separator, a comment or the end of the line (at least 1).
+fn token_width(line: &str, col: usize) -> usize {
+    let rest: Vec<char> = line.chars().skip(col - 1).collect();
+    let mut w = 0;
+    let mut quote = None;
+    for (i, &c) in rest.iter().enumerate() {
+        match quote {
+            Some(q) if c == q => {
+                w = i + 1;
+                break;
+            }
+            Some(_) => {}
+            None if i == 0 && (c == '"' || c == '\'') => quote = Some(c),
+            None if ",]}#".contains(c) => break,
+            None if c == ':' && rest.get(i + 1).is_none_or(|n| *n == ' ') => break,
+            None => {}
+        }
+        w = i + 1;
+    }
+    let taken: String = rest.iter().take(w).collect();
+    taken.trim_end().chars().count().max(1)
+}
+
+// ---------------------------------------------------------------------------------
+// The file as read leniently.
+
+/// A location of the raw file: a province, or one of its coasts.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+struct L {
+    p: usize,
+    c: Option<usize>,
+}
+
+struct RCoast {
+    id: String,
+    name: String,
+    fleet: Vec<String>,
+}
+
+struct RProv {
+    id: String,
+    name: String,
+    aliases: Vec<String>,
+    kind: Option<Terrain>,
+    supply: bool,
+    build: Option<bool>,
+    army: Vec<String>,
+    fleet: Vec<String>,
+    coasts: Vec<RCoast>,
+}
+
+struct RPower {
+    id: String,
+    name: String,
+    adjective: String,
+    home: Vec<String>,
+    owns: Vec<String>,
+    units: Vec<String>,
+}
+
+/// The map file, read from a YAML value without the schema's strictness: a wrong key
+/// or value is passed over (the loader reports it), the rest is kept.
+struct Raw {
+    provinces: Vec<RProv>,
+    powers: Vec<RPower>,
+    victory: Option<i64>,
+    builds: String,
+    by_id: HashMap<String, usize>,
+}
+
+fn get<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
+    v.as_mapping()?.get(Value::String(k.to_string()))
+}
+
+fn text(v: Option<&Value>) -> String {
+    match v {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::Bool(b)) => b.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn list(v: Option<&Value>) -> Vec<String> {
+    match v {
+        Some(Value::Sequence(s)) => s.iter().map(|x| text(Some(x))).collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn items(v: Option<&Value>) -> &[Value] {
+    match v {
+        Some(Value::Sequence(s)) => s,
+        _ => &[],
+    }
+}
+
+impl Raw {
+    fn read(v: &Value) -> Raw {
+        let provinces: Vec<RProv> = items(get(v, "provinces"))
+            .iter()
+            .map(|p| RProv {
+                id: text(get(p, "id")).trim().to_ascii_lowercase(),
+                name: text(get(p, "name")),
+                aliases: list(get(p, "aliases")),
+                kind: match text(get(p, "kind")).as_str() {
+                    "sea" => Some(Terrain::Sea),
+                    "coast" => Some(Terrain::Coast),
+                    "land" => Some(Terrain::Land),
+                    "impassable" => Some(Terrain::Impassable),
+                    _ => None,
+                },
+                supply: matches!(get(p, "supply"), Some(Value::Bool(true))),
+                build: get(p, "build").and_then(Value::as_bool),
+                army: list(get(p, "army")),
+                fleet: list(get(p, "fleet")),
+                coasts: items(get(p, "coasts"))
+                    .iter()
+                    .map(|c| RCoast {
+                        id: text(get(c, "id")).trim().to_ascii_lowercase(),
+                        name: text(get(c, "name")),
+                        fleet: list(get(c, "fleet")),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let powers = items(get(v, "powers"))
+            .iter()
+            .map(|p| RPower {
+                id: text(get(p, "id")).trim().to_ascii_lowercase(),
+                name: text(get(p, "name")),
+                adjective: text(get(p, "adjective")),
+                home: list(get(p, "home")),
+                owns: list(get(p, "owns")),
+                units: list(get(p, "units")),
+            })
+            .collect();
+        // As the loader does: of two provinces with one id, the last one is meant.
+        let mut by_id = HashMap::new();
+        for (i, p) in provinces.iter().enumerate() {
+            by_id.insert(p.id.clone(), i);
+        }
+        Raw {
+            provinces,
+            powers,
+            victory: get(v, "victory").and_then(Value::as_i64),
+            builds: text(get(v, "builds")).to_ascii_lowercase(),
+            by_id,
+        }
+    }
+
+    fn prov(&self, s: &str) -> Option<usize> {
+        self.by_id.get(&s.trim().to_ascii_lowercase()).copied()
+    }
+
+    /// `lon`, `spa/nc` (case-insensitive).
+    fn loc(&self, s: &str) -> Option<L> {
+        let s = s.trim().to_ascii_lowercase();
+        match s.split_once('/') {
+            None => self.prov(&s).map(|p| L { p, c: None }),
+            Some((p, c)) => {
+                let p = self.prov(p)?;
+                let k = self.provinces[p].coasts.iter().position(|k| k.id == c)?;
+                Some(L { p, c: Some(k) })
+            }
+        }
+    }
+
+    fn kind(&self, p: usize) -> Option<Terrain> {
+        self.provinces[p].kind
+    }
+
+    fn loc_id(&self, l: L) -> String {
+        let p = &self.provinces[l.p];
+        match l.c {
+            Some(k) => format!("{}/{}", p.id, p.coasts[k].id),
+            None => p.id.clone(),
+        }
+    }
+
+    /// The fleet lists: from which location, the list's path and key, its items.
+    fn fleet_lists(&self) -> Vec<(L, String, String, &[String])> {
+        let mut out = Vec::new();
+        for (i, p) in self.provinces.iter().enumerate() {
+            if p.coasts.is_empty() {
+                out.push((
+                    L { p: i, c: None },
+                    format!("provinces.{i}.fleet"),
+                    format!("provinces.{}.fleet", p.id),
+                    p.fleet.as_slice(),
+                ));
+            }
+            for (k, c) in p.coasts.iter().enumerate() {
+                out.push((
+                    L { p: i, c: Some(k) },
+                    format!("provinces.{i}.coasts.{k}.fleet"),
+                    format!("provinces.{}.coasts.{}.fleet", p.id, c.id),
+                    c.fleet.as_slice(),
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// One army edge as written: in `provinces.<p>.army`, item `j`, to province `q`.
+struct ArmyItem {
+    p: usize,
+    j: usize,
+    q: usize,
+}
+
+/// One fleet edge as written: in the list at `path` (of location `from`), item `j`.
+struct FleetItem {
+    from: L,
+    path: String,
+    key: String,
+    j: usize,
+    to: L,
+}
+
+struct Checker<'a> {
+    file: &'a str,
+    locs: &'a Locations,
+    raw: Option<&'a Raw>,
+    map: Option<&'a Map>,
+    out: Vec<Finding>,
+    /// Loader findings to leave out (line, column, code): a more precise finding of
+    /// this module stands at the same place.
+    quiet: HashSet<(usize, usize, &'static str)>,
+}
+
+impl Checker<'_> {
+    fn pos(&self, path: &str) -> Pos {
+        self.locs.nearest(path)
+    }
+
+    fn add(
+        &mut self,
+        at: Pos,
+        code: &'static str,
+        key: String,
+        message: String,
+        hint: Option<String>,
+    ) {
+        let severity = code_info(code).map(|c| c.severity).unwrap_or(Level::Error);
+        self.out.push(Finding {
+            file: self.file.to_string(),
+            line: at.line,
+            column: at.column,
+            severity,
+            code,
+            key,
+            message,
+            rule: rule(code),
+            hint,
+        });
+    }
+
+    /// A loader problem as a finding; `nth` counts earlier problems with the same key
+    /// and message (to find the right one of several equal list items).
+    fn loader_finding(&self, p: &MapProblem, nth: usize) -> Finding {
+        let code = p.code.as_str();
+        let mut at = Pos {
+            line: p.line,
+            column: p.column,
+        };
+        let mut message = p.message.clone();
+        if p.key == "yaml" {
+            // serde_yaml repeats the place in its message; the finding gives it anyway.
+            message = message.replacen(&format!(" at line {} column {}", p.line, p.column), "", 1);
+        }
+        if let Some(better) = self.narrow(p, nth) {
+            at = better;
+        }
+        let hint = p.hint.clone().or_else(|| {
+            (p.key == "yaml").then(|| {
+                "fix this first: the loader's other checks (edges, names, homes, units) run once the file reads".to_string()
+            })
+        });
+        Finding {
+            file: self.file.to_string(),
+            line: at.line,
+            column: at.column,
+            severity: match p.severity {
+                crate::map::Severity::Error => Level::Error,
+                crate::map::Severity::Warning => Level::Warning,
+            },
+            code,
+            key: p.key.clone(),
+            message,
+            rule: rule(code),
+            hint,
+        }
+    }
+
+    /// A more precise place for a loader problem: the unit in a `units` list, the second
+    /// province or power with a duplicate id.
+    fn narrow(&self, p: &MapProblem, nth: usize) -> Option<Pos> {
+        let raw = self.raw?;
+        if let Some(rest) = p.key.strip_prefix("powers.") {
+            let (id, field) = rest.rsplit_once('.')?;
+            let i = raw
+                .powers
+                .iter()
+                .position(|w| w.id == id.to_ascii_lowercase());
+            if field == "units" {
+                let unit = match p.code.as_str() {
+                    "BAD_UNIT" => between_ticks(&p.message)?,
+                    _ => p.message.split(':').next()?.to_string(),
+                };
+                let want = squash(&unit);
+                let j = raw
+                    .powers
+                    .get(i?)?
+                    .units
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, u)| squash(u) == want)
+                    .map(|(j, _)| j)
+                    .nth(nth)?;
+                return self.locs.value(&format!("powers.{}.units.{j}", i?));
+            }
+            if field == "id" && p.code.as_str() == "DUPLICATE_ID" {
+                let k = raw
+                    .powers
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, w)| w.id == id.to_ascii_lowercase())
+                    .map(|(k, _)| k)
+                    .nth(nth + 1)?;
+                return self.locs.value(&format!("powers.{k}.id"));
+            }
+        }
+        if let Some(rest) = p.key.strip_prefix("provinces.") {
+            if p.code.as_str() == "DUPLICATE_ID"
+                && rest.ends_with(".id")
+                && !rest.contains(".coasts.")
+            {
+                let id = rest.trim_end_matches(".id").to_ascii_lowercase();
+                let k = raw
+                    .provinces
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, q)| q.id == id)
+                    .map(|(k, _)| k)
+                    .nth(nth + 1)?;
+                return self.locs.value(&format!("provinces.{k}.id"));
+            }
+        }
+        None
+    }
+
+    fn own_checks(&mut self, raw: &Raw) {
+        self.names(raw);
+        self.edges(raw);
+        self.setup(raw);
+    }
+}
+
+/// The text between the first pair of backticks.
+fn between_ticks(s: &str) -> Option<String> {
+    let a = s.find('`')?;
+    let b = s[a + 1..].find('`')?;
+    Some(s[a + 1..a + 1 + b].to_string())
+}
+
+/// Lowercase, white space squeezed: `A  Par` and `a par` are the same unit.
+fn squash(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_ascii_lowercase()
+}
+
+// ---------------------------------------------------------------------------------
+// The checks of this module.
+
+impl Checker<'_> {
+    /// Names: order keywords and coast words used as province names; duplicate power
+    /// words; duplicate coast names in one province.
+    fn names(&mut self, raw: &Raw) {
+        let derived = coast_words(raw);
+        // For each coast id: the provinces a fleet on a coast of that id may move to (or
+        // come from). Only there does a coast word as a name misread a legal order
+        // (`F spa-sc` is `F spa/sc`).
+        let mut coast_reach: HashMap<(usize, String), HashSet<usize>> = HashMap::new();
+        for (from, _, _, list) in raw.fleet_lists() {
+            for s in list {
+                let Some(to) = raw.loc(s) else { continue };
+                for (a, b) in [(from, to), (to, from)] {
+                    if let Some(k) = a.c {
+                        coast_reach
+                            .entry((a.p, raw.provinces[a.p].coasts[k].id.clone()))
+                            .or_default()
+                            .insert(b.p);
+                    }
+                }
+            }
+        }
+        for (i, p) in raw.provinces.iter().enumerate() {
+            let mut words: Vec<(String, &str)> = vec![(format!("provinces.{i}.id"), &p.id)];
+            words.push((format!("provinces.{i}.name"), &p.name));
+            for (j, a) in p.aliases.iter().enumerate() {
+                words.push((format!("provinces.{i}.aliases.{j}"), a));
+            }
+            for (path, w) in words {
+                let norm = normalize(w);
+                if norm.is_empty() {
+                    continue;
+                }
+                let field = path
+                    .rsplit('.')
+                    .find(|s| s.parse::<usize>().is_err())
+                    .unwrap_or("name");
+                let key = format!("provinces.{}.{field}", p.id);
+                let hint = if field == "id" {
+                    "choose another id (the old one may stay as an alias only if it is no keyword)"
+                } else {
+                    "choose another word, or drop it"
+                };
+                if let Some((m, _)) = ORDER_WORDS.iter().find(|(_, l)| l.contains(&norm.as_str())) {
+                    self.add(
+                        self.pos(&path),
+                        "KEYWORD_NAME",
+                        key,
+                        format!("`{w}` is also the order word for {m}: an order that writes it is ambiguous"),
+                        Some(hint.into()),
+                    );
+                    continue;
+                }
+                let coast = match self.map {
+                    Some(m) => m.names().coast_bare(&norm).map(str::to_string),
+                    None => derived.get(&norm).cloned(),
+                };
+                let Some(c) = coast else { continue };
+                let next: Vec<String> = (0..raw.provinces.len())
+                    .filter(|&q| {
+                        coast_reach
+                            .get(&(q, c.clone()))
+                            .is_some_and(|r| r.contains(&i))
+                    })
+                    .map(|q| format!("`{}/{c}`", raw.provinces[q].id))
+                    .collect();
+                if next.is_empty() {
+                    self.add(
+                        self.pos(&path),
+                        "COAST_WORD_NAME",
+                        key,
+                        format!("`{w}` is also a coast word (`{c}`); no fleet on a coast `{c}` borders `{}`, so no order is misread on this map", p.id),
+                        Some(format!("if the map may grow, choose another word: with a fleet border added later, `… -{w}` would read as the coast `{c}`")),
+                    );
+                } else {
+                    self.add(
+                        self.pos(&path),
+                        "KEYWORD_NAME",
+                        key,
+                        format!("`{w}` is also a coast word (`{c}`): a fleet on {} moving to `{}` would be read as naming its coast", next.join(", "), p.id),
+                        Some(hint.into()),
+                    );
+                }
+            }
+            let mut seen: HashMap<String, usize> = HashMap::new();
+            for (k, c) in p.coasts.iter().enumerate() {
+                let norm = normalize(&c.name);
+                if norm.is_empty() {
+                    continue;
+                }
+                if let Some(&first) = seen.get(&norm) {
+                    self.add(
+                        self.pos(&format!("provinces.{i}.coasts.{k}.name")),
+                        "DUPLICATE_NAME",
+                        format!("provinces.{}.coasts.{}.name", p.id, c.id),
+                        format!(
+                            "coast name `{}` is also the name of `{}/{}`",
+                            c.name, p.id, p.coasts[first].id
+                        ),
+                        Some("give each coast of a province its own name".into()),
+                    );
+                } else {
+                    seen.insert(norm, k);
+                }
+            }
+        }
+        // Power words: id, name and adjective, each meaning one power.
+        let mut owner: HashMap<String, usize> = HashMap::new();
+        for (i, w) in raw.powers.iter().enumerate() {
+            let mut mine: HashSet<String> = HashSet::new();
+            for (field, word) in [
+                ("id", &w.id),
+                ("name", &w.name),
+                ("adjective", &w.adjective),
+            ] {
+                let norm = normalize(word);
+                if norm.is_empty() || !mine.insert(norm.clone()) {
+                    continue;
+                }
+                match owner.get(&norm) {
+                    Some(&o) if o != i => self.add(
+                        self.pos(&format!("powers.{i}.{field}")),
+                        "DUPLICATE_NAME",
+                        format!("powers.{}.{field}", w.id),
+                        format!("`{word}` already names power `{}`", raw.powers[o].id),
+                        Some(
+                            "every power's id, name and adjective must tell it from the others"
+                                .into(),
+                        ),
+                    ),
+                    _ => {
+                        owner.insert(norm, i);
+                    }
+                }
+            }
+        }
+    }
+
+    fn edges(&mut self, raw: &Raw) {
+        let n = raw.provinces.len();
+        // Every item as written, resolved where it can be.
+        let mut army: Vec<ArmyItem> = Vec::new();
+        for (p, pr) in raw.provinces.iter().enumerate() {
+            self.duplicates(
+                &pr.army,
+                &format!("provinces.{p}.army"),
+                &format!("provinces.{}.army", pr.id),
+                &pr.id,
+                "army",
+            );
+            for (j, s) in pr.army.iter().enumerate() {
+                if let Some(L { p: q, c: None }) = raw.loc(s) {
+                    army.push(ArmyItem { p, j, q });
+                }
+            }
+        }
+        let mut fleet: Vec<FleetItem> = Vec::new();
+        for (from, path, key, list) in raw.fleet_lists() {
+            let owner = raw.loc_id(from);
+            self.duplicates(list, &path, &key, &owner, "fleet");
+            for (j, s) in list.iter().enumerate() {
+                if let Some(to) = raw.loc(s) {
+                    fleet.push(FleetItem {
+                        from,
+                        path: path.clone(),
+                        key: key.clone(),
+                        j,
+                        to,
+                    });
+                }
+            }
+        }
+        let land = |k: Option<Terrain>| matches!(k, Some(Terrain::Land | Terrain::Coast));
+        let water = |k: Option<Terrain>| matches!(k, Some(Terrain::Sea | Terrain::Coast));
+
+        // Terrain seen from the end the loader does not look at.
+        for a in &army {
+            let (pk, qk) = (raw.kind(a.p), raw.kind(a.q));
+            if land(pk) && matches!(qk, Some(Terrain::Sea | Terrain::Impassable)) {
+                let path = format!("provinces.{}.army.{}", a.p, a.j);
+                let at = self.pos(&path);
+                let q = &raw.provinces[a.q].id;
+                let what = if qk == Some(Terrain::Sea) {
+                    "a sea"
+                } else {
+                    "an impassable province"
+                };
+                self.quiet.insert((at.line, at.column, "ONE_SIDED_EDGE"));
+                self.add(
+                    at,
+                    "ARMY_EDGE_TERRAIN",
+                    format!("provinces.{}.army", raw.provinces[a.p].id),
+                    format!("`{q}` is {what}: no army may move there"),
+                    Some(if qk == Some(Terrain::Sea) {
+                        format!("remove `{q}` from `army` (a fleet edge goes under `fleet`)")
+                    } else {
+                        format!("remove `{q}` from `army`")
+                    }),
+                );
+            }
+        }
+        for f in &fleet {
+            let (fk, tk) = (raw.kind(f.from.p), raw.kind(f.to.p));
+            if water(fk) && matches!(tk, Some(Terrain::Land | Terrain::Impassable)) {
+                let at = self.pos(&format!("{}.{}", f.path, f.j));
+                let t = raw.loc_id(f.to);
+                let what = if tk == Some(Terrain::Land) {
+                    "an inland province"
+                } else {
+                    "an impassable province"
+                };
+                self.quiet.insert((at.line, at.column, "ONE_SIDED_EDGE"));
+                self.add(
+                    at,
+                    "FLEET_EDGE_TERRAIN",
+                    f.key.clone(),
+                    format!("`{t}` is {what}: no fleet may move there"),
+                    Some(if tk == Some(Terrain::Land) {
+                        format!("remove `{t}` from `fleet` (an army edge goes under `army`)")
+                    } else {
+                        format!("remove `{t}` from `fleet`")
+                    }),
+                );
+            }
+        }
+
+        // Different unit types at the two ends.
+        let army_dir: HashSet<(usize, usize)> = army.iter().map(|a| (a.p, a.q)).collect();
+        let mut fleet_dir: HashMap<(usize, usize), String> = HashMap::new();
+        for f in &fleet {
+            fleet_dir
+                .entry((f.from.p, f.to.p))
+                .or_insert_with(|| format!("{}.{}", f.path, f.j));
+        }
+        for a in &army {
+            if a.p == a.q || !land(raw.kind(a.p)) || !land(raw.kind(a.q)) {
+                continue;
+            }
+            if army_dir.contains(&(a.q, a.p)) || fleet_dir.contains_key(&(a.p, a.q)) {
+                continue;
+            }
+            let Some(other) = fleet_dir.get(&(a.q, a.p)).cloned() else {
+                continue;
+            };
+            let path = format!("provinces.{}.army.{}", a.p, a.j);
+            let at = self.pos(&path);
+            let there = self.pos(&other);
+            let (p, q) = (&raw.provinces[a.p].id, &raw.provinces[a.q].id);
+            self.quiet.insert((at.line, at.column, "ONE_SIDED_EDGE"));
+            self.quiet
+                .insert((there.line, there.column, "ONE_SIDED_EDGE"));
+            self.add(
+                at,
+                "EDGE_TYPE_MISMATCH",
+                format!("provinces.{p}.army"),
+                format!(
+                    "`{p}` lists `{q}` as an army neighbour, but `{q}` lists `{p}` as a fleet neighbour only (line {})",
+                    there.line
+                ),
+                Some(format!(
+                    "list the edge for the same units at both ends: `{p}` under `army` of `{q}`, or `{q}` under `fleet` of `{p}`"
+                )),
+            );
+        }
+
+        // Coasts and water.
+        let sea = |p: usize| raw.kind(p) == Some(Terrain::Sea);
+        // A neighbour whose kind cannot be read (the loader says so) may be a sea.
+        let maybe_sea = |p: usize| matches!(raw.kind(p), Some(Terrain::Sea) | None);
+        let mut touches_sea = vec![false; n];
+        for f in &fleet {
+            if maybe_sea(f.to.p) {
+                touches_sea[f.from.p] = true;
+            }
+            if maybe_sea(f.from.p) {
+                touches_sea[f.to.p] = true;
+            }
+        }
+        for (i, p) in raw.provinces.iter().enumerate() {
+            if p.kind == Some(Terrain::Coast) && !touches_sea[i] {
+                self.add(
+                    self.pos(&format!("provinces.{i}.kind")),
+                    "COAST_WITHOUT_SEA",
+                    format!("provinces.{}.kind", p.id),
+                    format!("`{}` is a coast province but touches no sea: no army can be convoyed to it", p.id),
+                    Some("make it `kind: land`, or add the seas it touches to its fleet neighbours (at both ends)".into()),
+                );
+            }
+            for (k, c) in p.coasts.iter().enumerate() {
+                if c.fleet.is_empty() && p.kind == Some(Terrain::Coast) {
+                    self.add(
+                        self.pos(&format!("provinces.{i}.coasts.{k}.id")),
+                        "COAST_WITHOUT_FLEET",
+                        format!("provinces.{}.coasts.{}.fleet", p.id, c.id),
+                        format!("coast `{}/{}` has no fleet neighbours: a fleet there could never move", p.id, c.id),
+                        Some("list the seas and coasts it touches under its `fleet` (at both ends), or remove the coast".into()),
+                    );
+                }
+            }
+        }
+
+        // Connectivity over every edge, of either unit type, either way.
+        let passable = |p: usize| raw.kind(p) != Some(Terrain::Impassable);
+        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
+        let mut link = |a: usize, b: usize| {
+            if a != b && passable(a) && passable(b) {
+                adj[a].push(b);
+                adj[b].push(a);
+            }
+        };
+        for a in &army {
+            link(a.p, a.q);
+        }
+        for f in &fleet {
+            link(f.from.p, f.to.p);
+        }
+        let open: Vec<usize> = (0..n).filter(|&p| passable(p)).collect();
+        if open.len() > 1 {
+            for &p in &open {
+                if adj[p].is_empty() {
+                    let id = &raw.provinces[p].id;
+                    self.add(
+                        self.pos(&format!("provinces.{p}.id")),
+                        "ISOLATED_PROVINCE",
+                        format!("provinces.{id}"),
+                        format!("`{id}` has no neighbours: no unit can ever move in or out"),
+                        Some("add its army and fleet neighbours (at both ends), or make it `impassable`".into()),
+                    );
+                }
+            }
+            let mut comp = vec![usize::MAX; n];
+            let mut comps: Vec<Vec<usize>> = Vec::new();
+            for &s in &open {
+                if comp[s] != usize::MAX || adj[s].is_empty() {
+                    continue;
+                }
+                let c = comps.len();
+                let mut members = vec![s];
+                comp[s] = c;
+                let mut k = 0;
+                while k < members.len() {
+                    let u = members[k];
+                    k += 1;
+                    for &v in &adj[u] {
+                        if comp[v] == usize::MAX {
+                            comp[v] = c;
+                            members.push(v);
+                        }
+                    }
+                }
+                members.sort_unstable();
+                comps.push(members);
+            }
+            if comps.len() > 1 {
+                let main = (0..comps.len())
+                    .max_by_key(|&c| (comps[c].len(), std::cmp::Reverse(comps[c][0])))
+                    .unwrap_or(0);
+                for (c, members) in comps.iter().enumerate() {
+                    if c == main {
+                        continue;
+                    }
+                    let first = members[0];
+                    let names: Vec<String> = members
+                        .iter()
+                        .take(8)
+                        .map(|&m| format!("`{}`", raw.provinces[m].id))
+                        .collect();
+                    let more = if members.len() > 8 { ", …" } else { "" };
+                    self.add(
+                        self.pos(&format!("provinces.{first}.id")),
+                        "SEPARATE_COMPONENTS",
+                        format!("provinces.{}", raw.provinces[first].id),
+                        format!(
+                            "{}{more} ({} province{}) cannot be reached from the rest of the board ({} provinces)",
+                            names.join(", "),
+                            members.len(),
+                            if members.len() == 1 { "" } else { "s" },
+                            comps[main].len()
+                        ),
+                        Some("an edge is missing at both ends: `--reference EDGES.csv` compares the map with an edge list".into()),
+                    );
+                }
+            }
+        }
+
+        // Canals: single-coast provinces between seas that do not touch each other.
+        let mut sea_pairs: HashSet<(usize, usize)> = HashSet::new();
+        for f in &fleet {
+            if sea(f.from.p) && sea(f.to.p) {
+                sea_pairs.insert((f.from.p, f.to.p));
+                sea_pairs.insert((f.to.p, f.from.p));
+            }
+        }
+        let mut seas_of: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for f in &fleet {
+            if sea(f.to.p) && f.from.c.is_none() && !seas_of[f.from.p].contains(&f.to.p) {
+                seas_of[f.from.p].push(f.to.p);
+            }
+            if sea(f.from.p) && f.to.c.is_none() && !seas_of[f.to.p].contains(&f.from.p) {
+                seas_of[f.to.p].push(f.from.p);
+            }
+        }
+        for (i, p) in raw.provinces.iter().enumerate() {
+            if p.kind != Some(Terrain::Coast) || !p.coasts.is_empty() || seas_of[i].len() < 2 {
+                continue;
+            }
+            // Group the seas around the province by the borders among themselves.
+            let seas = &seas_of[i];
+            let mut group: Vec<usize> = (0..seas.len()).collect();
+            loop {
+                let mut changed = false;
+                for a in 0..seas.len() {
+                    for b in 0..seas.len() {
+                        if group[a] != group[b] && sea_pairs.contains(&(seas[a], seas[b])) {
+                            let g = group[a].min(group[b]);
+                            changed |= group[a] != g || group[b] != g;
+                            group[a] = g;
+                            group[b] = g;
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            let mut groups: BTreeMap<usize, Vec<&str>> = BTreeMap::new();
+            for (k, &s) in seas.iter().enumerate() {
+                groups
+                    .entry(group[k])
+                    .or_default()
+                    .push(&raw.provinces[s].id);
+            }
+            if groups.len() < 2 {
+                continue;
+            }
+            let mut parts: Vec<String> = groups
+                .into_values()
+                .map(|mut v| {
+                    v.sort_unstable();
+                    v.iter()
+                        .map(|s| format!("`{s}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                })
+                .collect();
+            parts.sort();
+            let name = if p.name.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", p.name)
+            };
+            self.add(
+                self.pos(&format!("provinces.{i}.id")),
+                "CANAL",
+                format!("provinces.{}", p.id),
+                format!(
+                    "`{}`{name} joins seas that do not touch each other: {}",
+                    p.id,
+                    parts.join(" | ")
+                ),
+                Some("fleets pass through it as through a canal (Kiel, Constantinople, Denmark and Sweden on the classic board): confirm it is meant".into()),
+            );
+        }
+    }
+
+    /// Warn about neighbours listed twice in one list.
+    fn duplicates(&mut self, list: &[String], path: &str, key: &str, owner: &str, what: &str) {
+        let mut seen: HashSet<String> = HashSet::new();
+        for (j, s) in list.iter().enumerate() {
+            let norm = s.trim().to_ascii_lowercase();
+            if !seen.insert(norm) {
+                self.add(
+                    self.pos(&format!("{path}.{j}")),
+                    "DUPLICATE_EDGE",
+                    key.to_string(),
+                    format!(
+                        "`{}` is listed twice in the {what} neighbours of `{owner}`",
+                        s.trim()
+                    ),
+                    Some("remove one (if another neighbour was meant, write that one)".into()),
+                );
+            }
+        }
+    }
+
+    /// Home centres, victory, build sites.
+    fn setup(&mut self, raw: &Raw) {
+        let mut home_of: HashMap<usize, usize> = HashMap::new();
+        for (i, w) in raw.powers.iter().enumerate() {
+            for (j, h) in w.home.iter().enumerate() {
+                let Some(p) = raw.prov(h) else { continue };
+                match home_of.get(&p) {
+                    Some(&o) if o != i => {
+                        let at = self.pos(&format!("powers.{i}.home.{j}"));
+                        self.quiet.insert((at.line, at.column, "HOME_MISMATCH"));
+                        self.add(
+                            at,
+                            "CENTRE_TWO_HOMES",
+                            format!("powers.{}.home", w.id),
+                            format!(
+                                "`{}` is already a home centre of `{}`",
+                                h.trim(),
+                                raw.powers[o].id
+                            ),
+                            Some(
+                                "a centre is the home of one power: remove it here or there".into(),
+                            ),
+                        );
+                    }
+                    _ => {
+                        home_of.insert(p, i);
+                    }
+                }
+            }
+        }
+        let centres = raw.provinces.iter().filter(|p| p.supply).count() as i64;
+        if let Some(v) = raw.victory {
+            let at = self.pos("victory");
+            if v > centres {
+                self.add(
+                    at,
+                    "VICTORY_UNREACHABLE",
+                    "victory".into(),
+                    format!("victory needs {v} supply centres but the map has {centres}"),
+                    Some(format!("lower `victory` to at most {centres}")),
+                );
+            } else if v * 2 <= centres {
+                self.add(
+                    at,
+                    "VICTORY_NOT_MAJORITY",
+                    "victory".into(),
+                    format!("{v} of {centres} supply centres is not a majority: two powers could reach it in the same year"),
+                    Some(format!("a majority is {}; if a lower threshold is meant, keep it", centres / 2 + 1)),
+                );
+            }
+        }
+        let owned_builds = matches!(raw.builds.as_str(), "owned" | "any" | "colonial");
+        for (i, w) in raw.powers.iter().enumerate() {
+            let mut sites: Vec<usize> = w.home.iter().filter_map(|h| raw.prov(h)).collect();
+            if owned_builds {
+                sites.extend(w.owns.iter().filter_map(|h| raw.prov(h)));
+            }
+            sites.retain(|&p| raw.provinces[p].build != Some(false));
+            let at = self.pos(&format!("powers.{i}.home"));
+            if sites.is_empty() {
+                self.add(
+                    at,
+                    "NO_HOME_CENTRE",
+                    format!("powers.{}.home", w.id),
+                    format!("`{}` has no centre to build in", w.id),
+                    Some(
+                        "list its home centres under `home` (and give each `home:` the power)"
+                            .into(),
+                    ),
+                );
+            } else if !sites.iter().any(|&p| raw.kind(p) == Some(Terrain::Coast)) {
+                self.add(
+                    at,
+                    "NO_COASTAL_HOME",
+                    format!("powers.{}.home", w.id),
+                    format!(
+                        "`{}` has no coastal build site: it can never build a fleet",
+                        w.id
+                    ),
+                    Some(
+                        "if that is meant, leave it; otherwise give it a coastal home centre"
+                            .into(),
+                    ),
+                );
+            }
+        }
+    }
+
+    /// Compare the edge set with a reference list `a,b,army,fleet`.
+    fn reference(&mut self, raw: &Raw, r: &Reference) {
+        // The map's edges, unordered, with the first item that lists each.
+        let mut army: BTreeMap<(String, String), String> = BTreeMap::new();
+        let mut fleet: BTreeMap<(String, String), String> = BTreeMap::new();
+        let pair = |a: String, b: String| if a <= b { (a, b) } else { (b, a) };
+        for (p, pr) in raw.provinces.iter().enumerate() {
+            for (j, s) in pr.army.iter().enumerate() {
+                if let Some(L { p: q, c: None }) = raw.loc(s) {
+                    if q != p {
+                        army.entry(pair(pr.id.clone(), raw.provinces[q].id.clone()))
+                            .or_insert(format!("provinces.{p}.army.{j}"));
+                    }
+                }
+            }
+        }
+        for (from, path, _, list) in raw.fleet_lists() {
+            for (j, s) in list.iter().enumerate() {
+                if let Some(to) = raw.loc(s) {
+                    if to.p != from.p {
+                        fleet
+                            .entry(pair(raw.loc_id(from), raw.loc_id(to)))
+                            .or_insert(format!("{path}.{j}"));
+                    }
+                }
+            }
+        }
+        let mut ref_army: BTreeMap<(String, String), usize> = BTreeMap::new();
+        let mut ref_fleet: BTreeMap<(String, String), usize> = BTreeMap::new();
+        let mut header_done = false;
+        for (li, line) in r.text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let fields: Vec<&str> = t.split(',').map(str::trim).collect();
+            let flag = |s: &str| match s.to_ascii_lowercase().as_str() {
+                "1" | "yes" | "true" => Some(true),
+                "0" | "no" | "false" => Some(false),
+                _ => None,
+            };
+            if !header_done {
+                header_done = true;
+                if let [_, _, a, b] = fields.as_slice() {
+                    if flag(a).is_none() || flag(b).is_none() {
+                        continue;
+                    }
+                }
+            }
+            let at = Pos {
+                line: li + 1,
+                column: 1,
+            };
+            let (a, b, fa, ff) = match fields.as_slice() {
+                [a, b, x, y] => match (flag(x), flag(y)) {
+                    (Some(x), Some(y)) => (*a, *b, x, y),
+                    _ => {
+                        self.add_in(
+                            r.file,
+                            at,
+                            "REFERENCE_BAD_ROW",
+                            format!("cannot read `{t}`: the unit types are 0 or 1"),
+                        );
+                        continue;
+                    }
+                },
+                _ => {
+                    self.add_in(
+                        r.file,
+                        at,
+                        "REFERENCE_BAD_ROW",
+                        format!("cannot read `{t}`: write `a,b,army,fleet`"),
+                    );
+                    continue;
+                }
+            };
+            let (la, lb) = (raw.loc(a), raw.loc(b));
+            for (s, l, col) in [
+                (a, la, 1),
+                (b, lb, line.find(',').map(|c| c + 2).unwrap_or(1)),
+            ] {
+                if l.is_none() {
+                    self.add_in(
+                        r.file,
+                        Pos {
+                            line: li + 1,
+                            column: col,
+                        },
+                        "REFERENCE_UNKNOWN",
+                        format!("`{s}` is not a province or coast of the map"),
+                    );
+                }
+            }
+            let (Some(la), Some(lb)) = (la, lb) else {
+                continue;
+            };
+            if fa {
+                let (pa, pb) = (
+                    raw.provinces[la.p].id.clone(),
+                    raw.provinces[lb.p].id.clone(),
+                );
+                ref_army.entry(pair(pa, pb)).or_insert(li + 1);
+            }
+            if ff {
+                ref_fleet
+                    .entry(pair(raw.loc_id(la), raw.loc_id(lb)))
+                    .or_insert(li + 1);
+            }
+        }
+        for (kind, mine, theirs) in [("army", &army, &ref_army), ("fleet", &fleet, &ref_fleet)] {
+            for ((a, b), line) in theirs {
+                if mine.contains_key(&(a.clone(), b.clone())) {
+                    continue;
+                }
+                let at = raw
+                    .loc(a)
+                    .map(|l| self.list_pos(l, kind))
+                    .unwrap_or(Pos { line: 1, column: 1 });
+                self.add(
+                    at,
+                    "REFERENCE_MISSING",
+                    format!("provinces.{}.{kind}", a.split('/').next().unwrap_or(a)),
+                    format!("the reference has the {kind} edge `{a}`–`{b}` ({}:{line}); the map does not", r.file),
+                    Some(format!("add `{b}` to the {kind} neighbours of `{a}` and `{a}` to those of `{b}`")),
+                );
+            }
+            for ((a, b), path) in mine {
+                if theirs.contains_key(&(a.clone(), b.clone())) {
+                    continue;
+                }
+                self.add(
+                    self.pos(path),
+                    "REFERENCE_EXTRA",
+                    format!("provinces.{}.{kind}", a.split('/').next().unwrap_or(a)),
+                    format!(
+                        "the {kind} edge `{a}`–`{b}` is not in the reference ({})",
+                        r.file
+                    ),
+                    Some("remove it at both ends, or correct the reference".into()),
+                );
+            }
+        }
+    }
+
+    /// Where the `army` or `fleet` list of a location is (else the province's id).
+    fn list_pos(&self, l: L, kind: &str) -> Pos {
+        let path = match (kind, l.c) {
+            ("fleet", Some(k)) => format!("provinces.{}.coasts.{k}.fleet", l.p),
+            _ => format!("provinces.{}.{kind}", l.p),
+        };
+        self.locs
+            .key(&path)
+            .unwrap_or_else(|| self.pos(&format!("provinces.{}.id", l.p)))
+    }
+
+    /// A finding in another file (the reference).
+    fn add_in(&mut self, file: &str, at: Pos, code: &'static str, message: String) {
+        self.add(at, code, "reference".into(), message, None);
+        if let Some(f) = self.out.last_mut() {
+            f.file = file.to_string();
+            f.hint = Some(match code {
+                "REFERENCE_UNKNOWN" => "use the map's ids (`spa/nc` for a coast), or add the place to the map".into(),
+                _ => "one row per edge: `a,b,army,fleet`, as in shared/reference/maps/standard/edges.csv".into(),
+            });
+        }
+    }
+}
+
+/// Coast words a province name must not be, when the map does not load (else the name
+/// index of the map says): each coast's id, name, the first word of its name and its
+/// initial.
+fn coast_words(raw: &Raw) -> HashMap<String, String> {
+    let mut out = HashMap::new();
+    for p in &raw.provinces {
+        for c in &p.coasts {
+            let name = normalize(&c.name);
+            for w in [normalize(&c.id), name.clone()] {
+                if !w.is_empty() {
+                    out.insert(w, c.id.clone());
+                }
+            }
+            if let Some(first) = name.split(' ').next().filter(|w| !w.is_empty()) {
+                out.insert(first.to_string(), c.id.clone());
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,700 @@
+//! The state a phase starts from: the phase, the units, supply-centre owners, saved
+//! builds, and the dislodged units that must retreat with the places each may go.
+//! Loaded from YAML (schema in `docs/CLI.md`), or the map's starting position. Ids are
+//! dense indices into one map's tables: [`check_ids`] refuses a position or orders read
+//! against another map before any phase reads them.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use crate::map::{Loc, Map, Power, Prov, Season, UnitKind};
+use crate::orders::{Order, OrderKind};
+
+/// A unit on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unit {
+    pub power: Power,
+    pub kind: UnitKind,
+    pub loc: Loc,
+}
+
+impl Unit {
+    /// `F STP/SC`.
+    pub fn short(&self, map: &Map) -> String {
+        format!("{} {}", self.kind.letter(), map.loc_upper(self.loc))
+    }
+}
+
+/// Which step of the year.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseKind {
+    Movement,
+    Retreat,
+    Adjustment,
+}
+
+/// A phase: season, year and kind (`Spring 1901 movement`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Phase {
+    pub season: Season,
+    pub year: i32,
+    pub kind: PhaseKind,
+}
+
+impl Phase {
+    /// The map's first phase: the movement phase of its starting season and year.
+    pub fn first(map: &Map) -> Phase {
+        Phase {
+            season: map.start_season,
+            year: map.start_year,
+            kind: PhaseKind::Movement,
+        }
+    }
+
+    /// Read `Spring 1901`, `Fall 1901 retreat`, `Winter 1901`, `S1901M`, `F1901R`, `W1901A`:
+    /// exactly the forms of docs/CLI.md ("Phase formats"), in any case. Anything else,
+    /// such as `Spring of 1901`, `Spring 1901 movementxyz` or trailing words, is refused.
+    pub fn parse(s: &str) -> Result<Phase, PhaseError> {
+        let err = || PhaseError(s.trim().chars().take(80).collect());
+        let t = s.trim().to_ascii_lowercase();
+        let words: Vec<&str> = t.split_whitespace().collect();
+        let year = |y: &str| -> Option<i32> {
+            let ok = !y.is_empty() && y.len() <= 6 && y.bytes().all(|b| b.is_ascii_digit());
+            ok.then(|| y.parse().ok()).flatten()
+        };
+        let (season, year, kind) = match words.as_slice() {
+            [w] => {
+                let mut cs = w.chars();
+                let season = match cs.next() {
+                    Some('s') => Season::Spring,
+                    Some('f') => Season::Fall,
+                    Some('w') => Season::Winter,
+                    _ => return Err(err()),
+                };
+                let rest = cs.as_str();
+                let digits =
+                    rest.len() - rest.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+                let kind = match &rest[digits..] {
+                    "m" | "" => None,
+                    "r" => Some(PhaseKind::Retreat),
+                    "a" | "b" => Some(PhaseKind::Adjustment),
+                    _ => return Err(err()),
+                };
+                (season, year(&rest[..digits]).ok_or_else(err)?, kind)
+            }
+            [season, y, kind @ ..] if kind.len() <= 1 => {
+                let season = match *season {
+                    "spring" => Season::Spring,
+                    "fall" | "autumn" => Season::Fall,
+                    "winter" => Season::Winter,
+                    _ => return Err(err()),
+                };
+                let kind = match kind.first().copied() {
+                    None => None,
+                    Some("movement" | "moves" | "move") => Some(PhaseKind::Movement),
+                    Some("retreat" | "retreats") => Some(PhaseKind::Retreat),
+                    Some("adjustment" | "adjustments" | "builds" | "build") => {
+                        Some(PhaseKind::Adjustment)
+                    }
+                    Some(_) => return Err(err()),
+                };
+                (season, year(y).ok_or_else(err)?, kind)
+            }
+            _ => return Err(err()),
+        };
+        let kind = kind.unwrap_or(if season == Season::Winter {
+            PhaseKind::Adjustment
+        } else {
+            PhaseKind::Movement
+        });
+        if (season == Season::Winter) != (kind == PhaseKind::Adjustment) {
+            return Err(err());
+        }
+        Ok(Phase { season, year, kind })
+    }
+}
+
+/// A phase name [`Phase::parse`] does not read (the text, cut to 80 characters).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown phase `{0}`: write a season, a year and optionally the kind, e.g. `Spring 1901`, \
+     `Fall 1901 retreat`, `Winter 1901`, or the short forms `S1901M`, `F1901R`, `W1901A`"
+)]
+pub struct PhaseError(pub String);
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let k = match self.kind {
+            PhaseKind::Movement => "movement",
+            PhaseKind::Retreat => "retreat",
+            PhaseKind::Adjustment => "adjustment",
+        };
+        write!(f, "{} {} {}", self.season, self.year, k)
+    }
+}
+
+/// A unit dislodged in a movement phase, waiting for the retreat phase.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Retreating {
+    pub unit: Unit,
+    /// The province the attacker came from.
+    pub by: Prov,
+    /// Where it may retreat (decided by the movement phase, DATC 6.H.13, 6.H.14).
+    pub retreats: Vec<Loc>,
+}
+
+/// The game state at the start of a phase: units, supply-centre owners, and (in a
+/// retreat phase) the dislodged units.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Position {
+    pub phase: Phase,
+    /// The units on the board (dislodged units are not among them).
+    pub units: Vec<Unit>,
+    /// Per province: the power owning the supply centre there.
+    pub owners: Vec<Option<Power>>,
+    /// The units dislodged in the last movement phase, with their retreats.
+    pub dislodged: Vec<Retreating>,
+    /// Per power (map order): builds saved last winter for a colonial build in the
+    /// coming adjustment phase (maps with the colonial build rule). Empty when no
+    /// power has one; read it with [`Position::saved_by`].
+    pub saved: Vec<u32>,
+}
+
+/// A problem reading a position.
+#[derive(Debug, thiserror::Error)]
+pub enum PositionError {
+    #[error("{0}")]
+    Yaml(#[from] crate::yaml::YamlError),
+    #[error("{0}")]
+    Phase(#[from] PhaseError),
+    #[error("unknown power `{0}`")]
+    Power(String),
+    #[error("power {power}: cannot read unit `{unit}`: write `A par` or `F stp/sc`")]
+    Unit { power: String, unit: String },
+    #[error("two units in {0}")]
+    Occupied(String),
+    #[error("power {power}: `{unit}` cannot stand there: {why}")]
+    Misplaced {
+        power: String,
+        unit: String,
+        why: String,
+    },
+    #[error("unknown supply centre `{0}`")]
+    Centre(String),
+    #[error("the supply centre {0} is listed for two powers")]
+    TwoOwners(String),
+    #[error("unknown place `{0}`")]
+    Place(String),
+    #[error("dislodged `{unit}` cannot retreat to `{to}`: not a place it could move to")]
+    Retreat { unit: String, to: String },
+    #[error("dislodged units are given for {0}: they belong to a retreat phase (write e.g. `phase: Fall 1901 retreat`)")]
+    DislodgedOutsideRetreat(String),
+    #[error("power {power}: {why}")]
+    Saved { power: String, why: String },
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PositionFile {
+    #[serde(default)]
+    phase: Option<String>,
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
+    units: BTreeMap<String, Vec<String>>,
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
+    owners: Option<BTreeMap<String, Vec<String>>>,
+    #[serde(default)]
+    dislodged: Vec<DislodgedEntry>,
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
+    saved: BTreeMap<String, u32>,
+}
+
+/// A dislodged unit as position files, game files and batch lines write it:
+/// `{power: france, unit: F PIC, by: BUR, retreats: [BEL, BRE]}` (`by` optional).
+#[derive(Deserialize, serde::Serialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct DislodgedEntry {
+    pub power: String,
+    pub unit: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<String>,
+    pub retreats: Vec<String>,
+}
+
+impl Position {
+    /// The map's starting position.
+    pub fn initial(map: &Map) -> Position {
+        let units = map
+            .power_ids()
+            .flat_map(|p| {
+                map.power(p).units.iter().map(move |&(kind, loc)| Unit {
+                    power: p,
+                    kind,
+                    loc,
+                })
+            })
+            .collect();
+        Position {
+            phase: Phase::first(map),
+            units,
+            owners: Self::home_owners(map),
+            dislodged: Vec::new(),
+            saved: Vec::new(),
+        }
+    }
+
+    /// The map's starting owners: every home centre owned by its power, and the
+    /// centres a power `owns` at the start (colonies); the rest unowned
+    /// ([`Map::starting_owners`]). A position file without `owners` gets these.
+    pub fn home_owners(map: &Map) -> Vec<Option<Power>> {
+        map.starting_owners()
+    }
+
+    /// The builds `power` saved last winter for a colonial build.
+    pub fn saved_by(&self, power: Power) -> u32 {
+        self.saved.get(power.0 as usize).copied().unwrap_or(0)
+    }
+
+    /// Set the saved builds per power (map order); all zero is stored as empty, so
+    /// equal positions compare equal however they were made.
+    pub fn set_saved(&mut self, saved: Vec<u32>) {
+        self.saved = if saved.iter().all(|&n| n == 0) {
+            Vec::new()
+        } else {
+            saved
+        };
+    }
+
+    /// Set the saved builds from counts by power name (position and game files). A
+    /// saved build needs a map with the colonial build rule.
+    pub fn set_saved_by_name<'a>(
+        &mut self,
+        map: &Map,
+        saved: impl IntoIterator<Item = (&'a str, u32)>,
+    ) -> Result<(), PositionError> {
+        let mut out = vec![0u32; map.powers.len()];
+        for (power, n) in saved {
+            let pw = map
+                .power_by_name(power)
+                .ok_or_else(|| PositionError::Power(power.to_string()))?;
+            if n > 0 && map.build_rule != crate::map::BuildRule::Colonial {
+                return Err(PositionError::Saved {
+                    power: power.to_string(),
+                    why: format!(
+                        "saved builds are for colonial builds, and the map `{}` has none \
+                         (its build rule is `{}`)",
+                        map.name,
+                        map.build_rule.name()
+                    ),
+                });
+            }
+            if let Some(slot) = out.get_mut(pw.0 as usize) {
+                *slot = n;
+            }
+        }
+        self.set_saved(out);
+        Ok(())
+    }
+
+    /// The unit in a province, if any.
+    pub fn unit_in(&self, map: &Map, p: Prov) -> Option<&Unit> {
+        self.units.iter().find(|u| map.prov_of(u.loc) == p)
+    }
+
+    /// Read a unit written `A par`, `F stp/sc`, `F St Petersburg (south coast)`.
+    pub fn parse_unit(map: &Map, power: Power, s: &str) -> Option<Unit> {
+        // The usual form, `A par` or `F stp/sc`: the letter, one space and an id (which
+        // `loc_by_id` trims), read without the general path's character scans. It
+        // reads what the general path reads: the same letter and the same rest.
+        if let (Some(&k), Some(b' '), Some(rest)) = (
+            s.as_bytes().first(),
+            s.as_bytes().get(1).copied(),
+            s.get(2..),
+        ) {
+            let kind = match k {
+                b'A' | b'a' => Some(UnitKind::Army),
+                b'F' | b'f' => Some(UnitKind::Fleet),
+                _ => None,
+            };
+            if let (Some(kind), Some(loc)) = (kind, map.loc_by_id(rest)) {
+                return Some(Unit { power, kind, loc });
+            }
+        }
+        let s = s.trim();
+        let (k, rest) = s.split_once(char::is_whitespace)?;
+        let kind = if k.eq_ignore_ascii_case("a") || k.eq_ignore_ascii_case("army") {
+            UnitKind::Army
+        } else if k.eq_ignore_ascii_case("f") || k.eq_ignore_ascii_case("fleet") {
+            UnitKind::Fleet
+        } else {
+            return None;
+        };
+        let loc = map.loc_by_id(rest).or_else(|| {
+            let o = crate::orders::parse_order(map, rest, None).ok()?;
+            match o.kind {
+                crate::orders::OrderKind::Hold => o.unit.map(|u| u.loc),
+                _ => None,
+            }
+        })?;
+        Some(Unit { power, kind, loc })
+    }
+
+    /// Build a position from units given per power name (as in the batch input).
+    pub fn from_units<'a, S: AsRef<str> + 'a>(
+        map: &Map,
+        phase: Phase,
+        units: impl IntoIterator<Item = (&'a str, &'a [S])>,
+    ) -> Result<Position, PositionError> {
+        let mut out = Vec::new();
+        // Provinces already holding a unit, as bits (a loaded map has at most
+        // `MAX_PROVINCES`).
+        let mut taken = [0u64; crate::map::MAX_PROVINCES / 64];
+        for (power, list) in units {
+            let pw = map
+                .power_by_name(power)
+                .ok_or_else(|| PositionError::Power(power.to_string()))?;
+            for u in list {
+                let u = u.as_ref();
+                let mut unit = Self::parse_unit(map, pw, u).ok_or_else(|| PositionError::Unit {
+                    power: power.to_string(),
+                    unit: u.to_string(),
+                })?;
+                let p = map.prov_of(unit.loc);
+                let why = map.placement_problem(unit.kind, unit.loc);
+                if let Some(why) = why {
+                    return Err(PositionError::Misplaced {
+                        power: power.to_string(),
+                        unit: u.to_string(),
+                        why,
+                    });
+                }
+                if unit.kind == UnitKind::Army {
+                    unit.loc = p.into();
+                }
+                let (word, bit) = (p.0 as usize / 64, 1u64 << (p.0 % 64));
+                let Some(w) = taken.get_mut(word) else {
+                    // Not reached: the loader refuses a map of more provinces.
+                    return Err(PositionError::Unit {
+                        power: power.to_string(),
+                        unit: u.to_string(),
+                    });
+                };
+                if *w & bit != 0 {
+                    return Err(PositionError::Occupied(map.province(p).name.clone()));
+                }
+                *w |= bit;
+                out.push(unit);
+            }
+        }
+        Ok(Position {
+            phase,
+            units: out,
+            owners: Self::home_owners(map),
+            dislodged: Vec::new(),
+            saved: Vec::new(),
+        })
+    }
+
+    /// Add dislodged units (with their retreats) to the position.
+    pub fn set_dislodged(
+        &mut self,
+        map: &Map,
+        entries: &[DislodgedEntry],
+    ) -> Result<(), PositionError> {
+        for e in entries {
+            let pw = map
+                .power_by_name(&e.power)
+                .ok_or_else(|| PositionError::Power(e.power.clone()))?;
+            let mut unit =
+                Self::parse_unit(map, pw, &e.unit).ok_or_else(|| PositionError::Unit {
+                    power: e.power.clone(),
+                    unit: e.unit.clone(),
+                })?;
+            if let Some(why) = map.placement_problem(unit.kind, unit.loc) {
+                return Err(PositionError::Misplaced {
+                    power: e.power.clone(),
+                    unit: e.unit.clone(),
+                    why,
+                });
+            }
+            let p = map.prov_of(unit.loc);
+            if unit.kind == UnitKind::Army {
+                unit.loc = p.into();
+            }
+            if self.dislodged.iter().any(|d| map.prov_of(d.unit.loc) == p) {
+                return Err(PositionError::Occupied(map.province(p).name.clone()));
+            }
+            let by = match &e.by {
+                Some(b) => map
+                    .prov_by_id(b)
+                    .ok_or_else(|| PositionError::Place(b.clone()))?,
+                None => p,
+            };
+            let mut retreats = Vec::new();
+            for r in &e.retreats {
+                let l = map
+                    .loc_by_id(r)
+                    .ok_or_else(|| PositionError::Place(r.clone()))?;
+                let l = if unit.kind == UnitKind::Army {
+                    map.prov_of(l).into()
+                } else {
+                    l
+                };
+                if !map.can_reach(unit.kind, unit.loc, map.prov_of(l))
+                    || map.placement_problem(unit.kind, l).is_some()
+                {
+                    return Err(PositionError::Retreat {
+                        unit: e.unit.clone(),
+                        to: r.clone(),
+                    });
+                }
+                retreats.push(l);
+            }
+            self.dislodged.push(Retreating { unit, by, retreats });
+        }
+        Ok(())
+    }
+
+    /// Set supply-centre owners from lists by power; centres not listed are unowned.
+    pub fn set_owners<'a, S: AsRef<str> + 'a>(
+        &mut self,
+        map: &Map,
+        owners: impl IntoIterator<Item = (&'a str, &'a [S])>,
+    ) -> Result<(), PositionError> {
+        self.owners = vec![None; map.province_count()];
+        for (power, list) in owners {
+            let pw = map
+                .power_by_name(power)
+                .ok_or_else(|| PositionError::Power(power.to_string()))?;
+            for c in list {
+                let c = c.as_ref();
+                let p = map
+                    .prov_by_id(c)
+                    .filter(|&p| map.province(p).supply)
+                    .ok_or_else(|| PositionError::Centre(c.to_string()))?;
+                let Some(slot) = self.owners.get_mut(p.0 as usize) else {
+                    return Err(PositionError::Centre(c.to_string()));
+                };
+                if slot.is_some_and(|o| o != pw) {
+                    return Err(PositionError::TwoOwners(map.province(p).name.clone()));
+                }
+                *slot = Some(pw);
+            }
+        }
+        Ok(())
+    }
+
+    /// Read a position file (YAML): `phase`, `units` by power, optional `owners` by
+    /// power, optional `dislodged` units with their retreats, optional `saved` builds
+    /// by power (colonial build rule).
+    pub fn from_yaml(map: &Map, src: &str) -> Result<Position, PositionError> {
+        let f: PositionFile = crate::yaml::from_str(src)?;
+        let phase = match &f.phase {
+            Some(s) => Phase::parse(s)?,
+            None => Phase::first(map),
+        };
+        let mut pos = Self::from_units(
+            map,
+            phase,
+            f.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
+        )?;
+        if let Some(owners) = &f.owners {
+            pos.set_owners(map, owners.iter().map(|(k, v)| (k.as_str(), v.as_slice())))?;
+        }
+        pos.set_dislodged(map, &f.dislodged)?;
+        pos.check_dislodged()?;
+        pos.set_saved_by_name(map, f.saved.iter().map(|(k, v)| (k.as_str(), *v)))?;
+        Ok(pos)
+    }
+
+    /// Dislodged units belong to a retreat phase.
+    pub fn check_dislodged(&self) -> Result<(), PositionError> {
+        if !self.dislodged.is_empty() && self.phase.kind != PhaseKind::Retreat {
+            return Err(PositionError::DislodgedOutsideRetreat(
+                self.phase.to_string(),
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// The phase after `p` in the yearly sequence (none skipped).
+pub fn next_phase(p: Phase) -> Phase {
+    let (season, year, kind) = match (p.season, p.kind) {
+        (Season::Spring, PhaseKind::Movement) => (Season::Spring, p.year, PhaseKind::Retreat),
+        (Season::Spring, _) => (Season::Fall, p.year, PhaseKind::Movement),
+        (Season::Fall, PhaseKind::Movement) => (Season::Fall, p.year, PhaseKind::Retreat),
+        (Season::Fall, _) => (Season::Winter, p.year, PhaseKind::Adjustment),
+        (Season::Winter, _) => (Season::Spring, p.year + 1, PhaseKind::Movement),
+    };
+    Phase { season, year, kind }
+}
+
+/// A position or orders with an id that is not on the map they are judged on: they
+/// were read against another map. Ids are dense indices into one [`Map`]'s tables, so
+/// [`check_ids`] refuses them at the entry of [`advance`] and
+/// [`crate::judge::adjudicate`] rather than letting an index run out of bounds.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{what} is not on map `{map}`: the position or the orders were read against another map")]
+pub struct ForeignIds {
+    pub what: String,
+    pub map: String,
+}
+
+/// The sizes of `map`'s tables that ids index, and the error naming the map.
+struct Ids<'a> {
+    map: &'a Map,
+    nlocs: usize,
+    nprovs: usize,
+    npowers: usize,
+}
+
+impl Ids<'_> {
+    fn of(map: &Map) -> Ids<'_> {
+        Ids {
+            map,
+            nlocs: map.provinces.len() + map.coasts.len(),
+            nprovs: map.province_count(),
+            npowers: map.powers.len(),
+        }
+    }
+
+    fn fail(&self, what: String) -> Result<(), ForeignIds> {
+        Err(ForeignIds {
+            what,
+            map: self.map.name.clone(),
+        })
+    }
+
+    fn loc_ok(&self, l: Loc) -> bool {
+        (l.0 as usize) < self.nlocs
+    }
+
+    fn power_ok(&self, p: Power) -> bool {
+        (p.0 as usize) < self.npowers
+    }
+
+    /// The first unit whose location or power is not on the map.
+    fn units<'u>(&self, mut units: impl Iterator<Item = &'u Unit>) -> Result<(), ForeignIds> {
+        match units.find(|u| !(self.loc_ok(u.loc) & self.power_ok(u.power))) {
+            Some(u) => self.fail(format!("unit id {} of power id {}", u.loc.0, u.power.0)),
+            None => Ok(()),
+        }
+    }
+
+    fn orders(&self, orders: &[Order]) -> Result<(), ForeignIds> {
+        // One past a location id, for the largest id an order names.
+        let past = |l: Loc| usize::from(l.0) + 1;
+        for o in orders {
+            // One past the largest location id of the order's unit and the places it
+            // names (at most three); 0 when it names none.
+            let top = match o.kind {
+                OrderKind::Move { to, .. } => past(to),
+                OrderKind::Support { target, to } => past(target.loc).max(to.map_or(0, past)),
+                OrderKind::Convoy { army, to } => past(army.loc).max(past(to)),
+                _ => 0,
+            }
+            .max(o.unit.map_or(0, |u| past(u.loc)));
+            if top > self.nlocs || !o.power.is_none_or(|p| self.power_ok(p)) {
+                return self.fail(format!(
+                    "the order `{}`",
+                    o.text.chars().take(80).collect::<String>()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Check that every id of `position` and `orders` indexes `map`'s tables: provinces,
+/// locations and powers in range, one owner entry per province, one saved count per
+/// power at most. Linear in the input.
+pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(), ForeignIds> {
+    let ids = Ids::of(map);
+    let nprovs = ids.nprovs;
+    if position.owners.len() != nprovs {
+        return ids.fail(format!(
+            "an owner table of {} provinces (the map has {nprovs})",
+            position.owners.len()
+        ));
+    }
+    // The largest power id of the owner table, by one scan with no early exit.
+    let owners_top = position.owners.iter().flatten().map(|p| p.0).max();
+    if position.saved.len() > ids.npowers || owners_top.is_some_and(|p| !ids.power_ok(Power(p))) {
+        return ids.fail("a power of the position".into());
+    }
+    ids.units(
+        position
+            .units
+            .iter()
+            .chain(position.dislodged.iter().map(|d| &d.unit)),
+    )?;
+    for d in &position.dislodged {
+        if (d.by.0 as usize) >= nprovs || !d.retreats.iter().all(|&l| ids.loc_ok(l)) {
+            return ids.fail("a retreat of a dislodged unit".into());
+        }
+    }
+    ids.orders(orders)
+}
+
+/// [`check_ids`] for what a movement phase reads alone ([`crate::judge::adjudicate`]):
+/// the units on the board and the orders. The owner table, saved builds and dislodged
+/// units are not read there, so they need no check.
+pub(crate) fn check_unit_ids(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+) -> Result<(), ForeignIds> {
+    let ids = Ids::of(map);
+    ids.units(position.units.iter())?;
+    ids.orders(orders)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn phases_in_long_and_short_form() {
+        let p = Phase::parse("Spring 1901").unwrap();
+        assert_eq!(
+            (p.season, p.year, p.kind),
+            (Season::Spring, 1901, PhaseKind::Movement)
+        );
+        let p = Phase::parse("Fall 1902 retreat").unwrap();
+        assert_eq!(
+            (p.season, p.year, p.kind),
+            (Season::Fall, 1902, PhaseKind::Retreat)
+        );
+        let p = Phase::parse("W1903A").unwrap();
+        assert_eq!(
+            (p.season, p.year, p.kind),
+            (Season::Winter, 1903, PhaseKind::Adjustment)
+        );
+        assert_eq!(
+            Phase::parse("S1901M").unwrap().to_string(),
+            "Spring 1901 movement"
+        );
+        assert!(Phase::parse("Winter 1901 movement").is_err());
+        assert!(Phase::parse("Summer 1901").is_err());
+    }
+
+    #[test]
+    fn positions_reject_misplaced_units() {
+        let map = Map::standard();
+        let phase = Phase::parse("Spring 1901").unwrap();
+        let bad = |u: &str| {
+            let units = [u.to_string()];
+            Position::from_units(&map, phase, [("france", &units[..])])
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(bad("A nth").contains("an army cannot be at sea"));
+        assert!(bad("F par").contains("a fleet cannot be inland"));
+        assert!(bad("F spa").contains("name the coast: spa/nc or spa/sc"));
+        assert!(bad("A swi").contains("impassable"));
+        assert!(bad("Q par").contains("cannot read unit"));
+        let two = ["A par".to_string(), "F par".to_string()];
+        assert!(Position::from_units(&map, phase, [("france", &two[..])]).is_err());
+    }
+}

@@ -1,0 +1,25 @@
+//! The integration tests, one binary with a module per area, so the suite links once
+//! (the DATC runner, `tests/datc.rs`, has its own harness and stays a binary of its own).
+
+mod common;
+
+mod batch_stream;
+mod cli;
+mod convoy_scale;
+mod explain;
+mod games;
+mod games_1914;
+mod hostile;
+mod layers;
+mod legal;
+mod map_check;
+mod maps;
+mod maps_1914;
+mod parser;
+mod parser_props;
+mod parser_styles;
+mod properties;
+mod random;
+mod render;
+mod selfplay;
+mod suite;
