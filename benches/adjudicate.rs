@@ -103,15 +103,15 @@ fn fall_to_spring(c: &mut Criterion) {
                 None,
             )
             .unwrap();
-            assert_eq!(m.dislodged.len(), 2);
+            assert_eq!(m.dislodged().len(), 2);
             assert_eq!(retreat.phase.kind, PhaseKind::Retreat);
             let (r, winter) = advance(&map, Rules::default(), &retreat, &[], None).unwrap();
-            assert_eq!(r.destroyed.len(), 2);
+            assert_eq!(r.destroyed().len(), 2);
             assert!(r.owners_after.is_some());
             assert_eq!(winter.phase.kind, PhaseKind::Adjustment);
             let (a, spring) = advance(&map, Rules::default(), &winter, &[], None).unwrap();
             let owed: i32 = r.owed.iter().map(|o| (-o.change).max(0)).sum();
-            assert_eq!(a.civil_disorder.len() as i32, owed);
+            assert_eq!(a.adjustment().unwrap().civil_disorder.len() as i32, owed);
             assert_eq!(spring.phase.kind, PhaseKind::Movement);
             spring
         })
@@ -147,9 +147,9 @@ fn grid_of_150_seas(c: &mut Criterion) {
             for (k, sea) in b.order_sea.iter().enumerate() {
                 match sea {
                     Sea::Trap => {
-                        assert_eq!(r.orders[k].outcome, Outcome::Illegal(Illegal::NotOnRoute))
+                        assert_eq!(r.orders()[k].outcome, Outcome::Illegal(Illegal::NotOnRoute))
                     }
-                    Sea::Row => assert!(r.orders[k].outcome.succeeded()),
+                    Sea::Row => assert!(r.orders()[k].outcome.succeeded()),
                     Sea::Grid => {}
                 }
             }

@@ -54,9 +54,9 @@ fn opening(c: &mut Criterion) {
             )
             .unwrap();
             // Galicia: Vienna and Warsaw bounce; Black Sea: Sevastopol and Ankara bounce.
-            let failed = r.orders.iter().filter(|o| !o.outcome.succeeded()).count();
+            let failed = r.orders().iter().filter(|o| !o.outcome.succeeded()).count();
             assert_eq!(failed, 4);
-            assert!(r.dislodged.is_empty());
+            assert!(r.dislodged().is_empty());
             assert_eq!(next.units.len(), 22);
             (r, next)
         })
@@ -97,7 +97,7 @@ fn retreat(c: &mut Criterion) {
     let case = cases.iter().find(|c| c.id == "6.H.1").unwrap();
     let p = case.prepare(&map).unwrap();
     let (r, position) = advance(&map, p.rules, &p.position, &p.orders, None).unwrap();
-    assert_eq!(r.dislodged.len(), 2);
+    assert_eq!(r.dislodged().len(), 2);
     let orders = parse_orders(
         &map,
         "Austria:\nF Trieste - Albania\nA Serbia Supports F Trieste - Albania\n\
@@ -115,7 +115,7 @@ fn retreat(c: &mut Criterion) {
             )
             .unwrap();
             // Both fleets retreat to Albania: both are destroyed; the support is illegal.
-            assert_eq!(r.destroyed.len(), 2);
+            assert_eq!(r.destroyed().len(), 2);
             assert_eq!(next.units.len(), position.units.len());
             (r, next)
         })
@@ -139,10 +139,10 @@ fn adjustment(c: &mut Criterion) {
             )
             .unwrap();
             // Paris removed by order, Munich (farthest from Paris) in civil disorder.
-            assert_eq!(r.removed.len(), 1);
-            assert_eq!(r.civil_disorder.len(), 1);
-            let (u, _) = r.civil_disorder[0];
-            assert_eq!(map.prov_of(r.units[u].loc), mun);
+            assert_eq!(r.adjustment().unwrap().removed.len(), 1);
+            assert_eq!(r.adjustment().unwrap().civil_disorder.len(), 1);
+            let (u, _) = r.adjustment().unwrap().civil_disorder[0];
+            assert_eq!(map.prov_of(r.units()[u].loc), mun);
             assert_eq!(next.units.len(), 1);
             (r, next)
         })
@@ -255,8 +255,8 @@ fn world_scaling(c: &mut Criterion) {
                 )
                 .unwrap();
                 // Every order has one outcome; every unit is on the board or dislodged.
-                assert_eq!(r.orders.len(), n);
-                assert_eq!(r.units_after.len() + r.dislodged.len(), n);
+                assert_eq!(r.orders().len(), n);
+                assert_eq!(r.units_after.len() + r.dislodged().len(), n);
                 (r, next)
             })
         });

@@ -626,7 +626,7 @@ fn answer(
     }
     let (result, _) =
         advance(map, rules, &position, &parsed, c.last_year).map_err(|e| e.to_string())?;
-    if result.input.len() < parsed.len() || result.orders.len() < parsed.len() {
+    if result.input.len() < parsed.len() || result.orders().len() < parsed.len() {
         return Err("internal error: an order has no result".into());
     }
     // `{"id": …, ` and the result's keys: the result's orders as the line wrote them,

@@ -90,15 +90,15 @@ fn same_set(what: &str, want: &[String], have: Vec<String>, diffs: &mut Vec<Stri
 
 /// Compare each order's outcome word with the expectation.
 fn words(expected: &[(String, String)], r: &PhaseResult, diffs: &mut Vec<String>) {
-    if r.orders.len() != expected.len() {
+    if r.orders().len() != expected.len() {
         diffs.push(format!(
             "parsed {} orders, expected {}",
-            r.orders.len(),
+            r.orders().len(),
             expected.len()
         ));
         return;
     }
-    for ((order, want), got) in expected.iter().zip(&r.orders) {
+    for ((order, want), got) in expected.iter().zip(r.orders()) {
         if want != got.outcome.word() {
             diffs.push(format!(
                 "`{order}`: expected {want}, got {}",
@@ -245,19 +245,20 @@ impl Case {
         if p.position.phase.kind == PhaseKind::Adjustment {
             if let Some(want) = &self.civil_disorder {
                 let have = r
-                    .civil_disorder
+                    .adjustment()
+                    .map_or(&[][..], |a| &a.civil_disorder)
                     .iter()
-                    .filter_map(|&(i, _)| r.units.get(i).map(|u| prov(u.loc)))
+                    .filter_map(|&(i, _)| r.units().get(i).map(|u| prov(u.loc)))
                     .collect();
                 same_set("civil disorder", want, have, &mut diffs);
             }
             return diffs;
         }
         let got: BTreeMap<String, String> = r
-            .dislodged
+            .dislodged()
             .iter()
             .filter_map(|d| {
-                let u = r.units.get(d.unit)?;
+                let u = r.units().get(d.unit)?;
                 Some((prov(u.loc), map.province(d.by).id.clone()))
             })
             .collect();
@@ -269,7 +270,8 @@ impl Case {
         }
         if let Some(c) = &self.contested {
             let have = r
-                .contested
+                .movement()
+                .map_or(&[][..], |m| &m.contested)
                 .iter()
                 .map(|&q| map.province(q).id.clone())
                 .collect();
@@ -277,10 +279,10 @@ impl Case {
         }
         if let Some(want) = &self.retreats {
             let have: BTreeMap<String, Vec<String>> = r
-                .dislodged
+                .dislodged()
                 .iter()
                 .filter_map(|d| {
-                    let u = r.units.get(d.unit)?;
+                    let u = r.units().get(d.unit)?;
                     let mut l: Vec<String> = d.retreats.iter().map(|&l| map.loc_id(l)).collect();
                     l.sort();
                     Some((prov(u.loc), l))
@@ -327,9 +329,9 @@ impl Case {
             words(&expected, &t, &mut diffs);
             if let Some(want) = &self.destroyed {
                 let have = t
-                    .destroyed
+                    .destroyed()
                     .iter()
-                    .filter_map(|&i| t.units.get(i).map(|u| prov(u.loc)))
+                    .filter_map(|&i| t.units().get(i).map(|u| prov(u.loc)))
                     .collect();
                 same_set("destroyed", want, have, &mut diffs);
             }

@@ -909,7 +909,7 @@ fn judge_from(
 ) -> Result<Judgement, ForeignIds> {
     let mut read = read_orders(map, files, options);
     let (mut result, next) = advance(map, rules, position, &read.orders, last_year)?;
-    let mut bound = std::mem::take(&mut result.diagnostics);
+    let mut bound = std::mem::take(result.diagnostics_mut());
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,
     // with a warning.
     bound.extend(nationality_warnings(map, &position.units, &read.orders));
@@ -925,7 +925,7 @@ fn judge_from(
     for ds in &mut read.diagnostics {
         ds.sort_by_key(|d| (d.span.line, d.span.start));
     }
-    result.diagnostics = read.diagnostics.iter().flatten().cloned().collect();
+    *result.diagnostics_mut() = read.diagnostics.iter().flatten().cloned().collect();
     Ok(Judgement {
         result,
         next,
@@ -951,7 +951,7 @@ fn outcome_diagnostics(map: &Map, result: &PhaseResult, have: &[Diagnostic]) -> 
         }
     };
     let mut out = Vec::new();
-    for (k, r) in result.orders.iter().enumerate() {
+    for (k, r) in result.orders().iter().enumerate() {
         let Outcome::Illegal(why) = &r.outcome else {
             continue;
         };

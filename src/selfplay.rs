@@ -15,7 +15,7 @@ use std::fmt;
 
 use std::collections::BTreeMap;
 
-use crate::game::{advance, PhaseResult};
+use crate::game::{advance, Judged, PhaseResult};
 use crate::gamefile::PositionRecord;
 use crate::judge::{Outcome, Rules};
 use crate::legal::legal_orders;
@@ -373,15 +373,15 @@ pub fn check_phase(
     r: &PhaseResult,
     next: &Position,
 ) -> Result<(), String> {
-    if r.orders.len() != r.input.len() {
+    if r.orders().len() != r.input.len() {
         return Err(format!(
             "{} orders but {} outcomes",
             r.input.len(),
-            r.orders.len()
+            r.orders().len()
         ));
     }
-    let mut ordered = vec![false; r.units.len()];
-    for (k, o) in r.orders.iter().enumerate() {
+    let mut ordered = vec![false; r.units().len()];
+    for (k, o) in r.orders().iter().enumerate() {
         if let Outcome::Illegal(why) = &o.outcome {
             return Err(format!(
                 "the legal order `{}` was judged illegal: {}",
@@ -391,7 +391,7 @@ pub fn check_phase(
         }
         match o.unit {
             Some(u) if u < ordered.len() && ordered[u] => {
-                return Err(format!("two outcomes for {}", r.units[u].short(map)));
+                return Err(format!("two outcomes for {}", r.units()[u].short(map)));
             }
             Some(u) if u < ordered.len() => ordered[u] = true,
             Some(_) => return Err(format!("`{}` names no unit", r.input[k].text)),
@@ -413,19 +413,19 @@ pub fn check_phase(
         }
     }
     let count = |v: &[Unit]| v.len() as i64;
-    let (expected, how) = match before.phase.kind {
-        PhaseKind::Movement => (
-            count(&before.units) - r.dislodged.len() as i64,
+    let (expected, how) = match &r.judged {
+        Judged::Movement(_) => (
+            count(&before.units) - r.dislodged().len() as i64,
             "units before less those dislodged",
         ),
-        PhaseKind::Retreat => (
-            count(&before.units) + before.dislodged.len() as i64 - r.destroyed.len() as i64,
+        Judged::Retreat(_) => (
+            count(&before.units) + before.dislodged.len() as i64 - r.destroyed().len() as i64,
             "units and retreating units less those destroyed",
         ),
-        PhaseKind::Adjustment => (
-            count(&before.units) + r.built.len() as i64
-                - r.removed.len() as i64
-                - r.civil_disorder.len() as i64,
+        Judged::Adjustment(a) => (
+            count(&before.units) + a.built.len() as i64
+                - a.removed.len() as i64
+                - a.civil_disorder.len() as i64,
             "units before, plus builds, less removals",
         ),
     };
@@ -435,7 +435,7 @@ pub fn check_phase(
             next.units.len()
         ));
     }
-    if next.dislodged.len() != r.dislodged.len() {
+    if next.dislodged.len() != r.dislodged().len() {
         return Err("the dislodged units do not carry into the retreat phase".into());
     }
     let mut owned = 0;

@@ -22,7 +22,16 @@ pub struct Unit {
 impl Unit {
     /// `F STP/SC`.
     pub fn short(&self, map: &Map) -> String {
-        format!("{} {}", self.kind.letter(), map.loc_upper(self.loc))
+        let mut s = String::with_capacity(8);
+        self.write_short(&mut s, map);
+        s
+    }
+
+    /// [`Unit::short`], appended to `s`.
+    pub fn write_short(&self, s: &mut String, map: &Map) {
+        s.push(self.kind.letter());
+        s.push(' ');
+        s.push_str(map.loc_upper(self.loc));
     }
 }
 

@@ -246,7 +246,7 @@ fn position(u: &mut Unstructured, map: &Map) -> Result<Position> {
 
 fn check(map: &Map, orders: &[Order], result: &arbiter::game::PhaseResult, next: &Position) {
     assert_eq!(
-        result.orders.len(),
+        result.orders().len(),
         orders.len(),
         "one outcome per input order"
     );

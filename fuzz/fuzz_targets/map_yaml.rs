@@ -24,5 +24,5 @@ fuzz_target!(|data: &[u8]| {
     let parsed = arbiter::orders::parse_orders(&map, &text);
     let (result, _) = advance(&map, Rules::default(), &position, &parsed.orders, None)
         .expect("a loaded map's own position and orders have its ids");
-    assert_eq!(result.orders.len(), parsed.orders.len());
+    assert_eq!(result.orders().len(), parsed.orders.len());
 });

@@ -25,5 +25,5 @@ fuzz_target!(|data: &[u8]| {
     };
     let (result, _) = advance(map, Rules::default(), &position, &[], None)
         .expect("a loaded position has the map's ids");
-    assert!(result.orders.is_empty());
+    assert!(result.orders().is_empty());
 });

@@ -34,7 +34,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let mut diagnostics = parsed.diagnostics;
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match is ignored, with a warning.
     diagnostics.extend(nationality_warnings(&map, &position.units, &parsed.orders));
-    diagnostics.extend(result.diagnostics.iter().cloned());
+    diagnostics.extend(result.diagnostics().iter().cloned());
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     let file = if args.orders == "-" {
         "<stdin>"

@@ -624,7 +624,7 @@ fn render_judgement(
             v["diagnostics"] = serde_json::Value::Array(diags);
             json(&v)
         }
-        _ => super::render(map, game, &j.result, format, &j.result.diagnostics),
+        _ => super::render(map, game, &j.result, format, j.result.diagnostics()),
     }
 }
 

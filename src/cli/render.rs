@@ -166,7 +166,7 @@ fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
             let (result, _) = advance(&map, rules, &position, &parsed.orders, None)
                 .map_err(|e| Fatal(e.to_string()))?;
             let mut diagnostics = parsed.diagnostics;
-            diagnostics.extend(result.diagnostics.iter().cloned());
+            diagnostics.extend(result.diagnostics().iter().cloned());
             diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
             if !diagnostics.is_empty() {
                 let shown = if file == "-" { "<stdin>" } else { file };

@@ -14,44 +14,30 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::judge::{
-    adjudicate_adjustments, adjudicate_checked, adjudicate_retreats, owed, owners_after, Dislodged,
-    OrderResult, Owed, Rules,
+    adjudicate_adjustments, adjudicate_checked, adjudicate_retreats, owed, owners_after,
+    AdjustmentResult, Dislodged, MovementResult, OrderResult, Outcome, Owed, RetreatResult, Rules,
 };
-use crate::map::{Map, Power, Prov};
+use crate::map::{Map, Power};
 use crate::orders::{Diagnostic, Order};
 use crate::state::{
     check_ids, next_phase, ForeignIds, Phase, PhaseKind, Position, Retreating, Unit,
 };
 
-/// What one phase decided, for every kind of phase. Outcomes refer to units by index
-/// into `units`: the units on the board before a movement or adjustment phase, the
-/// dislodged units in a retreat phase.
+/// What one phase decided, for every kind of phase: what the judge decided for the
+/// phase's kind ([`Judged`]), then the steps [`advance`] took after it. Outcomes refer
+/// to units by index into [`PhaseResult::units`]: the units on the board before a
+/// movement or adjustment phase, the dislodged units in a retreat phase.
 #[derive(Clone, Debug)]
 pub struct PhaseResult {
     pub phase: Phase,
     pub rules: Rules,
     /// The orders as parsed, in input order.
     pub input: Vec<Order>,
-    /// The units the outcomes refer to.
-    pub units: Vec<Unit>,
-    /// One result per input order.
-    pub orders: Vec<OrderResult>,
-    /// Movement: the units dislodged, with their retreats.
-    pub dislodged: Vec<Dislodged>,
-    /// Movement: provinces left vacant by a standoff.
-    pub contested: Vec<Prov>,
-    /// Movement: per unit, its move went by convoy (DATC 4.A.3 as the edition decides).
-    pub convoyed: Vec<bool>,
-    /// Retreat: the dislodged units destroyed (bounced, no order, illegal order).
-    pub destroyed: Vec<usize>,
-    /// Adjustment: units built, units removed by order, units removed in civil
-    /// disorder (with their distance), builds not used per power.
-    pub built: Vec<Unit>,
-    pub removed: Vec<usize>,
-    pub civil_disorder: Vec<(usize, Option<u32>)>,
-    pub waived: Vec<(Power, usize)>,
-    /// Adjustment: builds saved for a colonial build next winter, per power.
-    pub saved: Vec<(Power, usize)>,
+    /// What the judge decided: the result of the phase's kind.
+    pub judged: Judged,
+    /// Per unit of [`PhaseResult::units`]: its first order that is not illegal (an
+    /// index into `input`), or `None` if it had none.
+    pub order_of: Vec<Option<usize>>,
     /// Builds saved the winter before, per power (map order; empty: none), as the
     /// phase's position had them.
     pub saved_before: Vec<u32>,
@@ -70,15 +56,116 @@ pub struct PhaseResult {
     pub next: Option<Phase>,
     /// The power that reached the map's victory threshold.
     pub winner: Option<Power>,
-    /// Problems binding orders to units (foreign unit, no unit, coast needed).
-    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// What the judge decided in one phase, by the phase's kind: a retreat result cannot
+/// carry a movement's dislodgements, nor a movement result builds.
+#[derive(Clone, Debug)]
+pub enum Judged {
+    Movement(MovementResult),
+    Retreat(RetreatResult),
+    Adjustment(AdjustmentResult),
 }
 
 impl PhaseResult {
-    /// Is unit `i` (of `units`) dislodged in this movement phase?
-    pub fn is_dislodged(&self, i: usize) -> bool {
-        self.dislodged.iter().any(|d| d.unit == i)
+    /// The units the outcomes refer to: the units on the board before a movement or
+    /// adjustment phase, the dislodged units in a retreat phase.
+    pub fn units(&self) -> &[Unit] {
+        match &self.judged {
+            Judged::Movement(m) => &m.units,
+            Judged::Retreat(t) => &t.units,
+            Judged::Adjustment(a) => &a.units,
+        }
     }
+
+    /// One result per input order.
+    pub fn orders(&self) -> &[OrderResult] {
+        match &self.judged {
+            Judged::Movement(m) => &m.orders,
+            Judged::Retreat(t) => &t.orders,
+            Judged::Adjustment(a) => &a.orders,
+        }
+    }
+
+    /// Problems binding orders to units (foreign unit, no unit, coast needed).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        match &self.judged {
+            Judged::Movement(m) => &m.diagnostics,
+            Judged::Retreat(t) => &t.diagnostics,
+            Judged::Adjustment(a) => &a.diagnostics,
+        }
+    }
+
+    /// [`PhaseResult::diagnostics`], to add to or replace (a caller that read the orders
+    /// from several files words them for each file).
+    pub fn diagnostics_mut(&mut self) -> &mut Vec<Diagnostic> {
+        match &mut self.judged {
+            Judged::Movement(m) => &mut m.diagnostics,
+            Judged::Retreat(t) => &mut t.diagnostics,
+            Judged::Adjustment(a) => &mut a.diagnostics,
+        }
+    }
+
+    /// The movement phase's result, if this was one.
+    pub fn movement(&self) -> Option<&MovementResult> {
+        match &self.judged {
+            Judged::Movement(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The adjustment phase's result, if this was one.
+    pub fn adjustment(&self) -> Option<&AdjustmentResult> {
+        match &self.judged {
+            Judged::Adjustment(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// The units dislodged in a movement phase, with their retreats (none in the
+    /// other kinds).
+    pub fn dislodged(&self) -> &[Dislodged] {
+        self.movement().map_or(&[], |m| &m.dislodged)
+    }
+
+    /// Is unit `i` (of [`PhaseResult::units`]) dislodged in this movement phase?
+    pub fn is_dislodged(&self, i: usize) -> bool {
+        self.dislodged().iter().any(|d| d.unit == i)
+    }
+
+    /// Is unit `i` (of [`PhaseResult::units`]) destroyed in this retreat phase
+    /// (bounced, no order, illegal order)?
+    pub fn is_destroyed(&self, i: usize) -> bool {
+        match &self.judged {
+            Judged::Retreat(t) => t.destination.get(i).is_some_and(Option::is_none),
+            _ => false,
+        }
+    }
+
+    /// The dislodged units destroyed in a retreat phase, in unit order.
+    pub fn destroyed(&self) -> Vec<usize> {
+        (0..self.units().len())
+            .filter(|&i| self.is_destroyed(i))
+            .collect()
+    }
+
+    /// The first order of unit `i` that is not illegal (an index into `input`).
+    pub fn order_of(&self, i: usize) -> Option<usize> {
+        self.order_of.get(i).copied().flatten()
+    }
+}
+
+/// Per unit of `units`: its first order whose outcome is not illegal.
+fn orders_of_units(units: usize, orders: &[OrderResult]) -> Vec<Option<usize>> {
+    let mut order_of = vec![None; units];
+    for (k, r) in orders.iter().enumerate() {
+        if let Some(slot) = r.unit.and_then(|u| order_of.get_mut(u)) {
+            if slot.is_none() && !matches!(r.outcome, Outcome::Illegal(_)) {
+                *slot = Some(k);
+            }
+        }
+    }
+    order_of
 }
 
 /// Adjudicate the phase of `position` with `orders` and step to the next phase that
@@ -92,31 +179,6 @@ pub fn advance(
     last_year: Option<i32>,
 ) -> Result<(PhaseResult, Position), ForeignIds> {
     check_ids(map, position, orders)?;
-    let mut r = PhaseResult {
-        phase: position.phase,
-        rules,
-        input: orders.to_vec(),
-        units: Vec::new(),
-        orders: Vec::new(),
-        dislodged: Vec::new(),
-        contested: Vec::new(),
-        convoyed: Vec::new(),
-        destroyed: Vec::new(),
-        built: Vec::new(),
-        removed: Vec::new(),
-        civil_disorder: Vec::new(),
-        waived: Vec::new(),
-        saved: Vec::new(),
-        saved_before: position.saved.clone(),
-        units_after: Vec::new(),
-        owners_before: position.owners.clone(),
-        owners_after: None,
-        owed: Vec::new(),
-        skipped: Vec::new(),
-        next: None,
-        winner: None,
-        diagnostics: Vec::new(),
-    };
     let mut next = Position {
         phase: next_phase(position.phase),
         units: Vec::new(),
@@ -125,7 +187,7 @@ pub fn advance(
         // Kept through the year to the next adjustment phase.
         saved: position.saved.clone(),
     };
-    match position.phase.kind {
+    let judged = match position.phase.kind {
         PhaseKind::Movement => {
             let m = adjudicate_checked(map, position, orders, rules);
             next.units = m.units_after();
@@ -138,48 +200,44 @@ pub fn advance(
                     retreats: d.retreats.clone(),
                 })
                 .collect();
-            r.units = m.units;
-            r.orders = m.orders;
-            r.dislodged = m.dislodged;
-            r.contested = m.contested;
-            r.convoyed = m.convoyed;
-            r.diagnostics = m.diagnostics;
+            Judged::Movement(m)
         }
         PhaseKind::Retreat => {
             let t = adjudicate_retreats(map, position, orders);
             next.units = position.units.clone();
-            for (i, d) in t.destination.iter().enumerate() {
-                match d {
-                    Some(loc) => next.units.push(Unit {
-                        loc: *loc,
-                        ..t.units[i]
-                    }),
-                    None => r.destroyed.push(i),
-                }
-            }
-            r.units = t.units;
-            r.orders = t.orders;
-            r.diagnostics = t.diagnostics;
+            let retreated = t.units.iter().zip(&t.destination);
+            next.units
+                .extend(retreated.filter_map(|(u, d)| Some(Unit { loc: (*d)?, ..*u })));
+            Judged::Retreat(t)
         }
         PhaseKind::Adjustment => {
             let a = adjudicate_adjustments(map, position, orders, rules);
             next.units = a.units_after();
-            r.built = a.built;
-            r.removed = a.removed;
-            r.civil_disorder = a.civil_disorder;
-            r.waived = a.waived;
             // A saving not used this winter is lost; this winter's are kept for the next.
             let mut saved = vec![0u32; map.powers.len()];
             for &(pw, n) in &a.saved {
                 saved[pw.0 as usize] = n as u32;
             }
             next.set_saved(saved);
-            r.saved = a.saved;
-            r.units = a.units;
-            r.orders = a.orders;
-            r.diagnostics = a.diagnostics;
+            Judged::Adjustment(a)
         }
-    }
+    };
+    let mut r = PhaseResult {
+        phase: position.phase,
+        rules,
+        input: orders.to_vec(),
+        order_of: Vec::new(),
+        judged,
+        saved_before: position.saved.clone(),
+        units_after: Vec::new(),
+        owners_before: position.owners.clone(),
+        owners_after: None,
+        owed: Vec::new(),
+        skipped: Vec::new(),
+        next: None,
+        winner: None,
+    };
+    r.order_of = orders_of_units(r.units().len(), r.orders());
     r.units_after = next.units.clone();
     // The automatic steps up to the next phase that needs orders.
     loop {

@@ -4,4 +4,4 @@
 
 pub mod advance;
 
-pub use advance::{advance, winner, PhaseResult};
+pub use advance::{advance, winner, Judged, PhaseResult};

@@ -288,8 +288,8 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     if !scene.bare {
         match result {
             Some(r) if r.phase.kind == PhaseKind::Movement => {
-                for (i, u) in r.units.iter().enumerate() {
-                    let d = r.dislodged.iter().find(|d| d.unit == i);
+                for (i, u) in r.units().iter().enumerate() {
+                    let d = r.dislodged().iter().find(|d| d.unit == i);
                     drawn.push(Drawn {
                         unit: *u,
                         at: match d {
@@ -324,19 +324,19 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
             }
         }
         if let Some(r) = result {
-            if r.phase.kind == PhaseKind::Adjustment {
-                for &i in r
+            if let Some(a) = r.adjustment() {
+                for &i in a
                     .removed
                     .iter()
-                    .chain(r.civil_disorder.iter().map(|(i, _)| i))
+                    .chain(a.civil_disorder.iter().map(|(i, _)| i))
                 {
-                    if let Some(u) = r.units.get(i) {
+                    if let Some(u) = r.units().get(i) {
                         if let Some(d) = drawn.iter_mut().find(|d| d.unit == *u) {
                             d.removed = true;
                         }
                     }
                 }
-                for u in &r.built {
+                for u in &a.built {
                     drawn.push(Drawn {
                         unit: *u,
                         at: lay.point(u.loc),
@@ -351,7 +351,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     // Where the result's unit `i` is drawn.
     let unit_at = |i: usize| -> Option<(f64, f64)> {
         let r = result?;
-        let u = r.units.get(i)?;
+        let u = r.units().get(i)?;
         if retreat_phase {
             drawn
                 .iter()
@@ -520,19 +520,20 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     // Orders (and their lines, which labels keep off).
     let mut order_lines: Vec<((f64, f64), (f64, f64))> = Vec::new();
     if let (Some(r), false) = (result, scene.bare) {
-        let look = crate::report::Lookup::new(map, r);
         for (k, o) in r.input.iter().enumerate() {
-            let Some(res) = r.orders.get(k) else { continue };
+            let Some(res) = r.orders().get(k) else {
+                continue;
+            };
             let Some(i) = res.unit else { continue };
-            let (Some(u), Some(from)) = (r.units.get(i), unit_at(i)) else {
+            let (Some(u), Some(from)) = (r.units().get(i), unit_at(i)) else {
                 continue;
             };
             let colour = power_colour(u.power);
             let failed = !res.outcome.succeeded();
             let title = format!(
                 "{}{}",
-                crate::report::canonical_in(map, r, &look, k),
-                match crate::report::reason_in(map, r, &look, k).0 {
+                crate::report::canonical(map, r, k),
+                match crate::report::reason(map, r, k).0 {
                     Some(why) => format!(": {why}"),
                     None => String::new(),
                 }
@@ -540,7 +541,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
             // The point of the unit standing in a location's province.
             let target_at = |l: Loc| -> (f64, f64) {
                 let p = map.prov_of(l);
-                r.units
+                r.units()
                     .iter()
                     .position(|u| map.prov_of(u.loc) == p)
                     .and_then(unit_at)
@@ -561,11 +562,11 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
                         let OrderKind::Move { to: t2, .. } = o2.kind else {
                             return false;
                         };
-                        let Some(res2) = r.orders.get(j) else {
+                        let Some(res2) = r.orders().get(j) else {
                             return false;
                         };
                         let t2 = res2.to.unwrap_or(t2);
-                        res2.unit.and_then(|i| r.units.get(i)).is_some_and(|u2| {
+                        res2.unit.and_then(|i| r.units().get(i)).is_some_and(|u2| {
                             map.prov_of(u2.loc) == map.prov_of(to) && map.prov_of(t2) == here
                         })
                     });
@@ -1113,7 +1114,7 @@ fn legend(map: &Map, scene: &Scene, top: f64, room: f64) -> (String, f64, f64) {
     let units_of = |w: Power| -> usize {
         match scene.result {
             Some(r) if r.phase.kind == PhaseKind::Movement => {
-                r.units.iter().filter(|u| u.power == w).count()
+                r.units().iter().filter(|u| u.power == w).count()
             }
             _ => {
                 pos.units.iter().filter(|u| u.power == w).count()
@@ -1166,17 +1167,14 @@ fn legend(map: &Map, scene: &Scene, top: f64, room: f64) -> (String, f64, f64) {
         if !scene.bare {
             let u = units_of(w);
             let _ = write!(text, ", {u} unit{}", s(u));
-            if let Some(r) = scene
-                .result
-                .filter(|r| r.phase.kind == PhaseKind::Adjustment)
-            {
-                let gone = r
+            if let Some((r, a)) = scene.result.and_then(|r| Some((r, r.adjustment()?))) {
+                let gone = a
                     .removed
                     .iter()
-                    .chain(r.civil_disorder.iter().map(|(i, _)| i))
-                    .filter(|&&i| r.units.get(i).is_some_and(|u| u.power == w))
+                    .chain(a.civil_disorder.iter().map(|(i, _)| i))
+                    .filter(|&&i| r.units().get(i).is_some_and(|u| u.power == w))
                     .count();
-                let built = r.built.iter().filter(|u| u.power == w).count();
+                let built = a.built.iter().filter(|u| u.power == w).count();
                 if gone + built > 0 {
                     let _ = write!(text, " (then {})", u + built - gone.min(u + built));
                 }

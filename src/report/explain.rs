@@ -163,13 +163,13 @@ fn steps(d: u32) -> String {
 
 impl<'a> Board<'a> {
     fn new(map: &'a Map, r: &'a PhaseResult) -> Board<'a> {
-        let n = r.units.len();
+        let n = r.units().len();
         let mut at = vec![None; map.province_count()];
-        for (i, u) in r.units.iter().enumerate() {
+        for (i, u) in r.units().iter().enumerate() {
             at[map.prov_of(u.loc).0 as usize] = Some(i);
         }
         let mut order = vec![None; n];
-        for (k, o) in r.orders.iter().enumerate() {
+        for (k, o) in r.orders().iter().enumerate() {
             if let Some(u) = o.unit {
                 if order[u].is_none() && !matches!(o.outcome, Outcome::Illegal(_)) {
                     order[u] = Some(k);
@@ -196,7 +196,9 @@ impl<'a> Board<'a> {
         }
         // Which moves went by convoy is the judge's decision (DATC 4.A.3, by edition).
         for a in 0..n {
-            if let (Act::Move { to, .. }, Some(&convoy)) = (b.act[a], r.convoyed.get(a)) {
+            if let (Act::Move { to, .. }, Some(&convoy)) =
+                (b.act[a], r.movement().and_then(|m| m.convoyed.get(a)))
+            {
                 b.act[a] = Act::Move { to, convoy };
             }
         }
@@ -206,12 +208,12 @@ impl<'a> Board<'a> {
     /// The act of unit `u` from its legal order `k`.
     fn rebuild(&self, u: usize, k: usize) -> Act {
         let map = self.map;
-        let unit = &self.r.units[u];
+        let unit = &self.r.units()[u];
         let here = map.prov_of(unit.loc);
         let at = |l: Loc| self.at[map.prov_of(l).0 as usize];
         match self.r.input[k].kind {
             OrderKind::Move { to, via_convoy } => {
-                let to = self.r.orders[k].to.unwrap_or(to);
+                let to = self.r.orders()[k].to.unwrap_or(to);
                 let dest = map.prov_of(to);
                 let convoy = unit.kind == UnitKind::Army
                     && map.is_shore(here)
@@ -247,15 +249,15 @@ impl<'a> Board<'a> {
     // ---- facts derived from the outcomes -------------------------------------------
 
     fn prov(&self, u: usize) -> Prov {
-        self.map.prov_of(self.r.units[u].loc)
+        self.map.prov_of(self.r.units()[u].loc)
     }
 
     fn power(&self, u: usize) -> Power {
-        self.r.units[u].power
+        self.r.units()[u].power
     }
 
     fn outcome(&self, u: usize) -> Option<&Outcome> {
-        self.order[u].map(|k| &self.r.orders[k].outcome)
+        self.order[u].map(|k| &self.r.orders()[k].outcome)
     }
 
     fn succeeds(&self, u: usize) -> bool {
@@ -304,13 +306,13 @@ impl<'a> Board<'a> {
                 OrderKind::Support { target, .. } => self.map.prov_of(target.loc) == p,
                 _ => false,
             })
-            .filter(|&k| self.r.orders[k].unit.is_some())
+            .filter(|&k| self.r.orders()[k].unit.is_some())
             .collect()
     }
 
     /// The supporters whose support of `u` matched what `u` did.
     fn supporters(&self, u: usize) -> Vec<usize> {
-        (0..self.r.units.len())
+        (0..self.r.units().len())
             .filter(|&s| match self.act[s] {
                 Act::SupHold { target } | Act::SupMove { target, .. } => target == u,
                 _ => false,
@@ -374,12 +376,12 @@ impl<'a> Board<'a> {
             return None;
         }
         let p = self.prov(u);
-        (0..self.r.units.len()).find(|&m| self.moved(m) && self.dest(m) == Some(p))
+        (0..self.r.units().len()).find(|&m| self.moved(m) && self.dest(m) == Some(p))
     }
 
     /// The units moving to province `p`.
     fn movers(&self, p: Prov) -> Vec<usize> {
-        (0..self.r.units.len())
+        (0..self.r.units().len())
             .filter(|&m| self.dest(m) == Some(p))
             .collect()
     }
@@ -389,7 +391,7 @@ impl<'a> Board<'a> {
         let Some(d) = self.dest(m) else {
             return vec![];
         };
-        (0..self.r.units.len())
+        (0..self.r.units().len())
             .filter(|&f| self.act[f] == Act::Convoy { army: m, to: d })
             .filter(|&f| !matches!(self.outcome(f), Some(Outcome::Invalid(_))))
             .collect()
@@ -407,7 +409,7 @@ impl<'a> Board<'a> {
             if next == m {
                 return (chain.len() >= 2).then_some(chain);
             }
-            if chain.contains(&next) || chain.len() > self.r.units.len() {
+            if chain.contains(&next) || chain.len() > self.r.units().len() {
                 return None;
             }
             chain.push(next);
@@ -472,7 +474,7 @@ impl<'a> Board<'a> {
     fn szykman(&self, m: usize) -> Option<Vec<(usize, usize, usize, usize)>> {
         let mut links = Vec::new();
         let mut a = m;
-        while links.len() <= self.r.units.len() {
+        while links.len() <= self.r.units().len() {
             let link = self.paradox_link(a)?;
             links.push(link);
             if link.3 == m {
@@ -509,7 +511,7 @@ impl<'a> Board<'a> {
 
     /// `F North Sea`.
     fn unit(&self, u: usize) -> String {
-        let x = &self.r.units[u];
+        let x = &self.r.units()[u];
         format!("{} {}", x.kind.letter(), self.map.loc_name(x.loc))
     }
 
@@ -525,7 +527,7 @@ impl<'a> Board<'a> {
 
     /// `army` or `fleet`.
     fn noun(&self, u: usize) -> &'static str {
-        match self.r.units[u].kind {
+        match self.r.units()[u].kind {
             UnitKind::Army => "army",
             UnitKind::Fleet => "fleet",
         }
@@ -550,7 +552,7 @@ impl<'a> Board<'a> {
     fn order(&self, k: usize) -> String {
         let map = self.map;
         let o = &self.r.input[k];
-        let res = &self.r.orders[k];
+        let res = &self.r.orders()[k];
         let me = match (res.unit, o.unit) {
             (Some(u), _) => self.unit(u),
             (None, Some(x)) => match (o.kind, x.kind) {
@@ -629,7 +631,7 @@ impl<'a> Board<'a> {
 
     /// `It may retreat to Clyde or Yorkshire.` for dislodged unit `u`.
     fn retreat_words(&self, u: usize) -> String {
-        match self.r.dislodged.iter().find(|d| d.unit == u) {
+        match self.r.dislodged().iter().find(|d| d.unit == u) {
             Some(d) if !d.retreats.is_empty() => {
                 let places: Vec<String> = d.retreats.iter().map(|&l| self.place(l)).collect();
                 format!("It may retreat to {}.", or_list(&places))
@@ -654,9 +656,9 @@ impl<'a> Board<'a> {
 
     /// Why the support order `k` (of unit `s`) did not count for unit `u`, if it did not.
     fn support_note(&self, k: usize, u: usize, not_of: Option<Power>) -> Option<String> {
-        let s = self.r.orders[k].unit?;
+        let s = self.r.orders()[k].unit?;
         let who = format!("The support from {}", self.unit(s));
-        match &self.r.orders[k].outcome {
+        match &self.r.orders()[k].outcome {
             Outcome::Succeeds if Some(self.power(s)) == not_of && self.order[s] == Some(k) => {
                 Some(format!(
                     "{who} does not count: it is {}'s, and a power's support cannot help \
@@ -706,7 +708,7 @@ impl<'a> Board<'a> {
         let what = match self.r.input[k].kind {
             OrderKind::Hold => "to hold".to_string(),
             OrderKind::Move { to, .. } => {
-                let to = self.place(self.r.orders[k].to.unwrap_or(to));
+                let to = self.place(self.r.orders()[k].to.unwrap_or(to));
                 let via = if self.convoyed(u) {
                     " (via convoy)"
                 } else {
@@ -761,7 +763,7 @@ impl<'a> Board<'a> {
     fn support_notes(&self, u: usize, not_of: Option<Power>) -> Vec<String> {
         self.support_orders(u)
             .into_iter()
-            .filter(|&k| self.r.orders[k].unit != Some(u))
+            .filter(|&k| self.r.orders()[k].unit != Some(u))
             .filter_map(|k| self.support_note(k, u, not_of))
             .collect()
     }
@@ -841,7 +843,7 @@ impl<'a> Board<'a> {
                 self.unit(b)
             }
         };
-        match &self.r.orders[k].outcome {
+        match &self.r.orders()[k].outcome {
             Outcome::Fails(Failure::Cut { by: b })
             | Outcome::Fails(Failure::Dislodged { by: b }) => {
                 let verb = if what == "support" {
@@ -897,7 +899,7 @@ impl<'a> Board<'a> {
             let o = &self.r.input[k];
             let at = |l: Loc| map.prov_of(l) == p;
             o.unit.is_some_and(|u| at(u.loc))
-                || self.r.orders[k].unit.is_some_and(|u| self.prov(u) == p)
+                || self.r.orders()[k].unit.is_some_and(|u| self.prov(u) == p)
                 || match o.kind {
                     OrderKind::Move { to, .. } => at(to),
                     OrderKind::Support { to: Some(to), .. } => at(to),
@@ -909,12 +911,14 @@ impl<'a> Board<'a> {
         let mut items: Vec<(usize, String)> = Vec::new();
         for k in 0..self.r.input.len() {
             if concerns_order(k) {
-                let key = self.r.orders[k].power.map_or(usize::MAX, |p| p.0 as usize);
+                let key = self.r.orders()[k]
+                    .power
+                    .map_or(usize::MAX, |p| p.0 as usize);
                 items.push((key, self.movement_order(k)));
             }
         }
-        for u in 0..self.r.units.len() {
-            let ordered = self.r.orders.iter().any(|o| {
+        for u in 0..self.r.units().len() {
+            let ordered = self.r.orders().iter().any(|o| {
                 o.unit == Some(u) && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
             });
             if !ordered && province.is_none_or(|p| self.prov(u) == p) {
@@ -932,7 +936,7 @@ impl<'a> Board<'a> {
     }
 
     fn movement_order(&self, k: usize) -> String {
-        let res = &self.r.orders[k];
+        let res = &self.r.orders()[k];
         let mut t = format!("{}: {}", self.power_name(res.power), self.heading(k));
         let Some(u) = res.unit else {
             if let Outcome::Illegal(i) = &res.outcome {
@@ -948,7 +952,7 @@ impl<'a> Board<'a> {
                 } else if self.order[u].is_none() {
                     t.push_str(" The order is ignored and the unit holds.");
                     // The hold is explained once, under the unit's first order.
-                    let first = self.r.orders.iter().position(|o| {
+                    let first = self.r.orders().iter().position(|o| {
                         o.unit == Some(u)
                             && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
                     });
@@ -1104,7 +1108,7 @@ impl<'a> Board<'a> {
             } else if attack > 0 {
                 let _ = write!(t, " {attack} does not beat {strongest}, so the move fails.");
             }
-            if self.r.contested.contains(&d) {
+            if self.r.movement().is_some_and(|m| m.contested.contains(&d)) {
                 let _ = write!(
                     t,
                     " Standoff: {dname} stays empty, and no unit may retreat there."
@@ -1325,7 +1329,7 @@ impl<'a> Board<'a> {
     fn retreat(&self, province: Option<Prov>) -> Vec<String> {
         let map = self.map;
         let mut items: Vec<(usize, String)> = Vec::new();
-        for (k, res) in self.r.orders.iter().enumerate() {
+        for (k, res) in self.r.orders().iter().enumerate() {
             let o = &self.r.input[k];
             if let Some(p) = province {
                 let here = o.unit.is_some_and(|u| map.prov_of(u.loc) == p)
@@ -1336,7 +1340,7 @@ impl<'a> Board<'a> {
                 }
             }
             let mut t = format!("{}: {}", self.power_name(res.power), self.heading(k));
-            let gone = |u: usize| self.r.destroyed.contains(&u);
+            let gone = |u: usize| self.r.destroyed().contains(&u);
             match &res.outcome {
                 Outcome::Succeeds => match (o.kind, res.to, res.unit) {
                     (OrderKind::Move { .. }, Some(to), _) => {
@@ -1361,7 +1365,7 @@ impl<'a> Board<'a> {
                     match res.unit {
                         Some(u)
                             if gone(u)
-                                && !self.r.orders.iter().any(|x| {
+                                && !self.r.orders().iter().any(|x| {
                                     x.unit == Some(u) && !matches!(x.outcome, Outcome::Illegal(_))
                                 }) =>
                         {
@@ -1379,8 +1383,8 @@ impl<'a> Board<'a> {
             let key = res.power.map_or(usize::MAX, |p| p.0 as usize);
             items.push((key, t));
         }
-        for u in 0..self.r.units.len() {
-            let ordered = self.r.orders.iter().any(|o| o.unit == Some(u));
+        for u in 0..self.r.units().len() {
+            let ordered = self.r.orders().iter().any(|o| o.unit == Some(u));
             if !ordered && province.is_none_or(|p| self.prov(u) == p) {
                 let t = format!(
                     "{}: {} had no retreat order and is destroyed.",
@@ -1399,13 +1403,16 @@ impl<'a> Board<'a> {
     fn adjustment(&self, province: Option<Prov>) -> Vec<String> {
         let map = self.map;
         let r = self.r;
-        let owed = owed(map, &r.owners_before, &r.units, &r.saved_before);
+        let Some(a) = r.adjustment() else {
+            return Vec::new();
+        };
+        let owed = owed(map, &r.owners_before, r.units(), &r.saved_before);
         let mut out = Vec::new();
         let in_prov = |l: Loc| province.is_none_or(|p| map.prov_of(l) == p);
         let powers: Vec<Option<Power>> = map.power_ids().map(Some).chain([None]).collect();
         for pw in powers {
             let mut items = Vec::new();
-            for (k, res) in r.orders.iter().enumerate() {
+            for (k, res) in r.orders().iter().enumerate() {
                 if res.power != pw {
                     continue;
                 }
@@ -1449,16 +1456,16 @@ impl<'a> Board<'a> {
                 out.extend(items);
                 continue;
             };
-            let cd: Vec<(usize, Option<u32>)> = r
+            let cd: Vec<(usize, Option<u32>)> = a
                 .civil_disorder
                 .iter()
                 .copied()
-                .filter(|&(u, _)| r.units[u].power == pw && in_prov(r.units[u].loc))
+                .filter(|&(u, _)| r.units()[u].power == pw && in_prov(r.units()[u].loc))
                 .collect();
             if !cd.is_empty() {
                 items.push(self.civil_disorder(pw, &cd));
             }
-            let waived = r.waived.iter().find(|w| w.0 == pw).map_or(0, |w| w.1);
+            let waived = a.waived.iter().find(|w| w.0 == pw).map_or(0, |w| w.1);
             if waived > 0 && province.is_none() {
                 items.push(format!(
                     "{}: {waived} build{} not ordered and {} waived.",
@@ -1469,7 +1476,7 @@ impl<'a> Board<'a> {
             }
             let o = &owed[pw.0 as usize];
             if o.saved > 0 && province.is_none() {
-                let used = r
+                let used = a
                     .built
                     .iter()
                     .filter(|u| u.power == pw && map.province(map.prov_of(u.loc)).home != Some(pw))
@@ -1523,15 +1530,18 @@ impl<'a> Board<'a> {
     fn civil_disorder(&self, pw: Power, cd: &[(usize, Option<u32>)]) -> String {
         let map = self.map;
         let r = self.r;
-        let ordered = r
+        let Some(a) = r.adjustment() else {
+            return String::new();
+        };
+        let ordered = a
             .removed
             .iter()
-            .filter(|&&u| r.units[u].power == pw)
+            .filter(|&&u| r.units()[u].power == pw)
             .count();
-        let all = r
+        let all = a
             .civil_disorder
             .iter()
-            .filter(|&&(u, _)| r.units[u].power == pw)
+            .filter(|&&(u, _)| r.units()[u].power == pw)
             .count();
         let units = |n: usize| {
             if n == 1 {
@@ -1556,16 +1566,16 @@ impl<'a> Board<'a> {
         };
         t.push(' ');
         t.push_str(&civil_disorder_rule(r.rules));
-        let dist = unit_distances(map, &r.owners_before, &r.units, pw, r.rules);
+        let dist = unit_distances(map, &r.owners_before, r.units(), pw, r.rules);
         let centre = match r.rules.civil_disorder {
             CivilDisorder::OwnedCentresAnyPath => "owned",
             CivilDisorder::HomeCentresByUnitType => "home",
         };
-        let kept: Vec<usize> = (0..r.units.len())
+        let kept: Vec<usize> = (0..r.units().len())
             .filter(|&u| {
-                r.units[u].power == pw
-                    && !r.removed.contains(&u)
-                    && !r.civil_disorder.iter().any(|&(x, _)| x == u)
+                r.units()[u].power == pw
+                    && !a.removed.contains(&u)
+                    && !a.civil_disorder.iter().any(|&(x, _)| x == u)
             })
             .collect();
         let far = |d: Option<u32>| match d {
@@ -1575,15 +1585,15 @@ impl<'a> Board<'a> {
         for &(u, d) in cd {
             let _ = write!(t, " {} is removed: {}", self.unit(u), far(d));
             let tied: Vec<usize> = kept.iter().copied().filter(|&x| dist[x] == d).collect();
-            let is_fleet = r.units[u].kind == UnitKind::Fleet;
+            let is_fleet = r.units()[u].kind == UnitKind::Fleet;
             let armies: Vec<String> = tied
                 .iter()
-                .filter(|&&x| r.units[x].kind == UnitKind::Army)
+                .filter(|&&x| r.units()[x].kind == UnitKind::Army)
                 .map(|&x| self.unit(x))
                 .collect();
             let same: Vec<String> = tied
                 .iter()
-                .filter(|&&x| r.units[x].kind == r.units[u].kind)
+                .filter(|&&x| r.units()[x].kind == r.units()[u].kind)
                 .map(|&x| self.unit(x))
                 .collect();
             if is_fleet && !armies.is_empty() {
@@ -1660,7 +1670,7 @@ mod tests {
                     continue;
                 }
                 let b = Board::new(&map, &r);
-                for m in 0..r.units.len() {
+                for m in 0..r.units().len() {
                     if b.dest(m).is_none() || !b.path(m) {
                         continue;
                     }

@@ -11,7 +11,7 @@
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-use super::{canonical_in, reason_in, unit_order_in, Lookup};
+use super::{canonical, reason, unit_order};
 use crate::game::PhaseResult;
 use crate::judge::Owed;
 use crate::map::{Map, Power};
@@ -66,19 +66,18 @@ fn is_zero(n: &usize) -> bool {
 
 /// Each input order's JSON entry, in input order.
 pub fn orders(map: &Map, result: &PhaseResult) -> Vec<JsonOrder> {
-    let look = Lookup::new(map, result);
     (0..result.input.len())
         .map(|k| {
-            let (reason, causes) = reason_in(map, result, &look, k);
+            let (reason, causes) = reason(map, result, k);
             JsonOrder {
-                power: result.orders[k].power.map(|p| map.power(p).id.clone()),
+                power: result.orders()[k].power.map(|p| map.power(p).id.clone()),
                 order: result.input[k].text.to_string(),
-                canonical: Some(canonical_in(map, result, &look, k)),
-                outcome: result.orders[k].outcome.word(),
+                canonical: Some(canonical(map, result, k)),
+                outcome: result.orders()[k].outcome.word(),
                 reason,
                 caused_by: causes
                     .into_iter()
-                    .map(|u| unit_order_in(map, result, &look, u))
+                    .map(|u| unit_order(map, result, u))
                     .collect(),
             }
         })
@@ -149,8 +148,6 @@ pub struct Writer<'o> {
     out: &'o mut Vec<u8>,
     /// Room to format one string before it is written.
     scratch: String,
-    /// While [`Writer::phase_keys`] writes a result's orders: that result's lookup.
-    look: Option<Lookup>,
 }
 
 impl<'o> Writer<'o> {
@@ -158,7 +155,6 @@ impl<'o> Writer<'o> {
         Writer {
             out,
             scratch: String::with_capacity(64),
-            look: None,
         }
     }
 
@@ -229,9 +225,9 @@ impl<'o> Writer<'o> {
         string(self.out, &map.power(p).id);
     }
 
-    /// A unit as a JSON string: `"F STP/SC"` ([`super::write_unit`]).
+    /// A unit as a JSON string: `"F STP/SC"` ([`Unit::short`]).
     fn unit_str(&mut self, map: &Map, u: &Unit) {
-        self.str_with(|s| super::write_unit(s, map, u));
+        self.str_with(|s| u.write_short(s, map));
     }
 
     /// A word of the format's own vocabulary (an outcome), which needs no escape.
@@ -259,35 +255,27 @@ impl<'o> Writer<'o> {
     ) {
         self.comma();
         self.raw(b"{\"power\":");
-        match result.orders[k].power {
+        match result.orders()[k].power {
             Some(p) => self.power(map, p),
             None => self.raw(b"null"),
         }
         self.raw(b",\"order\":");
         self.str(text);
-        // The lookup `phase_keys` made for this result, or one for this order alone.
-        let (look, kept) = match self.look.take() {
-            Some(look) => (look, true),
-            None => (Lookup::new(map, result), false),
-        };
         self.raw(b",\"canonical\":");
-        self.str_with(|s| super::write_canonical_in(s, map, result, &look, k));
+        self.str_with(|s| super::write_canonical(s, map, result, k));
         self.raw(b",\"outcome\":");
-        self.word(result.orders[k].outcome.word());
+        self.word(result.orders()[k].outcome.word());
         self.raw(b",\"reason\":");
         self.scratch.clear();
-        if super::write_reason_in(&mut self.scratch, map, result, &look, k) {
+        if super::write_reason(&mut self.scratch, map, result, k) {
             string(self.out, &self.scratch);
         } else {
             self.raw(b"null");
         }
         self.raw(b",\"caused_by\":");
         self.list(super::causes(result, k), |w, u| {
-            w.str_with(|s| super::write_unit_order_in(s, map, result, &look, u))
+            w.str_with(|s| super::write_unit_order(s, map, result, u))
         });
-        if kept {
-            self.look = Some(look);
-        }
         if !warnings.is_empty() {
             self.raw(b",\"warnings\":");
             self.list(warnings, |w, d| w.str(&d.message));
@@ -370,15 +358,13 @@ impl<'o> Writer<'o> {
         self.raw(b",\"phase\":");
         self.str_with(|s| push_display(s, result.phase));
         self.raw(b",\"orders\":[");
-        self.look = Some(Lookup::new(map, result));
         orders(self);
-        self.look = None;
         self.raw(b"],\"dislodged\":");
         let dislodged: Vec<JsonDislodged> = result
-            .dislodged
+            .dislodged()
             .iter()
             .map(|d| {
-                let u = &result.units[d.unit];
+                let u = &result.units()[d.unit];
                 JsonDislodged {
                     power: map.power(u.power).id.clone(),
                     unit: u.short(map),
@@ -392,17 +378,25 @@ impl<'o> Writer<'o> {
             })
             .collect();
         self.serde(&dislodged)?;
+        // Each kind's keys are written for every kind (empty where they do not apply).
+        let contested = result.movement().map_or(&[][..], |m| &m.contested);
+        let adjustment = result.adjustment();
+        let built = adjustment.map_or(&[][..], |a| &a.built);
+        let removed = adjustment.map_or(&[][..], |a| &a.removed);
+        let civil_disorder = adjustment.map_or(&[][..], |a| &a.civil_disorder);
+        let waived = adjustment.map_or(&[][..], |a| &a.waived);
+        let saved = adjustment.map_or(&[][..], |a| &a.saved);
         self.raw(b",\"contested\":");
-        self.list(&result.contested, |w, &p| w.str_with(|s| upper(s, p)));
+        self.list(contested, |w, &p| w.str_with(|s| upper(s, p)));
         self.raw(b",\"destroyed\":");
-        self.list(&result.destroyed, |w, &i| w.unit(map, &result.units[i]));
+        self.list(&result.destroyed(), |w, &i| w.unit(map, &result.units()[i]));
         self.raw(b",\"built\":");
-        self.list(&result.built, |w, u| w.unit(map, u));
+        self.list(built, |w, u| w.unit(map, u));
         self.raw(b",\"removed\":");
-        self.list(&result.removed, |w, &i| w.unit(map, &result.units[i]));
+        self.list(removed, |w, &i| w.unit(map, &result.units()[i]));
         self.raw(b",\"civil_disorder\":");
-        self.list(&result.civil_disorder, |w, &(i, distance)| {
-            w.unit_open(map, &result.units[i]);
+        self.list(civil_disorder, |w, &(i, distance)| {
+            w.unit_open(map, &result.units()[i]);
             w.raw(b",\"distance\":");
             match distance {
                 Some(d) => w.num(d),
@@ -411,10 +405,10 @@ impl<'o> Writer<'o> {
             w.raw(b"}");
         });
         self.raw(b",\"waived\":");
-        self.counts(map, &result.waived);
-        if !result.saved.is_empty() {
+        self.counts(map, waived);
+        if !saved.is_empty() {
             self.raw(b",\"saved\":");
-            self.counts(map, &result.saved);
+            self.counts(map, saved);
         }
         self.raw(b",\"units_after\":");
         self.by_power(

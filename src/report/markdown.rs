@@ -17,9 +17,9 @@ use std::fmt::Write;
 use super::text::{
     closing_lines, destroyed_why, distance_words, header, or_list, order_lines, the,
 };
-use crate::game::PhaseResult;
+use crate::game::{Judged, PhaseResult};
+use crate::judge::{AdjustmentResult, MovementResult};
 use crate::map::{Map, Power};
-use crate::state::PhaseKind;
 
 /// A table cell: `|` escaped, line breaks flattened.
 fn cell(s: &str) -> String {
@@ -53,10 +53,10 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
             );
         }
     }
-    match result.phase.kind {
-        PhaseKind::Movement => movement(&mut out, map, result),
-        PhaseKind::Retreat => retreat(&mut out, map, result),
-        PhaseKind::Adjustment => adjustment(&mut out, map, result),
+    match &result.judged {
+        Judged::Movement(m) => movement(&mut out, map, result, m),
+        Judged::Retreat(_) => retreat(&mut out, map, result),
+        Judged::Adjustment(a) => adjustment(&mut out, map, result, a),
     }
     if let Some(after) = &result.owners_after {
         centres(&mut out, map, result, after);
@@ -86,7 +86,7 @@ fn section(out: &mut String, title: &str) {
 
 /// `The French Fleet in Edinburgh`.
 fn the_unit(map: &Map, result: &PhaseResult, i: usize) -> String {
-    let u = &result.units[i];
+    let u = &result.units()[i];
     format!(
         "The {} {} in {}",
         map.power(u.power).adjective,
@@ -95,10 +95,10 @@ fn the_unit(map: &Map, result: &PhaseResult, i: usize) -> String {
     )
 }
 
-fn movement(out: &mut String, map: &Map, result: &PhaseResult) {
-    if !result.dislodged.is_empty() {
+fn movement(out: &mut String, map: &Map, result: &PhaseResult, m: &MovementResult) {
+    if !result.dislodged().is_empty() {
         section(out, "Dislodged units");
-        for d in &result.dislodged {
+        for d in result.dislodged() {
             let who = the_unit(map, result, d.unit);
             if d.retreats.is_empty() {
                 let _ = writeln!(out, "- {who} with no valid retreats.");
@@ -108,50 +108,50 @@ fn movement(out: &mut String, map: &Map, result: &PhaseResult) {
             }
         }
     }
-    if !result.contested.is_empty() {
+    if !m.contested.is_empty() {
         section(out, "Standoffs (no retreat there)");
-        for &p in &result.contested {
+        for &p in &m.contested {
             let _ = writeln!(out, "- {}", map.province(p).name);
         }
     }
 }
 
 fn retreat(out: &mut String, map: &Map, result: &PhaseResult) {
-    if result.destroyed.is_empty() {
+    if result.destroyed().is_empty() {
         return;
     }
     section(out, "Destroyed units");
-    for &i in &result.destroyed {
+    for &i in &result.destroyed() {
         let why = destroyed_why(result, i);
         let _ = writeln!(out, "- {}{why}.", the_unit(map, result, i));
     }
 }
 
-fn adjustment(out: &mut String, map: &Map, result: &PhaseResult) {
-    if !result.built.is_empty() {
+fn adjustment(out: &mut String, map: &Map, result: &PhaseResult, a: &AdjustmentResult) {
+    if !a.built.is_empty() {
         section(out, "Built");
-        for u in &result.built {
+        for u in &a.built {
             let _ = writeln!(out, "- {}", power_unit(map, u));
         }
     }
-    if !result.removed.is_empty() {
+    if !a.removed.is_empty() {
         section(out, "Removed");
-        for &i in &result.removed {
-            let u = &result.units[i];
+        for &i in &a.removed {
+            let u = &result.units()[i];
             let _ = writeln!(out, "- {}", power_unit(map, u));
         }
     }
-    if !result.civil_disorder.is_empty() {
+    if !a.civil_disorder.is_empty() {
         section(out, "Civil disorder");
-        for &(i, d) in &result.civil_disorder {
-            let u = &result.units[i];
+        for &(i, d) in &a.civil_disorder {
+            let u = &result.units()[i];
             let dist = distance_words(result.rules, d);
             let _ = writeln!(out, "- {} removed ({dist}).", power_unit(map, u));
         }
     }
-    if !result.waived.is_empty() {
+    if !a.waived.is_empty() {
         section(out, "Waived builds");
-        for &(pw, n) in &result.waived {
+        for &(pw, n) in &a.waived {
             let _ = writeln!(
                 out,
                 "- {} waives {n} build{}.",
@@ -160,9 +160,9 @@ fn adjustment(out: &mut String, map: &Map, result: &PhaseResult) {
             );
         }
     }
-    if !result.saved.is_empty() {
+    if !a.saved.is_empty() {
         section(out, "Builds saved for a colonial build");
-        for &(pw, n) in &result.saved {
+        for &(pw, n) in &a.saved {
             let _ = writeln!(
                 out,
                 "- {} saves {n} build{} for a colonial build next winter.",

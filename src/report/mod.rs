@@ -16,83 +16,33 @@ pub mod text;
 
 use crate::game::PhaseResult;
 use crate::judge::{Failure, Illegal, Outcome, Void};
-use crate::map::{Map, UnitKind};
+use crate::map::{Map, Prov, UnitKind};
 use crate::orders::{Order, OrderKind, UnitRef};
 use crate::state::Unit;
 
 /// The unit type an order is for: the unit's real type where the order was bound.
 fn kind_of(result: &PhaseResult, k: usize, order: &Order) -> Option<UnitKind> {
-    result.orders[k]
+    result.orders()[k]
         .unit
-        .map(|u| result.units[u].kind)
+        .map(|u| result.units()[u].kind)
         .or(order.unit.and_then(|u| u.kind))
 }
 
-/// Where each unit of a result stands and which order it was given: looked up once
-/// per result by whoever writes its orders (the JSON writer, the game file's records,
-/// the picture's titles, the jDip suite's report) instead of searched for every order.
-pub(crate) struct Lookup {
-    /// Per province: the first unit of `result.units` in it, or `u32::MAX`.
-    unit_at: Vec<u32>,
-    /// Per unit: its first order that is not illegal (index into `result.orders`),
-    /// or `u32::MAX`.
-    order_of: Vec<u32>,
+/// The first unit of `result` in province `p`.
+fn unit_in<'r>(map: &Map, result: &'r PhaseResult, p: Prov) -> Option<&'r Unit> {
+    result.units().iter().find(|u| map.prov_of(u.loc) == p)
 }
 
-impl Lookup {
-    pub(crate) fn new(map: &Map, result: &PhaseResult) -> Lookup {
-        let mut unit_at = vec![u32::MAX; map.province_count()];
-        // From the last to the first, so that the first one stays.
-        for (i, u) in result.units.iter().enumerate().rev() {
-            unit_at[map.prov_of(u.loc).0 as usize] = i as u32;
-        }
-        let mut order_of = vec![u32::MAX; result.units.len()];
-        for (k, r) in result.orders.iter().enumerate().rev() {
-            if let Some(u) = r.unit.filter(|_| !matches!(r.outcome, Outcome::Illegal(_))) {
-                order_of[u] = k as u32;
-            }
-        }
-        Lookup { unit_at, order_of }
-    }
-
-    /// The first unit in province `p`.
-    fn unit_in<'r>(&self, result: &'r PhaseResult, p: crate::map::Prov) -> Option<&'r Unit> {
-        let i = *self.unit_at.get(p.0 as usize)?;
-        result.units.get(i as usize)
-    }
-
-    /// The first order of `unit` that is not illegal.
-    fn order_of(&self, unit: usize) -> Option<usize> {
-        let k = *self.order_of.get(unit)?;
-        (k != u32::MAX).then_some(k as usize)
-    }
-}
-
-/// The canonical form of input order `k`.
+/// The canonical form of input order `k`: `A PAR - BUR`, `F NTH C A LON - NWY`, with
+/// the unit as it stands on the board.
 pub fn canonical(map: &Map, result: &PhaseResult, k: usize) -> String {
-    canonical_in(map, result, &Lookup::new(map, result), k)
-}
-
-/// [`canonical`] with the result's [`Lookup`], for a caller writing many orders.
-pub(crate) fn canonical_in(map: &Map, result: &PhaseResult, look: &Lookup, k: usize) -> String {
     let mut s = String::with_capacity(24);
-    write_canonical_in(&mut s, map, result, look, k);
+    write_canonical(&mut s, map, result, k);
     s
 }
 
 /// [`canonical`], appended to `s`.
-pub fn write_canonical(s: &mut String, map: &Map, result: &PhaseResult, k: usize) {
-    write_canonical_in(s, map, result, &Lookup::new(map, result), k);
-}
-
-/// [`write_canonical`] with the result's [`Lookup`].
-pub(crate) fn write_canonical_in(
-    s: &mut String,
-    map: &Map,
-    result: &PhaseResult,
-    look: &Lookup,
-    k: usize,
-) {
+pub(crate) fn write_canonical(s: &mut String, map: &Map, result: &PhaseResult, k: usize) {
     let orders = &result.input;
     let src = &orders[k];
     // A copy without the written text (which canonical form does not read).
@@ -100,18 +50,18 @@ pub(crate) fn write_canonical_in(
         text: smol_str::SmolStr::default(),
         ..*src
     };
-    if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders[k].to) {
+    if let (OrderKind::Move { via_convoy, .. }, Some(to)) = (o.kind, result.orders()[k].to) {
         o.kind = OrderKind::Move { to, via_convoy };
     }
-    if let Some(u) = result.orders[k].unit {
+    if let Some(u) = result.orders()[k].unit {
         if let Some(r) = o.unit.as_mut() {
-            r.loc = result.units[u].loc;
+            r.loc = result.units()[u].loc;
         }
     }
     // The supported unit or convoyed army as it stands on the board: `A MUN S A KIE -
     // BER` even when written `Mun S Kie - Ber`.
     let on_board = |r: &mut UnitRef| {
-        if let Some(u) = look.unit_in(result, map.prov_of(r.loc)) {
+        if let Some(u) = unit_in(map, result, map.prov_of(r.loc)) {
             r.kind = Some(u.kind);
             r.loc = u.loc;
         }
@@ -124,68 +74,37 @@ pub(crate) fn write_canonical_in(
     o.write_canonical(s, map, kind_of(result, k, &orders[k]));
 }
 
-/// The order a unit was given, in canonical form (or `A PAR H` if it had none).
+/// The order unit `unit` (of [`PhaseResult::units`]) followed, in canonical form
+/// (`A PAR H` if it had none).
 pub fn unit_order(map: &Map, result: &PhaseResult, unit: usize) -> String {
-    unit_order_in(map, result, &Lookup::new(map, result), unit)
-}
-
-/// [`unit_order`] with the result's [`Lookup`].
-pub(crate) fn unit_order_in(map: &Map, result: &PhaseResult, look: &Lookup, unit: usize) -> String {
     let mut s = String::with_capacity(24);
-    write_unit_order_in(&mut s, map, result, look, unit);
+    write_unit_order(&mut s, map, result, unit);
     s
 }
 
 /// [`unit_order`], appended to `s`.
-pub fn write_unit_order(s: &mut String, map: &Map, result: &PhaseResult, unit: usize) {
-    write_unit_order_in(s, map, result, &Lookup::new(map, result), unit);
-}
-
-/// [`write_unit_order`] with the result's [`Lookup`].
-pub(crate) fn write_unit_order_in(
-    s: &mut String,
-    map: &Map,
-    result: &PhaseResult,
-    look: &Lookup,
-    unit: usize,
-) {
-    match look.order_of(unit) {
-        Some(k) => write_canonical_in(s, map, result, look, k),
+pub(crate) fn write_unit_order(s: &mut String, map: &Map, result: &PhaseResult, unit: usize) {
+    match result.order_of(unit) {
+        Some(k) => write_canonical(s, map, result, k),
         None => {
-            write_unit(s, map, &result.units[unit]);
+            result.units()[unit].write_short(s, map);
             s.push_str(" H");
         }
     }
 }
 
-/// [`Unit::short`], appended to `s`: `F STP/SC`.
-pub fn write_unit(s: &mut String, map: &Map, u: &Unit) {
-    s.push(u.kind.letter());
-    s.push(' ');
-    s.push_str(map.loc_upper(u.loc));
-}
-
-/// Why an order ended as it did, in words, and the units that caused it.
+/// Why input order `k` ended as it did, in words (`None` when it succeeded), and the
+/// units that caused it (indices into [`PhaseResult::units`]).
 pub fn reason(map: &Map, result: &PhaseResult, k: usize) -> (Option<String>, Vec<usize>) {
-    reason_in(map, result, &Lookup::new(map, result), k)
-}
-
-/// [`reason`] with the result's [`Lookup`].
-pub(crate) fn reason_in(
-    map: &Map,
-    result: &PhaseResult,
-    look: &Lookup,
-    k: usize,
-) -> (Option<String>, Vec<usize>) {
     let mut s = String::new();
-    let why = write_reason_in(&mut s, map, result, look, k).then_some(s);
+    let why = write_reason(&mut s, map, result, k).then_some(s);
     (why, causes(result, k).collect())
 }
 
-/// The units that caused input order `k`'s outcome (indices into `result.units`), as
+/// The units that caused input order `k`'s outcome (indices into `result.units()`), as
 /// [`reason`] gives them.
-pub fn causes(result: &PhaseResult, k: usize) -> impl Iterator<Item = usize> + '_ {
-    let (against, with, by): (&[_], &[usize], Option<usize>) = match &result.orders[k].outcome {
+pub(crate) fn causes(result: &PhaseResult, k: usize) -> impl Iterator<Item = usize> + '_ {
+    let (against, with, by): (&[_], &[usize], Option<usize>) = match &result.orders()[k].outcome {
         Outcome::Fails(Failure::Bounced { against, .. }) => (against, &[], None),
         Outcome::Fails(Failure::RetreatClash { with }) => (&[], with, None),
         Outcome::Fails(Failure::Cut { by } | Failure::Dislodged { by }) => (&[], &[], Some(*by)),
@@ -200,19 +119,8 @@ pub fn causes(result: &PhaseResult, k: usize) -> impl Iterator<Item = usize> + '
 
 /// Why input order `k` ended as it did, in words, appended to `s`; `false` (and
 /// nothing written) when it succeeded.
-pub fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -> bool {
-    write_reason_in(s, map, result, &Lookup::new(map, result), k)
-}
-
-/// [`write_reason`] with the result's [`Lookup`].
-pub(crate) fn write_reason_in(
-    s: &mut String,
-    map: &Map,
-    result: &PhaseResult,
-    look: &Lookup,
-    k: usize,
-) -> bool {
-    match &result.orders[k].outcome {
+pub(crate) fn write_reason(s: &mut String, map: &Map, result: &PhaseResult, k: usize) -> bool {
+    match &result.orders()[k].outcome {
         Outcome::Succeeds => return false,
         Outcome::Illegal(i) => {
             s.push_str("illegal: ");
@@ -238,7 +146,7 @@ pub(crate) fn write_reason_in(
                     if n > 0 {
                         s.push_str(", ");
                     }
-                    write_unit_order_in(s, map, result, look, o.unit);
+                    write_unit_order(s, map, result, o.unit);
                     s.push_str(" (");
                     s.push_str(o.kind.word());
                     s.push_str(" strength ");
@@ -252,11 +160,11 @@ pub(crate) fn write_reason_in(
             Failure::ConvoyDisrupted => s.push_str("no convoy: every convoy route was disrupted"),
             Failure::Cut { by } => {
                 s.push_str("cut by ");
-                write_unit_order_in(s, map, result, look, *by);
+                write_unit_order(s, map, result, *by);
             }
             Failure::Dislodged { by } => {
                 s.push_str("dislodged by ");
-                write_unit_order_in(s, map, result, look, *by);
+                write_unit_order(s, map, result, *by);
             }
             Failure::RetreatClash { with } => {
                 s.push_str("bounced: ");
@@ -264,7 +172,7 @@ pub(crate) fn write_reason_in(
                     if n > 0 {
                         s.push_str(", ");
                     }
-                    write_unit(s, map, &result.units[u]);
+                    result.units()[u].write_short(s, map);
                 }
                 s.push_str(" retreated to the same province; all are destroyed");
             }
@@ -290,7 +198,7 @@ fn push_number(s: &mut String, n: u8) {
 /// Report tags for input order `k`: `bounce`, `cut`, `void`, `dislodged`, `no convoy`, `disrupted`.
 pub fn tags(result: &PhaseResult, k: usize) -> Vec<&'static str> {
     let orders = &result.input;
-    let r = &result.orders[k];
+    let r = &result.orders()[k];
     let mut t = Vec::new();
     match &r.outcome {
         Outcome::Succeeds => {}
@@ -312,7 +220,7 @@ pub fn tags(result: &PhaseResult, k: usize) -> Vec<&'static str> {
     if r.unit.is_some_and(|u| result.is_dislodged(u)) && !foreign {
         t.push("dislodged");
     }
-    if r.unit.is_some_and(|u| result.destroyed.contains(&u)) && !foreign {
+    if r.unit.is_some_and(|u| result.destroyed().contains(&u)) && !foreign {
         t.push("destroyed");
     }
     t

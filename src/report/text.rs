@@ -18,7 +18,8 @@
 use std::fmt::Write;
 
 use super::{tags, unit_words};
-use crate::game::PhaseResult;
+use crate::game::{Judged, PhaseResult};
+use crate::judge::{AdjustmentResult, MovementResult};
 use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
 use crate::map::{Loc, Map, Power, UnitKind};
 use crate::orders::OrderKind;
@@ -30,8 +31,8 @@ pub const WIDTH: usize = 80;
 /// One order as the Judge writes it, without the power prefix and tags.
 pub(crate) fn order_text(map: &Map, result: &PhaseResult, k: usize) -> String {
     let o = &result.input[k];
-    let r = &result.orders[k];
-    let unit: Option<Unit> = r.unit.map(|u| result.units[u]);
+    let r = &result.orders()[k];
+    let unit: Option<Unit> = r.unit.map(|u| result.units()[u]);
     let (kind, loc) = match (unit, o.unit) {
         (Some(u), _) => (Some(u.kind), u.loc),
         (None, Some(u)) => (u.kind, u.loc),
@@ -55,7 +56,7 @@ pub(crate) fn order_text(map: &Map, result: &PhaseResult, k: usize) -> String {
     );
     let other = |l: Loc, k: Option<UnitKind>, convoy: bool| -> String {
         let p = map.prov_of(l);
-        let u = result.units.iter().find(|u| map.prov_of(u.loc) == p);
+        let u = result.units().iter().find(|u| map.prov_of(u.loc) == p);
         match u {
             Some(u) => {
                 let foreign = convoy || unit.is_some_and(|me| me.power != u.power);
@@ -135,21 +136,21 @@ pub struct SheetLine {
 pub fn order_lines(map: &Map, result: &PhaseResult) -> Vec<SheetLine> {
     let mut lines: Vec<(usize, SheetLine)> = (0..result.input.len())
         .map(|k| {
-            let power = result.orders[k].power;
+            let power = result.orders()[k].power;
             (
                 power.map_or(usize::MAX, |p| p.0 as usize),
                 SheetLine {
                     power,
                     text: order_text(map, result, k),
-                    outcome: result.orders[k].outcome.word(),
+                    outcome: result.orders()[k].outcome.word(),
                     tags: tags(result, k),
                 },
             )
         })
         .collect();
     if result.phase.kind == PhaseKind::Movement {
-        for (i, u) in result.units.iter().enumerate() {
-            let ordered = result.orders.iter().any(|o| {
+        for (i, u) in result.units().iter().enumerate() {
+            let ordered = result.orders().iter().any(|o| {
                 o.unit == Some(i) && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
             });
             if ordered {
@@ -203,10 +204,10 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
         };
         wrap(&mut out, &format!("{power}: {text}.{tag}"));
     }
-    match result.phase.kind {
-        PhaseKind::Movement => movement_tail(&mut out, map, result),
-        PhaseKind::Retreat => retreat_tail(&mut out, map, result),
-        PhaseKind::Adjustment => adjustment_tail(&mut out, map, result),
+    match &result.judged {
+        Judged::Movement(m) => movement_tail(&mut out, map, result, m),
+        Judged::Retreat(_) => retreat_tail(&mut out, map, result),
+        Judged::Adjustment(a) => adjustment_tail(&mut out, map, result, a),
     }
     if let Some(owners) = &result.owners_after {
         out.push('\n');
@@ -280,12 +281,12 @@ pub(crate) fn wrap(out: &mut String, line: &str) {
     }
 }
 
-fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult) {
-    if !result.dislodged.is_empty() {
+fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult, m: &MovementResult) {
+    if !result.dislodged().is_empty() {
         out.push('\n');
         let _ = writeln!(out, "The following units were dislodged:");
-        for d in &result.dislodged {
-            let u = &result.units[d.unit];
+        for d in result.dislodged() {
+            let u = &result.units()[d.unit];
             let who = format!("The {} in {}", unit_words(map, u, true), the(map, u.loc));
             if d.retreats.is_empty() {
                 wrap(out, &format!("{who} with no valid retreats."));
@@ -295,9 +296,9 @@ fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult) {
             }
         }
     }
-    if !result.contested.is_empty() {
+    if !m.contested.is_empty() {
         out.push('\n');
-        let names: Vec<String> = result
+        let names: Vec<String> = m
             .contested
             .iter()
             .map(|&p| map.province(p).name.clone())
@@ -311,7 +312,7 @@ fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult) {
 
 /// Why dislodged unit `i` was destroyed in a retreat phase: ` (bounced)` and the like.
 pub(crate) fn destroyed_why(result: &PhaseResult, i: usize) -> &'static str {
-    match result.orders.iter().find(|o| o.unit == Some(i)) {
+    match result.orders().iter().find(|o| o.unit == Some(i)) {
         None => " (no retreat ordered)",
         Some(o) => match &o.outcome {
             Outcome::Succeeds => " (disbanded)",
@@ -323,13 +324,13 @@ pub(crate) fn destroyed_why(result: &PhaseResult, i: usize) -> &'static str {
 }
 
 fn retreat_tail(out: &mut String, map: &Map, result: &PhaseResult) {
-    if result.destroyed.is_empty() {
+    if result.destroyed().is_empty() {
         return;
     }
     out.push('\n');
     let _ = writeln!(out, "The following units were destroyed:");
-    for &i in &result.destroyed {
-        let u = &result.units[i];
+    for &i in &result.destroyed() {
+        let u = &result.units()[i];
         let why = destroyed_why(result, i);
         wrap(
             out,
@@ -354,13 +355,13 @@ pub(crate) fn distance_words(rules: Rules, d: Option<u32>) -> String {
     }
 }
 
-fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
-    if result.civil_disorder.is_empty() && result.waived.is_empty() && result.saved.is_empty() {
+fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult, a: &AdjustmentResult) {
+    if a.civil_disorder.is_empty() && a.waived.is_empty() && a.saved.is_empty() {
         return;
     }
     out.push('\n');
-    for &(i, d) in &result.civil_disorder {
-        let u = &result.units[i];
+    for &(i, d) in &a.civil_disorder {
+        let u = &result.units()[i];
         let dist = distance_words(result.rules, d);
         wrap(
             out,
@@ -372,7 +373,7 @@ fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
             ),
         );
     }
-    for &(pw, n) in &result.waived {
+    for &(pw, n) in &a.waived {
         let _ = writeln!(
             out,
             "{} waives {n} build{}.",
@@ -380,7 +381,7 @@ fn adjustment_tail(out: &mut String, map: &Map, result: &PhaseResult) {
             if n == 1 { "" } else { "s" }
         );
     }
-    for &(pw, n) in &result.saved {
+    for &(pw, n) in &a.saved {
         wrap(
             out,
             &format!(

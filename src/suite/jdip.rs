@@ -717,9 +717,9 @@ impl Case {
             }
         };
         let got_dislodged: Vec<Unit> = if self.position.phase.kind == PhaseKind::Movement {
-            r.dislodged
+            r.dislodged()
                 .iter()
-                .filter_map(|d| r.units.get(d.unit).copied())
+                .filter_map(|d| r.units().get(d.unit).copied())
                 .collect()
         } else {
             Vec::new()
@@ -755,10 +755,9 @@ impl Case {
                 }
             ));
         }
-        let look = crate::report::Lookup::new(map, &r);
-        for (k, o) in r.orders.iter().enumerate() {
+        for (k, o) in r.orders().iter().enumerate() {
             let written = self.orders.get(k).map_or("", |(w, _)| w.as_str());
-            let why = crate::report::reason_in(map, &r, &look, k)
+            let why = crate::report::reason(map, &r, k)
                 .0
                 .map(|w| format!(" ({w})"))
                 .unwrap_or_default();

@@ -21,9 +21,9 @@ fn run(b: &Board) -> (arbiter::game::PhaseResult, Duration) {
 
 /// Every convoy order's outcome, by the sea's kind; and the armies that arrived.
 fn check(b: &Board, r: &arbiter::game::PhaseResult) {
-    assert_eq!(r.orders.len(), r.input.len());
+    assert_eq!(r.orders().len(), r.input.len());
     let mut legal = 0;
-    for (k, o) in r.orders.iter().enumerate() {
+    for (k, o) in r.orders().iter().enumerate() {
         match b.order_sea.get(k) {
             Some(Sea::Trap) => assert!(
                 matches!(o.outcome, Outcome::Illegal(Illegal::NotOnRoute)),

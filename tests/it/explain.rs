@@ -67,7 +67,7 @@ F London - North Sea
 fn convoyed_army_cuts_the_support_against_its_convoy() {
     let map = Map::standard();
     let (r, _) = run(&map, CONVOY_1902, CONVOY_1902_ORDERS);
-    let words: Vec<&str> = r.orders.iter().map(|o| o.outcome.word()).collect();
+    let words: Vec<&str> = r.orders().iter().map(|o| o.outcome.word()).collect();
     assert_eq!(
         words,
         ["succeeds", "succeeds", "succeeds", "succeeds", "fails", "fails"]
@@ -169,7 +169,7 @@ Russia: A Sil - Ber, A Pru S A Sil - Ber
 Turkey: F Ank - Con, A Con - Smy, A Smy - Ank
 ";
     let (r, _) = run(&map, yaml, orders);
-    let words: Vec<&str> = r.orders.iter().map(|o| o.outcome.word()).collect();
+    let words: Vec<&str> = r.orders().iter().map(|o| o.outcome.word()).collect();
     assert_eq!(
         words,
         [
@@ -214,7 +214,7 @@ England: F London Supports F Wales - English Channel, F Wales - English Channel
 France: A Brest - London, F English Channel Convoys A Brest - London
 ";
     let (r, _) = run(&map, yaml, orders);
-    let words: Vec<&str> = r.orders.iter().map(|o| o.outcome.word()).collect();
+    let words: Vec<&str> = r.orders().iter().map(|o| o.outcome.word()).collect();
     assert_eq!(words, ["succeeds", "succeeds", "fails", "fails"]);
     let text = explain(&map, &r, None);
     every_line_fits(&text);
@@ -247,15 +247,15 @@ Italy: A Ven S A Tyr - Tri, A Tyr - Tri, F Ion - Gre, F Aeg S F Ion - Gre
 France: A Bur - Mun, A Ruh S A Bur - Mun
 ";
     let (m, next) = run(&map, yaml, orders);
-    assert_eq!(m.dislodged.len(), 3);
+    assert_eq!(m.dislodged().len(), 3);
     let r = then(
         &map,
         &next,
         "Austria: F Tri - Alb, A Ser S F Tri - Alb\nTurkey: F Gre - Alb\nGermany: A Mun - Kie\n",
     );
-    let words: Vec<&str> = r.orders.iter().map(|o| o.outcome.word()).collect();
+    let words: Vec<&str> = r.orders().iter().map(|o| o.outcome.word()).collect();
     assert_eq!(words, ["fails", "illegal", "fails", "succeeds"]);
-    assert_eq!(r.destroyed.len(), 2);
+    assert_eq!(r.destroyed().len(), 2);
     let text = explain(&map, &r, None);
     every_line_fits(&text);
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -291,9 +291,11 @@ France: Remove A Picardy
 ";
     let (r, _) = run(&map, yaml, orders);
     let cd: Vec<String> = r
+        .adjustment()
+        .unwrap()
         .civil_disorder
         .iter()
-        .map(|&(u, d)| format!("{} {:?}", map.loc_id(r.units[u].loc), d))
+        .map(|&(u, d)| format!("{} {:?}", map.loc_id(r.units()[u].loc), d))
         .collect();
     assert_eq!(cd, ["bot Some(2)", "lvn Some(1)"]);
     let text = explain(&map, &r, None);
@@ -355,7 +357,7 @@ fn every_case_explains_within_80_columns() {
                     println!("##### {}\n{t}", case.id);
                 }
                 every_line_fits(&t);
-                for u in &r.units {
+                for u in r.units() {
                     every_line_fits(&explain(&map, r, Some(map.prov_of(u.loc))));
                 }
                 let md = markdown::sheet(&map, &case.id, r);

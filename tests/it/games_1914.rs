@@ -35,10 +35,10 @@ fn orders(map: &Map, text: &str) -> Vec<Order> {
 fn step(map: &Map, pos: &Position, o: Vec<Order>) -> (PhaseResult, Position) {
     let (r, next) = advance(map, Rules::default(), pos, &o, None).unwrap();
     assert!(
-        r.diagnostics.is_empty(),
+        r.diagnostics().is_empty(),
         "{}: {:?}",
         pos.phase,
-        r.diagnostics
+        r.diagnostics()
     );
     (r, next)
 }
@@ -67,11 +67,17 @@ fn outcome<'a>(r: &'a PhaseResult, text: &str) -> &'a Outcome {
         .iter()
         .position(|o| o.text.eq_ignore_ascii_case(text))
         .unwrap_or_else(|| panic!("no order `{text}`"));
-    &r.orders[k].outcome
+    &r.orders()[k].outcome
 }
 
 fn built(map: &Map, r: &PhaseResult) -> Vec<String> {
-    let mut v: Vec<String> = r.built.iter().map(|u| u.short(map)).collect();
+    let mut v: Vec<String> = r
+        .adjustment()
+        .unwrap()
+        .built
+        .iter()
+        .map(|u| u.short(map))
+        .collect();
     v.sort();
     v
 }
@@ -141,12 +147,12 @@ fn two_years_on_classic1913_through_advance() {
     assert_eq!(centres(&map, &pos, "germany"), 4);
 
     let (r, pos) = step(&map, &pos, orders(&map, classic1913_orders("spring-1913")));
-    assert!(r.orders.iter().all(|o| o.outcome == Outcome::Succeeds));
+    assert!(r.orders().iter().all(|o| o.outcome == Outcome::Succeeds));
     assert_eq!(pos.phase, phase("Fall 1913"));
     assert!(has_unit(&map, &pos, "A SWI") && has_unit(&map, &pos, "F EAS"));
 
     let (r, pos) = step(&map, &pos, orders(&map, classic1913_orders("fall-1913")));
-    assert!(r.orders.iter().all(|o| o.outcome == Outcome::Succeeds));
+    assert!(r.orders().iter().all(|o| o.outcome == Outcome::Succeeds));
     assert_eq!(pos.phase, phase("Winter 1913"));
     // Neutral Switzerland and Tripolitania are Italy's; Egypt, empty, stays English.
     for (who, n) in [
@@ -185,12 +191,12 @@ fn two_years_on_classic1913_through_advance() {
         built(&map, &r),
         ["A COL", "A LVP", "A MAR", "A MIL", "F BRE", "F KIE", "F LON", "F NAP"]
     );
-    assert!(r.saved.is_empty() && pos.saved.is_empty());
+    assert!(r.adjustment().unwrap().saved.is_empty() && pos.saved.is_empty());
     assert_eq!(pos.phase, phase("Spring 1914"));
 
     let (_, pos) = step(&map, &pos, orders(&map, classic1913_orders("spring-1914")));
     let (r, pos) = step(&map, &pos, orders(&map, classic1913_orders("fall-1914")));
-    assert_eq!(r.dislodged.len(), 1);
+    assert_eq!(r.dislodged().len(), 1);
     assert_eq!(pos.phase, phase("Fall 1914 retreat"));
     let (_, pos) = step(
         &map,
@@ -204,7 +210,7 @@ fn two_years_on_classic1913_through_advance() {
     let (r, pos) = step(&map, &pos, orders(&map, classic1913_orders("winter-1914")));
     assert_eq!(built(&map, &r), ["A COL"]);
     // England has 5 centres and 6 units and orders nothing: civil disorder.
-    assert_eq!(r.civil_disorder.len(), 1);
+    assert_eq!(r.adjustment().unwrap().civil_disorder.len(), 1);
     assert_eq!(pos.phase, phase("Spring 1915"));
     assert_eq!(unit_count(&pos, power(&map, "england")), 5);
 }
@@ -246,7 +252,7 @@ fn two_years_on_world1914_with_a_colonial_build() {
              USA:\nF mia - cub\n",
         ),
     );
-    assert!(r.orders.iter().all(|o| o.outcome == Outcome::Succeeds));
+    assert!(r.orders().iter().all(|o| o.outcome == Outcome::Succeeds));
     assert_eq!(pos.phase, phase("Winter 1901"));
     assert_eq!(centres(&map, &pos, "england"), 15);
     let owed = &r.owed[england.0 as usize];
@@ -268,18 +274,18 @@ fn two_years_on_world1914_with_a_colonial_build() {
     assert!(is_save(&o[1]) && !is_save(&o[0]));
     let (r, pos) = step(&map, &pos, o);
     assert_eq!(
-        r.orders[0].outcome,
+        r.orders()[0].outcome,
         Outcome::Illegal(Illegal::Build(
             "not a home centre: a colonial build needs a build saved last winter"
         ))
     );
-    assert_eq!(r.orders[1].outcome, Outcome::Succeeds);
-    assert_eq!(r.orders[2].outcome, Outcome::Succeeds);
-    assert_eq!(r.orders[4].outcome, Outcome::Succeeds);
+    assert_eq!(r.orders()[1].outcome, Outcome::Succeeds);
+    assert_eq!(r.orders()[2].outcome, Outcome::Succeeds);
+    assert_eq!(r.orders()[4].outcome, Outcome::Succeeds);
     assert_eq!(built(&map, &r), ["F KIE"]);
-    assert_eq!(r.saved, [(england, 1), (france, 1)]);
+    assert_eq!(r.adjustment().unwrap().saved, [(england, 1), (france, 1)]);
     // An explicit waive is an order, not a build left unordered.
-    assert_eq!(r.waived, [(usa, 1)]);
+    assert_eq!(r.adjustment().unwrap().waived, [(usa, 1)]);
     assert_eq!(pos.phase, phase("Spring 1902"));
     assert_eq!(pos.saved_by(england), 1);
     assert_eq!(pos.saved_by(france), 1);
@@ -332,7 +338,7 @@ fn two_years_on_world1914_with_a_colonial_build() {
     );
     assert_eq!(built(&map, &r), ["F CAI"]);
     assert_eq!(r.saved_before[england.0 as usize], 1);
-    assert!(r.saved.is_empty());
+    assert!(r.adjustment().unwrap().saved.is_empty());
     assert_eq!(pos.phase, phase("Spring 1903"));
     assert!(pos.saved.is_empty(), "savings not used are lost");
     assert!(has_unit(&map, &pos, "F CAI"));
@@ -357,7 +363,7 @@ fn saves_are_refused_without_a_build_or_on_a_map_without_colonial_builds() {
     let austria = power(&map, "austria");
     let (r, next) = step(&map, &pos, vec![save_order(austria)]);
     assert_eq!(
-        r.orders[0].outcome,
+        r.orders()[0].outcome,
         Outcome::Illegal(Illegal::Build("no build left to save"))
     );
     assert!(next.saved.is_empty());
@@ -368,7 +374,7 @@ fn saves_are_refused_without_a_build_or_on_a_map_without_colonial_builds() {
     pos.units.retain(|u| map.loc_id(u.loc) != "par");
     let (r, _) = step(&map, &pos, vec![save_order(power(&map, "france"))]);
     assert_eq!(
-        r.orders[0].outcome,
+        r.orders()[0].outcome,
         Outcome::Illegal(Illegal::Build(
             "this map has no colonial builds: there is nothing to save for"
         ))

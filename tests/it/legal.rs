@@ -199,7 +199,7 @@ fn adjustments_with_coasts() {
             let (r, _) =
                 advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
             assert!(
-                !matches!(r.orders[0].outcome, Outcome::Illegal(_)),
+                !matches!(r.orders()[0].outcome, Outcome::Illegal(_)),
                 "{}",
                 o.text
             );
@@ -266,7 +266,7 @@ fn retreats_and_disbands() {
         for o in &u.orders {
             let (r, _) =
                 advance(&map, Rules::default(), &pos, std::slice::from_ref(o), None).unwrap();
-            assert_eq!(r.orders[0].outcome, Outcome::Succeeds, "{}", o.text);
+            assert_eq!(r.orders()[0].outcome, Outcome::Succeeds, "{}", o.text);
         }
     }
 }
@@ -284,7 +284,7 @@ fn adjudicate_each(
     for r in 0..rounds {
         let orders: Vec<Order> = per_unit.iter().filter_map(|v| v.get(r).cloned()).collect();
         let (result, _) = advance(map, rules, pos, &orders, None).unwrap();
-        assert_eq!(result.orders.len(), orders.len());
+        assert_eq!(result.orders().len(), orders.len());
         for (k, o) in orders.iter().enumerate() {
             seen(o, &result, k);
         }
@@ -299,11 +299,11 @@ fn check_sound(map: &Map, rules: Rules, pos: &Position) -> usize {
     adjudicate_each(map, rules, pos, &per_unit, |o, r, k| {
         n += 1;
         assert!(
-            !matches!(r.orders[k].outcome, Outcome::Illegal(_)),
+            !matches!(r.orders()[k].outcome, Outcome::Illegal(_)),
             "{} on {}: {:?}",
             o.text,
             map.name,
-            r.orders[k].outcome
+            r.orders()[k].outcome
         );
         let back = parse_order(map, &o.text, o.power).unwrap();
         assert_eq!((back.unit, back.kind), (o.unit, o.kind), "{}", o.text);
@@ -371,17 +371,17 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
     );
     let mut accepted: Vec<BTreeSet<String>> = vec![BTreeSet::new(); pos.units.len()];
     adjudicate_each(map, rules, pos, &per_unit, |o, r, k| {
-        if matches!(r.orders[k].outcome, Outcome::Illegal(_)) {
+        if matches!(r.orders()[k].outcome, Outcome::Illegal(_)) {
             return;
         }
-        let Some(u) = r.orders[k].unit else { return };
+        let Some(u) = r.orders()[k].unit else { return };
         let unit = pos.units[u];
         let here = map.prov_of(unit.loc);
         let mut n = o.clone();
         match &mut n.kind {
             OrderKind::Move { to, via_convoy } => {
                 let dest = map.prov_of(*to);
-                *to = r.orders[k].to.unwrap();
+                *to = r.orders()[k].to.unwrap();
                 // `VIA CONVOY` changes an army's move to an adjacent coastal province
                 // where the edition honours it and a route is possible (the 2023
                 // filter finds it illegal otherwise); elsewhere it is the plain move.
@@ -394,7 +394,7 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
                         let (r23, _) =
                             advance(map, Rules::default(), pos, std::slice::from_ref(o), None)
                                 .unwrap();
-                        !matches!(r23.orders[0].outcome, Outcome::Illegal(_))
+                        !matches!(r23.orders()[0].outcome, Outcome::Illegal(_))
                     };
             }
             OrderKind::Support { to: Some(to), .. } => *to = map.prov_of(*to).into(),

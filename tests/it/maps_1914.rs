@@ -634,9 +634,9 @@ fn a_board_of_512_provinces_loads_and_adjudicates() {
     assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
     let (r, next) = advance(&map, Rules::default(), &pos, &orders.orders, None).unwrap();
     assert!(
-        r.orders.iter().all(|o| o.outcome == Outcome::Succeeds),
+        r.orders().iter().all(|o| o.outcome == Outcome::Succeeds),
         "{:?}",
-        r.orders
+        r.orders()
     );
     let at: BTreeSet<String> = next.units.iter().map(|u| map.loc_id(u.loc)).collect();
     assert_eq!(

@@ -797,7 +797,7 @@ fn the_phase_decides_what_a_phase_style_means() {
     );
     assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
     let (result, after) = advance(&map, Rules::default(), &position, &p.orders, None).unwrap();
-    let outcomes: Vec<&Outcome> = result.orders.iter().map(|o| &o.outcome).collect();
+    let outcomes: Vec<&Outcome> = result.orders().iter().map(|o| &o.outcome).collect();
     assert!(
         outcomes.iter().all(|o| matches!(o, Outcome::Succeeds)),
         "{outcomes:?}"
@@ -816,10 +816,13 @@ fn the_phase_decides_what_a_phase_style_means() {
     )
     .unwrap();
     assert!(matches!(
-        result.orders[0].outcome,
+        result.orders()[0].outcome,
         Outcome::Illegal(Illegal::WrongPhase)
     ));
-    assert_eq!(result.diagnostics[0].message, "not a movement-phase order");
+    assert_eq!(
+        result.diagnostics()[0].message,
+        "not a movement-phase order"
+    );
     // Retreats: every retreat style moves the dislodged unit.
     for text in [
         "A Mun R Boh",
@@ -836,7 +839,7 @@ fn the_phase_decides_what_a_phase_style_means() {
         let p = parse_orders(&map, text);
         let (result, after) = advance(&map, Rules::default(), &position, &p.orders, None).unwrap();
         assert!(
-            matches!(result.orders[0].outcome, Outcome::Succeeds),
+            matches!(result.orders()[0].outcome, Outcome::Succeeds),
             "{text}"
         );
         assert!(

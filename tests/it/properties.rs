@@ -186,7 +186,7 @@ fn unit_name(map: &Map, u: &Unit) -> String {
 /// An outcome with every unit index replaced by the unit's name, so that results of
 /// inputs listed in another order compare (lists of units in the engine's order).
 fn outcome_text(map: &Map, r: &PhaseResult, o: &Outcome) -> String {
-    let name = |i: usize| unit_name(map, &r.units[i]);
+    let name = |i: usize| unit_name(map, &r.units()[i]);
     match o {
         Outcome::Fails(Failure::Bounced { attack, against }) => {
             // In the engine's order: it must not depend on the input's.
@@ -216,13 +216,13 @@ struct Summary {
 
 fn summary(map: &Map, r: &PhaseResult) -> Summary {
     let orders = r
-        .orders
+        .orders()
         .iter()
         .map(|o| {
             format!(
                 "{} {} {:?} -> {:?}",
                 o.unit
-                    .map(|i| unit_name(map, &r.units[i]))
+                    .map(|i| unit_name(map, &r.units()[i]))
                     .unwrap_or_default(),
                 outcome_text(map, r, &o.outcome),
                 o.power,
@@ -239,14 +239,14 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
         r.units_after.iter().map(|u| unit_name(map, u)).collect(),
     ));
     rest.extend(sorted(
-        r.dislodged
+        r.dislodged()
             .iter()
             .map(|d| {
                 let mut to: Vec<&Loc> = d.retreats.iter().collect();
                 to.sort();
                 format!(
                     "dislodged {} by {} {} {to:?}",
-                    unit_name(map, &r.units[d.unit]),
+                    unit_name(map, &r.units()[d.unit]),
                     prov_name(map, d.by),
                     d.by_convoy
                 )
@@ -254,40 +254,52 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
             .collect(),
     ));
     rest.extend(sorted(
-        r.contested
+        r.movement()
+            .map_or(&[][..], |m| &m.contested)
             .iter()
             .map(|&p| format!("contested {}", prov_name(map, p)))
             .collect(),
     ));
     rest.extend(sorted(
-        r.destroyed
+        r.destroyed()
             .iter()
-            .map(|&i| format!("destroyed {}", unit_name(map, &r.units[i])))
+            .map(|&i| format!("destroyed {}", unit_name(map, &r.units()[i])))
             .collect(),
     ));
     rest.extend(sorted(
-        r.built
+        r.adjustment()
+            .map_or(&[][..], |a| &a.built)
             .iter()
             .map(|u| format!("built {}", unit_name(map, u)))
             .collect(),
     ));
     rest.extend(sorted(
-        r.removed
+        r.adjustment()
+            .map_or(&[][..], |a| &a.removed)
             .iter()
-            .map(|&i| format!("removed {}", unit_name(map, &r.units[i])))
+            .map(|&i| format!("removed {}", unit_name(map, &r.units()[i])))
             .collect(),
     ));
     rest.extend(sorted(
-        r.civil_disorder
+        r.adjustment()
+            .map_or(&[][..], |a| &a.civil_disorder)
             .iter()
-            .map(|&(i, d)| format!("civil disorder {} {d:?}", unit_name(map, &r.units[i])))
+            .map(|&(i, d)| format!("civil disorder {} {d:?}", unit_name(map, &r.units()[i])))
             .collect(),
     ));
     rest.extend(sorted(
-        r.waived.iter().map(|w| format!("waived {w:?}")).collect(),
+        r.adjustment()
+            .map_or(&[][..], |a| &a.waived)
+            .iter()
+            .map(|w| format!("waived {w:?}"))
+            .collect(),
     ));
     rest.extend(sorted(
-        r.saved.iter().map(|w| format!("saved {w:?}")).collect(),
+        r.adjustment()
+            .map_or(&[][..], |a| &a.saved)
+            .iter()
+            .map(|w| format!("saved {w:?}"))
+            .collect(),
     ));
     rest.push(format!(
         "owners {:?}, next {:?}, winner {:?}, skipped {:?}",
@@ -298,9 +310,9 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
 
 /// The input orders of a phase bound to unit `u`, not illegal.
 fn live_orders(r: &PhaseResult, u: usize) -> Vec<usize> {
-    (0..r.orders.len())
+    (0..r.orders().len())
         .filter(|&k| {
-            r.orders[k].unit == Some(u) && !matches!(r.orders[k].outcome, Outcome::Illegal(_))
+            r.orders()[k].unit == Some(u) && !matches!(r.orders()[k].outcome, Outcome::Illegal(_))
         })
         .collect()
 }
@@ -317,26 +329,31 @@ fn one_outcome_each(
     r: &PhaseResult,
     legal: &BTreeSet<String>,
 ) -> Result<(), TestCaseError> {
-    prop_assert_eq!(r.orders.len(), r.input.len());
-    for (k, o) in r.orders.iter().enumerate() {
+    prop_assert_eq!(r.orders().len(), r.input.len());
+    for (k, o) in r.orders().iter().enumerate() {
         let Some(u) = o.unit else { continue };
-        prop_assert!(u < r.units.len(), "unit index {} of {}", u, r.units.len());
+        prop_assert!(
+            u < r.units().len(),
+            "unit index {} of {}",
+            u,
+            r.units().len()
+        );
         if let Some(me) = r.input[k].unit {
             if r.phase.kind != PhaseKind::Adjustment {
-                prop_assert_eq!(map.prov_of(me.loc), map.prov_of(r.units[u].loc));
+                prop_assert_eq!(map.prov_of(me.loc), map.prov_of(r.units()[u].loc));
             }
         }
     }
-    for u in 0..r.units.len() {
+    for u in 0..r.units().len() {
         let live = live_orders(r, u);
         for &k in &live {
-            prop_assert_eq!(&r.orders[k].outcome, &r.orders[live[0]].outcome);
+            prop_assert_eq!(&r.orders()[k].outcome, &r.orders()[live[0]].outcome);
         }
     }
     if r.phase.kind == PhaseKind::Adjustment {
         return Ok(());
     }
-    for (k, o) in r.orders.iter().enumerate() {
+    for (k, o) in r.orders().iter().enumerate() {
         if !legal.contains(&key(&r.input[k])) {
             continue;
         }
@@ -345,9 +362,9 @@ fn one_outcome_each(
             // Another order for the unit, legal on its own, and a different one.
             let u = o.unit.unwrap();
             let rival = (0..r.input.len()).find(|&j| {
-                j != k && r.orders[j].unit == Some(u) && r.input[j].kind != r.input[k].kind && {
+                j != k && r.orders()[j].unit == Some(u) && r.input[j].kind != r.input[k].kind && {
                     let alone = adjudicate(map, r.rules, p, std::slice::from_ref(&r.input[j])).0;
-                    !matches!(alone.orders[0].outcome, Outcome::Illegal(_))
+                    !matches!(alone.orders()[0].outcome, Outcome::Illegal(_))
                 }
             });
             prop_assert!(
@@ -388,9 +405,9 @@ fn movement_sound(map: &Map, r: &PhaseResult) -> Result<(), TestCaseError> {
             prov_name(map, map.prov_of(u.loc))
         );
     }
-    let contested: BTreeSet<Prov> = r.contested.iter().copied().collect();
-    for d in &r.dislodged {
-        let u = &r.units[d.unit];
+    let contested: BTreeSet<Prov> = r.movement().unwrap().contested.iter().copied().collect();
+    for d in r.dislodged() {
+        let u = &r.units()[d.unit];
         prop_assert!(
             !r.units_after.contains(u),
             "a dislodged unit stayed on the board"
@@ -448,14 +465,14 @@ fn retreat_orders(
         let mut bad: Vec<Prov> = Vec::new();
         let open: BTreeSet<Prov> = d.retreats.iter().map(|&l| map.prov_of(l)).collect();
         let dd = moved
-            .dislodged
+            .dislodged()
             .iter()
-            .find(|x| moved.units[x.unit] == d.unit)
+            .find(|x| moved.units()[x.unit] == d.unit)
             .unwrap();
         if !dd.by_convoy {
             bad.push(d.by);
         }
-        bad.extend(moved.contested.iter().copied());
+        bad.extend(moved.movement().unwrap().contested.iter().copied());
         bad.extend(moved.units_after.iter().map(|u| map.prov_of(u.loc)));
         for b in bad {
             let next_to = map.can_reach(d.unit.kind, d.unit.loc, b);
@@ -501,7 +518,7 @@ fn retreat_sound(
     next: &Position,
     forbidden: &BTreeSet<String>,
 ) -> Result<(), TestCaseError> {
-    for (k, o) in r.orders.iter().enumerate() {
+    for (k, o) in r.orders().iter().enumerate() {
         let text = &r.input[k].text;
         if forbidden.contains(text.as_str()) {
             prop_assert!(
@@ -561,7 +578,10 @@ fn conserved(
 ) -> Result<(), TestCaseError> {
     match before.phase.kind {
         PhaseKind::Movement => {
-            prop_assert_eq!(r.units_after.len() + r.dislodged.len(), before.units.len());
+            prop_assert_eq!(
+                r.units_after.len() + r.dislodged().len(),
+                before.units.len()
+            );
             let on_board = if next.phase.kind == PhaseKind::Retreat {
                 next.units.len() + next.dislodged.len()
             } else {
@@ -571,10 +591,10 @@ fn conserved(
             prop_assert_eq!(on_board, before.units.len());
         }
         PhaseKind::Retreat => {
-            let destroyed: BTreeSet<usize> = r.destroyed.iter().copied().collect();
+            let destroyed: BTreeSet<usize> = r.destroyed().iter().copied().collect();
             let disbanded: BTreeSet<usize> = (0..before.dislodged.len())
                 .filter(|&i| {
-                    r.orders.iter().enumerate().any(|(k, o)| {
+                    r.orders().iter().enumerate().any(|(k, o)| {
                         o.unit == Some(i)
                             && o.outcome.succeeded()
                             && r.input[k].kind == OrderKind::Disband
@@ -593,8 +613,10 @@ fn conserved(
         }
         PhaseKind::Adjustment => {
             prop_assert_eq!(
-                next.units.len() + r.removed.len() + r.civil_disorder.len(),
-                before.units.len() + r.built.len()
+                next.units.len()
+                    + r.adjustment().unwrap().removed.len()
+                    + r.adjustment().unwrap().civil_disorder.len(),
+                before.units.len() + r.adjustment().unwrap().built.len()
             );
         }
     }
@@ -874,10 +896,10 @@ fn the_cutter_named_does_not_depend_on_the_order_of_the_units() {
     );
     let cutter = |p: &Position| {
         let (r, _) = adjudicate(map, Rules::default(), p, &orders);
-        let Outcome::Fails(Failure::Cut { by }) = r.orders[0].outcome else {
-            panic!("{:?}", r.orders[0].outcome)
+        let Outcome::Fails(Failure::Cut { by }) = r.orders()[0].outcome else {
+            panic!("{:?}", r.orders()[0].outcome)
         };
-        r.units[by]
+        r.units()[by]
     };
     let first = cutter(&p);
     p.units.reverse();
@@ -908,7 +930,7 @@ fn an_illegal_retreat_beside_a_legal_order_is_ignored() {
     let outcomes = |text: &str| {
         let (r, next) = adjudicate(map, Rules::default(), &p, &parse(map, text));
         let words: Vec<String> = r
-            .orders
+            .orders()
             .iter()
             .map(|o| format!("{:?}", o.outcome))
             .collect();

@@ -536,7 +536,7 @@ fn dislodged_units_are_drawn_beside_their_province_with_their_retreats() {
     .unwrap();
     let orders = parse_orders(&map, "Germany: A mun - bur\nA ruh S A mun - bur\n");
     let (result, next) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
-    assert_eq!(result.dislodged.len(), 1);
+    assert_eq!(result.dislodged().len(), 1);
     for (pos, res, what) in [
         (&position, Some(&result), "movement"),
         (&next, None, "retreat position"),

@@ -144,7 +144,7 @@ fn every_board_plays_and_the_games_are_lively() {
             assert!(game.phases >= 3 * years as usize - years as usize, "{name}");
             for p in &game.record {
                 for (k, o) in p.result.input.iter().enumerate() {
-                    let ok = p.result.orders[k].outcome == Outcome::Succeeds;
+                    let ok = p.result.orders()[k].outcome == Outcome::Succeeds;
                     match o.kind {
                         OrderKind::Support { to: Some(_), .. } if ok => supports += 1,
                         OrderKind::Convoy { .. } if ok => convoys += 1,
@@ -153,7 +153,10 @@ fn every_board_plays_and_the_games_are_lively() {
                         _ => {}
                     }
                 }
-                convoyed += p.result.convoyed.iter().filter(|&&c| c).count();
+                convoyed += p
+                    .result
+                    .movement()
+                    .map_or(0, |m| m.convoyed.iter().filter(|&&c| c).count());
             }
         }
         assert!(supports > 10, "{name}: {supports} supports of moves");
