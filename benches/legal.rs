@@ -29,10 +29,12 @@ fn count_at(map: &Map, l: &LegalOrders, loc: &str) -> usize {
 fn bench(c: &mut Criterion) {
     let map = Map::standard();
     let opening = Position::initial(&map);
-    let total = legal_orders(&map, &opening, Rules::default()).count();
+    let total = legal_orders(&map, &opening, Rules::default())
+        .unwrap()
+        .count();
     c.bench_function("legal orders: opening (22 units)", |b| {
         b.iter(|| {
-            let l = legal_orders(&map, black_box(&opening), Rules::default());
+            let l = legal_orders(&map, black_box(&opening), Rules::default()).unwrap();
             assert_eq!(l.units.len(), 22);
             assert_eq!(count_at(&map, &l, "kie"), 8);
             assert_eq!(count_at(&map, &l, "par"), 11);
@@ -49,7 +51,7 @@ fn bench(c: &mut Criterion) {
     assert_eq!(mid.units.len(), 34);
     c.bench_function("legal orders: 34-unit mid-game", |b| {
         b.iter(|| {
-            let l = legal_orders(&map, black_box(&mid), Rules::default());
+            let l = legal_orders(&map, black_box(&mid), Rules::default()).unwrap();
             assert_eq!(l.units.len(), 34);
             assert_eq!(l.count(), MIDGAME);
             l
@@ -60,7 +62,7 @@ fn bench(c: &mut Criterion) {
     let big = arbiter::selfplay::scatter(&world, &mut SplitMix64::new(1914), 110);
     c.bench_function("legal orders: 110 units on world1914", |b| {
         b.iter(|| {
-            let l = legal_orders(&world, black_box(&big), Rules::default());
+            let l = legal_orders(&world, black_box(&big), Rules::default()).unwrap();
             assert_eq!(l.units.len(), 110);
             assert_eq!(l.count(), WORLD);
             l

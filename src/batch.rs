@@ -15,7 +15,7 @@ use crate::game::advance;
 use crate::judge::nationality_warnings;
 use crate::judge::Rules;
 use crate::map::{Map, Power, EMBEDDED};
-use crate::orders::{parse_order_with, Diagnostic, Order, ParseOptions};
+use crate::orders::{parse_order_with, stated_nationality, Diagnostic, Order, ParseOptions};
 use crate::report::json;
 use crate::state::{DislodgedEntry, Phase, PhaseKind, Position};
 
@@ -574,9 +574,14 @@ fn answer(
     position
         .set_saved_by_name(map, c.saved.iter().map(|(k, v)| (k.as_str(), *v)))
         .map_err(|e| e.to_string())?;
-    let legal = c
-        .legal
-        .then(|| crate::legal::to_json(map, &crate::legal::legal_orders(map, &position, rules)));
+    let legal = match c.legal {
+        true => {
+            let legal =
+                crate::legal::legal_orders(map, &position, rules).map_err(|e| e.to_string())?;
+            Some(crate::legal::to_json(map, &legal))
+        }
+        false => None,
+    };
     // Parse each order on its own; an unreadable one is reported in place.
     let n = c.orders.items.len();
     let mut parsed: Vec<Order> = Vec::with_capacity(n);
@@ -615,13 +620,11 @@ fn answer(
             }
         }
     }
+    // Only an order that states a nationality can have a nationality warning.
     for (k, o) in parsed.iter().enumerate() {
-        if let Some(w) = warnings.get_mut(k) {
-            w.extend(nationality_warnings(
-                map,
-                &position.units,
-                std::slice::from_ref(o),
-            ));
+        if let (Some(w), Some(_)) = (warnings.get_mut(k), stated_nationality(o)) {
+            let one = std::slice::from_ref(o);
+            w.extend(nationality_warnings(map, &position.units, one).map_err(|e| e.to_string())?);
         }
     }
     let (result, _) =

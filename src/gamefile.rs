@@ -912,7 +912,7 @@ fn judge_from(
     let mut bound = std::mem::take(result.diagnostics_mut());
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,
     // with a warning.
-    bound.extend(nationality_warnings(map, &position.units, &read.orders));
+    bound.extend(nationality_warnings(map, &position.units, &read.orders)?);
     bound.extend(outcome_diagnostics(map, &result, &bound));
     for d in &bound {
         read.attribute(d);

@@ -35,10 +35,10 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::judge::convoy;
-use crate::judge::{owed, ConvoyIntent, Rules};
+use crate::judge::{owed_checked, ConvoyIntent, Rules};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Order, OrderKind, Span, UnitRef};
-use crate::state::{PhaseKind, Position, Unit};
+use crate::state::{check_ids, ForeignIds, PhaseKind, Position, Unit};
 
 /// The legal orders of one unit: a unit on the board in a movement phase, a dislodged
 /// unit in a retreat phase.
@@ -100,9 +100,15 @@ fn unit_ref(u: &Unit) -> UnitRef {
     }
 }
 
-/// Every legal order of `position` in its phase.
-pub fn legal_orders(map: &Map, position: &Position, rules: Rules) -> LegalOrders {
-    match position.phase.kind {
+/// Every legal order of `position` in its phase. Refused if an id of the position is
+/// not on `map` ([`check_ids`]).
+pub fn legal_orders(
+    map: &Map,
+    position: &Position,
+    rules: Rules,
+) -> Result<LegalOrders, ForeignIds> {
+    check_ids(map, position, &[])?;
+    Ok(match position.phase.kind {
         PhaseKind::Movement => LegalOrders {
             units: movement(map, &position.units, rules),
             powers: Vec::new(),
@@ -115,7 +121,7 @@ pub fn legal_orders(map: &Map, position: &Position, rules: Rules) -> LegalOrders
             units: Vec::new(),
             powers: adjustments(map, position),
         },
-    }
+    })
 }
 
 /// The moves of a unit: exact destinations, and whether by convoy.
@@ -372,7 +378,7 @@ fn retreats(map: &Map, position: &Position) -> Vec<UnitOrders> {
 }
 
 fn adjustments(map: &Map, position: &Position) -> Vec<PowerOrders> {
-    let owed = owed(map, &position.owners, &position.units, &position.saved);
+    let owed = owed_checked(map, &position.owners, &position.units, &position.saved);
     owed.iter()
         .filter(|o| o.change != 0)
         .map(|o| {

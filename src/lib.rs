@@ -23,7 +23,14 @@
 // unchecked indexing. Remaining exceptions are allowed on the smallest item or
 // module, each with a comment saying why it cannot fail (docs/ARCHITECTURE.md,
 // "Invariants").
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
+#![forbid(unsafe_code)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unreachable
+)]
 
 pub mod batch;
 pub mod cases;

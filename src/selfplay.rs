@@ -171,7 +171,11 @@ pub fn play_game(
     loop {
         // Units and orders by power id: the order a batch line lists them in.
         position.units.sort_by_key(|u| &map.power(u.power).id);
-        let legal = legal_orders(map, &position, rules);
+        let legal = legal_orders(map, &position, rules).map_err(|e| Violation {
+            seed,
+            phase: position.phase,
+            what: e.to_string(),
+        })?;
         let mut orders = match position.phase.kind {
             PhaseKind::Movement => movement_orders(map, &mut rng, &legal.units),
             PhaseKind::Retreat => legal

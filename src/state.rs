@@ -551,7 +551,7 @@ pub struct ForeignIds {
 }
 
 /// The sizes of `map`'s tables that ids index, and the error naming the map.
-struct Ids<'a> {
+pub(crate) struct Ids<'a> {
     map: &'a Map,
     nlocs: usize,
     nprovs: usize,
@@ -559,7 +559,7 @@ struct Ids<'a> {
 }
 
 impl Ids<'_> {
-    fn of(map: &Map) -> Ids<'_> {
+    pub(crate) fn of(map: &Map) -> Ids<'_> {
         Ids {
             map,
             nlocs: map.provinces.len() + map.coasts.len(),
@@ -568,30 +568,56 @@ impl Ids<'_> {
         }
     }
 
-    fn fail(&self, what: String) -> Result<(), ForeignIds> {
+    pub(crate) fn fail(&self, what: String) -> Result<(), ForeignIds> {
         Err(ForeignIds {
             what,
             map: self.map.name.clone(),
         })
     }
 
-    fn loc_ok(&self, l: Loc) -> bool {
+    pub(crate) fn loc_ok(&self, l: Loc) -> bool {
         (l.0 as usize) < self.nlocs
     }
 
-    fn power_ok(&self, p: Power) -> bool {
+    pub(crate) fn power_ok(&self, p: Power) -> bool {
         (p.0 as usize) < self.npowers
     }
 
     /// The first unit whose location or power is not on the map.
-    fn units<'u>(&self, mut units: impl Iterator<Item = &'u Unit>) -> Result<(), ForeignIds> {
+    pub(crate) fn units<'u>(
+        &self,
+        mut units: impl Iterator<Item = &'u Unit>,
+    ) -> Result<(), ForeignIds> {
         match units.find(|u| !(self.loc_ok(u.loc) & self.power_ok(u.power))) {
             Some(u) => self.fail(format!("unit id {} of power id {}", u.loc.0, u.power.0)),
             None => Ok(()),
         }
     }
 
-    fn orders(&self, orders: &[Order]) -> Result<(), ForeignIds> {
+    /// One owner entry per province, each a power of the map; at most one saved count
+    /// per power; every unit on the map.
+    fn board<'u>(
+        &self,
+        owners: &[Option<Power>],
+        saved: &[u32],
+        units: impl Iterator<Item = &'u Unit>,
+    ) -> Result<(), ForeignIds> {
+        let nprovs = self.nprovs;
+        if owners.len() != nprovs {
+            return self.fail(format!(
+                "an owner table of {} provinces (the map has {nprovs})",
+                owners.len()
+            ));
+        }
+        // The largest power id of the owner table, by one scan with no early exit.
+        let owners_top = owners.iter().flatten().map(|p| p.0).max();
+        if saved.len() > self.npowers || owners_top.is_some_and(|p| !self.power_ok(Power(p))) {
+            return self.fail("a power of the position".into());
+        }
+        self.units(units)
+    }
+
+    pub(crate) fn orders(&self, orders: &[Order]) -> Result<(), ForeignIds> {
         // One past a location id, for the largest id an order names.
         let past = |l: Loc| usize::from(l.0) + 1;
         for o in orders {
@@ -604,7 +630,9 @@ impl Ids<'_> {
                 _ => 0,
             }
             .max(o.unit.map_or(0, |u| past(u.loc)));
-            if top > self.nlocs || !o.power.is_none_or(|p| self.power_ok(p)) {
+            let powers_ok = o.power.is_none_or(|p| self.power_ok(p))
+                && o.stated.is_none_or(|(p, _)| self.power_ok(p));
+            if top > self.nlocs || !powers_ok {
                 return self.fail(format!(
                     "the order `{}`",
                     o.text.chars().take(80).collect::<String>()
@@ -621,22 +649,11 @@ impl Ids<'_> {
 pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(), ForeignIds> {
     let ids = Ids::of(map);
     let nprovs = ids.nprovs;
-    if position.owners.len() != nprovs {
-        return ids.fail(format!(
-            "an owner table of {} provinces (the map has {nprovs})",
-            position.owners.len()
-        ));
-    }
-    // The largest power id of the owner table, by one scan with no early exit.
-    let owners_top = position.owners.iter().flatten().map(|p| p.0).max();
-    if position.saved.len() > ids.npowers || owners_top.is_some_and(|p| !ids.power_ok(Power(p))) {
-        return ids.fail("a power of the position".into());
-    }
-    ids.units(
-        position
-            .units
-            .iter()
-            .chain(position.dislodged.iter().map(|d| &d.unit)),
+    let dislodged = position.dislodged.iter().map(|d| &d.unit);
+    ids.board(
+        &position.owners,
+        &position.saved,
+        position.units.iter().chain(dislodged),
     )?;
     for d in &position.dislodged {
         if (d.by.0 as usize) >= nprovs || !d.retreats.iter().all(|&l| ids.loc_ok(l)) {
@@ -646,16 +663,27 @@ pub fn check_ids(map: &Map, position: &Position, orders: &[Order]) -> Result<(),
     ids.orders(orders)
 }
 
-/// [`check_ids`] for what a movement phase reads alone ([`crate::judge::adjudicate`]):
-/// the units on the board and the orders. The owner table, saved builds and dislodged
-/// units are not read there, so they need no check.
+/// [`check_ids`] for a board alone: an owner table, saved builds per power and units
+/// (for the judge's helpers that read them without a whole position).
+pub(crate) fn check_board_ids(
+    map: &Map,
+    owners: &[Option<Power>],
+    saved: &[u32],
+    units: &[Unit],
+) -> Result<(), ForeignIds> {
+    Ids::of(map).board(owners, saved, units.iter())
+}
+
+/// [`check_ids`] for units and orders alone: what a movement phase reads
+/// ([`crate::judge::adjudicate`]: it never reads the owner table, saved builds or
+/// dislodged units), and what the nationality warnings compare.
 pub(crate) fn check_unit_ids(
     map: &Map,
-    position: &Position,
+    units: &[Unit],
     orders: &[Order],
 ) -> Result<(), ForeignIds> {
     let ids = Ids::of(map);
-    ids.units(position.units.iter())?;
+    ids.units(units.iter())?;
     ids.orders(orders)
 }
 

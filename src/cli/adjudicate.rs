@@ -33,7 +33,10 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         advance(&map, rules, &position, &parsed.orders, None).map_err(|e| Fatal(e.to_string()))?;
     let mut diagnostics = parsed.diagnostics;
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match is ignored, with a warning.
-    diagnostics.extend(nationality_warnings(&map, &position.units, &parsed.orders));
+    diagnostics.extend(
+        nationality_warnings(&map, &position.units, &parsed.orders)
+            .map_err(|e| Fatal(e.to_string()))?,
+    );
     diagnostics.extend(result.diagnostics().iter().cloned());
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     let file = if args.orders == "-" {

@@ -218,7 +218,9 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
         StatusFormat::Json => {
             let p = &game.position;
             let owed_now = if p.phase.kind == PhaseKind::Adjustment && game.over.is_none() {
-                report::json::owed(&map, &owed(&map, &p.owners, &p.units, &p.saved))
+                let owed =
+                    owed(&map, &p.owners, &p.units, &p.saved).map_err(|e| Fatal(e.to_string()))?;
+                report::json::owed(&map, &owed)
             } else {
                 Vec::new()
             };
@@ -440,7 +442,8 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
         BuildRule::Owned => "vacant centre it owns",
         _ => "vacant home centre it owns",
     };
-    for o in owed(map, &p.owners, &p.units, &p.saved) {
+    // The loader checked the position against the map, so its ids are the map's.
+    for o in owed(map, &p.owners, &p.units, &p.saved).unwrap_or_default() {
         if o.centres == 0 && o.units == 0 {
             continue;
         }
@@ -584,7 +587,8 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     let picture = args
         .svg
         .as_ref()
-        .map(|_| super::render::picture(&map, &game.name, &game.position, Some(&j.result)));
+        .map(|_| super::render::picture(&map, &game.name, &game.position, Some(&j.result)))
+        .transpose()?;
     game.record(&map, files, j, errors > 0);
     store::save(&args.game, &game.to_yaml(&map), &bytes)?;
     print!("{out}");

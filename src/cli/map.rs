@@ -313,7 +313,7 @@ fn show(args: &ShowArgs) -> Result<i32, Fatal> {
     };
     if let Some(path) = &args.svg {
         let problems = map_problems(&map, &args.map);
-        write_output(Some(path), &super::render::map_picture(&map, problems))?;
+        write_output(Some(path), &super::render::map_picture(&map, problems)?)?;
     }
     write_output(None, &text)?;
     Ok(EXIT_OK)

@@ -75,7 +75,12 @@ pub fn title(phase: Phase, name: &str) -> String {
 }
 
 /// The SVG of a judged phase (its position and result).
-pub fn picture(map: &Map, name: &str, position: &Position, result: Option<&PhaseResult>) -> String {
+pub fn picture(
+    map: &Map,
+    name: &str,
+    position: &Position,
+    result: Option<&PhaseResult>,
+) -> Result<String, Fatal> {
     render::svg(
         map,
         &Scene {
@@ -86,6 +91,7 @@ pub fn picture(map: &Map, name: &str, position: &Position, result: Option<&Phase
             bare: false,
         },
     )
+    .map_err(|e| Fatal(format!("cannot draw the picture: {e}")))
 }
 
 fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
@@ -95,7 +101,7 @@ fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
         None => match game.history.len().checked_sub(1) {
             Some(k) => k,
             // Nothing judged yet: the current position.
-            None => return Ok(picture(&map, &game.name, &game.position, None)),
+            None => return picture(&map, &game.name, &game.position, None),
         },
         Some(s) => {
             let phase = Phase::parse(s).map_err(|e| {
@@ -113,7 +119,7 @@ fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
                     )))
                 }
                 None if phase == game.position.phase => {
-                    return Ok(picture(&map, &game.name, &game.position, None))
+                    return picture(&map, &game.name, &game.position, None)
                 }
                 None => {
                     let Fatal(msg) = not_judged(&game, phase, &shown);
@@ -123,12 +129,7 @@ fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
         }
     };
     let j = rejudged(&game, &map, k)?;
-    Ok(picture(
-        &map,
-        &game.name,
-        &game.history[k].before,
-        Some(&j.result),
-    ))
+    picture(&map, &game.name, &game.history[k].before, Some(&j.result))
 }
 
 /// The phases of a game that have a picture, for error messages.
@@ -186,11 +187,11 @@ fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
         }
         None => None,
     };
-    Ok(picture(&map, &name, &position, result.as_ref()))
+    picture(&map, &name, &position, result.as_ref())
 }
 
 /// The bare map for designers, with the problems `map check` found.
-pub fn map_picture(map: &Map, problems: Vec<Problem>) -> String {
+pub fn map_picture(map: &Map, problems: Vec<Problem>) -> Result<String, Fatal> {
     let position = Position::initial(map);
     let title = if map.title.is_empty() {
         format!("Map {}", map.name)
@@ -207,4 +208,5 @@ pub fn map_picture(map: &Map, problems: Vec<Problem>) -> String {
             bare: true,
         },
     )
+    .map_err(|e| Fatal(format!("cannot draw the map: {e}")))
 }

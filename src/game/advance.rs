@@ -14,13 +14,14 @@
 #![allow(clippy::indexing_slicing)]
 
 use crate::judge::{
-    adjudicate_adjustments, adjudicate_checked, adjudicate_retreats, owed, owners_after,
-    AdjustmentResult, Dislodged, MovementResult, OrderResult, Outcome, Owed, RetreatResult, Rules,
+    adjudicate_adjustments_checked, adjudicate_checked, adjudicate_retreats_checked, owed_checked,
+    owners_after_checked, AdjustmentResult, Dislodged, MovementResult, OrderResult, Outcome, Owed,
+    RetreatResult, Rules,
 };
-use crate::map::{Map, Power};
+use crate::map::{Map, Power, Prov};
 use crate::orders::{Diagnostic, Order};
 use crate::state::{
-    check_ids, next_phase, ForeignIds, Phase, PhaseKind, Position, Retreating, Unit,
+    check_ids, next_phase, ForeignIds, Ids, Phase, PhaseKind, Position, Retreating, Unit,
 };
 
 /// What one phase decided, for every kind of phase: what the judge decided for the
@@ -149,6 +150,44 @@ impl PhaseResult {
             .collect()
     }
 
+    /// Check that every id this result holds is on `map`: a result judged on another
+    /// map is refused by whoever draws or words it against `map`. Linear in the result.
+    pub fn check_ids(&self, map: &Map) -> Result<(), ForeignIds> {
+        let ids = Ids::of(map);
+        ids.units(self.units().iter().chain(&self.units_after))?;
+        ids.orders(&self.input)?;
+        let provs = map.province_count();
+        let in_range = |p: &Prov| usize::from(p.0) < provs;
+        let owners = std::iter::once(&self.owners_before).chain(&self.owners_after);
+        let ok = match &self.judged {
+            Judged::Movement(m) => {
+                m.dislodged
+                    .iter()
+                    .all(|d| in_range(&d.by) && d.retreats.iter().all(|&l| ids.loc_ok(l)))
+                    && m.contested.iter().all(in_range)
+                    && m.destination.iter().all(|&l| ids.loc_ok(l))
+            }
+            Judged::Retreat(t) => t.destination.iter().flatten().all(|&l| ids.loc_ok(l)),
+            Judged::Adjustment(a) => {
+                ids.units(a.built.iter())?;
+                a.waived
+                    .iter()
+                    .chain(&a.saved)
+                    .all(|&(p, _)| ids.power_ok(p))
+            }
+        } && self.owed.iter().all(|o| {
+            ids.power_ok(o.power) && o.build_sites.iter().chain(&o.colonial_sites).all(in_range)
+        }) && self.winner.is_none_or(|p| ids.power_ok(p));
+        let owners_ok = owners
+            .into_iter()
+            .all(|o| o.len() == provs && o.iter().flatten().all(|&p| ids.power_ok(p)));
+        if ok && owners_ok {
+            Ok(())
+        } else {
+            ids.fail("a phase result".into())
+        }
+    }
+
     /// The first order of unit `i` that is not illegal (an index into `input`).
     pub fn order_of(&self, i: usize) -> Option<usize> {
         self.order_of.get(i).copied().flatten()
@@ -203,7 +242,7 @@ pub fn advance(
             Judged::Movement(m)
         }
         PhaseKind::Retreat => {
-            let t = adjudicate_retreats(map, position, orders);
+            let t = adjudicate_retreats_checked(map, position, orders);
             next.units = position.units.clone();
             let retreated = t.units.iter().zip(&t.destination);
             next.units
@@ -211,7 +250,7 @@ pub fn advance(
             Judged::Retreat(t)
         }
         PhaseKind::Adjustment => {
-            let a = adjudicate_adjustments(map, position, orders, rules);
+            let a = adjudicate_adjustments_checked(map, position, orders, rules);
             next.units = a.units_after();
             // A saving not used this winter is lost; this winter's are kept for the next.
             let mut saved = vec![0u32; map.powers.len()];
@@ -248,9 +287,9 @@ pub fn advance(
             }
             PhaseKind::Adjustment if r.owners_after.is_none() => {
                 // The Fall turn is over: centres change hands, victory is checked.
-                next.owners = owners_after(map, &next.owners, &next.units);
+                next.owners = owners_after_checked(map, &next.owners, &next.units);
                 r.owners_after = Some(next.owners.clone());
-                r.owed = owed(map, &next.owners, &next.units, &next.saved);
+                r.owed = owed_checked(map, &next.owners, &next.units, &next.saved);
                 r.winner = winner(map, &next.owners);
                 if r.winner.is_some() || last_year.is_some_and(|y| next.phase.year >= y) {
                     return Ok((r, next));

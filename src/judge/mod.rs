@@ -10,19 +10,20 @@ mod resolve;
 mod retreat;
 mod rules;
 
-pub use adjust::{
-    adjudicate_adjustments, distances, is_save, owed, owners_after, save_order, unit_distances,
-    AdjustmentResult, Owed,
+pub use adjust::{is_save, save_order, AdjustmentResult, Owed};
+pub(crate) use adjust::{
+    owed as owed_checked, owners_after as owners_after_checked, unit_distances,
 };
 pub use nationality::nationality_warnings;
 pub use outcome::{Failure, Illegal, Opposition, OrderResult, Outcome, Strength, Void};
 pub use resolve::Enumeration;
-pub use retreat::{adjudicate_retreats, RetreatResult};
+pub use retreat::RetreatResult;
 pub use rules::{CivilDisorder, ConvoyIntent, ParadoxRule, Rules};
 
+use crate::map::Power;
 use crate::map::{Loc, Map, Prov};
 use crate::orders::{Diagnostic, Order};
-use crate::state::{Position, Unit};
+use crate::state::{check_board_ids, check_ids, check_unit_ids, ForeignIds, Position, Unit};
 
 /// A unit dislodged in a movement phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,9 +82,9 @@ pub fn adjudicate(
     position: &Position,
     orders: &[Order],
     rules: Rules,
-) -> Result<MovementResult, crate::state::ForeignIds> {
+) -> Result<MovementResult, ForeignIds> {
     // What a movement phase reads: its units and orders.
-    crate::state::check_unit_ids(map, position, orders)?;
+    check_unit_ids(map, &position.units, orders)?;
     Ok(adjudicate_checked(map, position, orders, rules))
 }
 
@@ -99,8 +100,77 @@ pub(crate) fn adjudicate_checked(
     resolve::resolve(map, position, checked, rules)
 }
 
+/// Judge the retreat orders of `position` (its dislodged units) on `map`. Refused,
+/// with nothing judged, if an id is not on `map` ([`check_ids`]).
+pub fn adjudicate_retreats(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+) -> Result<RetreatResult, ForeignIds> {
+    check_ids(map, position, orders)?;
+    Ok(retreat::adjudicate_retreats(map, position, orders))
+}
+
+/// Judge the adjustment orders of `position` on `map` under `rules` (civil disorder
+/// for the removals nobody ordered). Refused, with nothing judged, if an id is not on
+/// `map` ([`check_ids`]).
+pub fn adjudicate_adjustments(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+) -> Result<AdjustmentResult, ForeignIds> {
+    check_ids(map, position, orders)?;
+    Ok(adjust::adjudicate_adjustments(map, position, orders, rules))
+}
+
+/// What each power owes in the adjustment phase that follows a Fall turn ending with
+/// `owners` (per province) and `units`, with `saved` builds per power (colonial maps).
+/// Refused if an id is not on `map`.
+pub fn owed(
+    map: &Map,
+    owners: &[Option<Power>],
+    units: &[Unit],
+    saved: &[u32],
+) -> Result<Vec<Owed>, ForeignIds> {
+    check_board_ids(map, owners, saved, units)?;
+    Ok(adjust::owed(map, owners, units, saved))
+}
+
+/// The supply-centre owners after a Fall turn: `owners` with every centre where a unit
+/// of `units` stands given to that unit's power. Refused if an id is not on `map`.
+pub fn owners_after(
+    map: &Map,
+    owners: &[Option<Power>],
+    units: &[Unit],
+) -> Result<Vec<Option<Power>>, ForeignIds> {
+    check_board_ids(map, owners, &[], units)?;
+    Ok(adjust::owners_after(map, owners, units))
+}
+
+/// [`adjudicate_retreats`] for a position and orders whose ids [`check_ids`] accepted.
+pub(crate) fn adjudicate_retreats_checked(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+) -> RetreatResult {
+    retreat::adjudicate_retreats(map, position, orders)
+}
+
+/// [`adjudicate_adjustments`] for a position and orders whose ids [`check_ids`]
+/// accepted.
+pub(crate) fn adjudicate_adjustments_checked(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+) -> AdjustmentResult {
+    adjust::adjudicate_adjustments(map, position, orders, rules)
+}
+
 /// Brute force for tests: every consistent resolution of a movement phase with at most
-/// `max_decisions` moves, supports and convoys (`None` if it has more), beside what
+/// `max_decisions` moves, supports and convoys (`None` if it has more, or if an id is
+/// not on `map`), beside what
 /// the resolver decided and whether its backup rule fired.
 #[doc(hidden)]
 pub fn enumerate_resolutions(
@@ -110,6 +180,7 @@ pub fn enumerate_resolutions(
     rules: Rules,
     max_decisions: usize,
 ) -> Option<Enumeration> {
+    check_unit_ids(map, &position.units, orders).ok()?;
     let checked = legality::check(map, position, orders, rules);
     resolve::enumerate(map, rules, position, &checked, max_decisions)
 }

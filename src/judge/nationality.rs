@@ -6,13 +6,18 @@
 
 use crate::map::Map;
 use crate::orders::{stated_nationality, Diagnostic, Order, OrderKind};
-use crate::state::Unit;
+use crate::state::{check_unit_ids, ForeignIds, Unit};
 
 /// A warning for every support or convoy whose written nationality does not match the
 /// unit on the board (`units`: the units the orders are judged against). The order
 /// stands: the nationality is ignored (DATC 4.C.5, 4.C.6). Orders whose unit is not
 /// on the board are left to legality.
-pub fn nationality_warnings(map: &Map, units: &[Unit], orders: &[Order]) -> Vec<Diagnostic> {
+pub fn nationality_warnings(
+    map: &Map,
+    units: &[Unit],
+    orders: &[Order],
+) -> Result<Vec<Diagnostic>, ForeignIds> {
+    check_unit_ids(map, units, orders)?;
     let mut out = Vec::new();
     for o in orders {
         let (target, role) = match o.kind {
@@ -42,5 +47,5 @@ pub fn nationality_warnings(map: &Map, units: &[Unit], orders: &[Order]) -> Vec<
             Some("the nationality is ignored and the order stands (DATC 4.C.6)".into()),
         ));
     }
-    out
+    Ok(out)
 }

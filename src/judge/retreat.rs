@@ -120,7 +120,9 @@ pub fn adjudicate_retreats(map: &Map, position: &Position, orders: &[Order]) -> 
                 via_convoy: true, ..
             } => Err(Illegal::NotARetreat),
             OrderKind::Move { to, .. } => retreat_to(map, position, i, to).map(Act::To),
-            _ => unreachable!("bound orders are moves or disbands"),
+            // Binding keeps only moves and disbands in a retreat phase; anything else
+            // would be no retreat either.
+            _ => Err(Illegal::NotARetreat),
         };
         match a {
             Ok(a) => act[k] = Some(a),

@@ -578,8 +578,8 @@ impl Ctx<'_> {
             (Some(_), Marker::Strip(r)) => r,
             _ => body,
         };
-        if prefix.is_some() && body.trim().is_empty() {
-            return Seg::Header(prefix.unwrap_or_else(|| unreachable!()));
+        if let (Some(p), true) = (prefix, body.trim().is_empty()) {
+            return Seg::Header(p);
         }
         match self.order(body, prefix.or(in_force)) {
             Ok(o) => Seg::Order(o, prefix),

@@ -16,7 +16,7 @@ use super::labels::{baseline, Placed, Placer, Rect};
 use super::{dist, layout, Layout, Scene};
 use crate::map::{Loc, Map, Power, Prov, Terrain, UnitKind};
 use crate::orders::OrderKind;
-use crate::state::{PhaseKind, Unit};
+use crate::state::{check_ids, ForeignIds, PhaseKind, Unit};
 
 /// The base size of the drawing: a unit symbol is about 1.8 of these wide.
 pub const UNIT: f64 = 12.0;
@@ -276,8 +276,13 @@ enum Line {
     Retreat,
 }
 
-/// The SVG of a scene on its map.
-pub fn svg(map: &Map, scene: &Scene) -> String {
+/// The SVG of a scene on its map. Refused if an id of the scene's position or result
+/// is not on `map` (they were made on another map).
+pub fn svg(map: &Map, scene: &Scene) -> Result<String, ForeignIds> {
+    check_ids(map, scene.position, &[])?;
+    if let Some(r) = scene.result {
+        r.check_ids(map)?;
+    }
     let lay = layout(map);
     let pos = scene.position;
     let result = scene.result;
@@ -885,7 +890,7 @@ pub fn svg(map: &Map, scene: &Scene) -> String {
     body.push_str(&problems);
     body.push_str(&legend);
     body.push_str("</svg>\n");
-    body
+    Ok(body)
 }
 
 /// The point a fraction `t` of the way from `a` to `b`.

@@ -21,8 +21,8 @@ use std::fmt::Write;
 use super::text::{or_list, wrap};
 use crate::game::PhaseResult;
 use crate::judge::{
-    owed, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome, ParadoxRule, Rules,
-    Strength, Void,
+    owed_checked, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome,
+    ParadoxRule, Rules, Strength, Void,
 };
 use crate::map::{BuildRule, Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
@@ -1406,7 +1406,7 @@ impl<'a> Board<'a> {
         let Some(a) = r.adjustment() else {
             return Vec::new();
         };
-        let owed = owed(map, &r.owners_before, r.units(), &r.saved_before);
+        let owed = owed_checked(map, &r.owners_before, r.units(), &r.saved_before);
         let mut out = Vec::new();
         let in_prov = |l: Loc| province.is_none_or(|p| map.prov_of(l) == p);
         let powers: Vec<Option<Power>> = map.power_ids().map(Some).chain([None]).collect();

@@ -45,7 +45,7 @@ const KIEL: [&str; 8] = [
 #[test]
 fn opening_lists_checked_by_hand() {
     let map = Map::standard();
-    let l = legal_orders(&map, &Position::initial(&map), Rules::default());
+    let l = legal_orders(&map, &Position::initial(&map), Rules::default()).unwrap();
     assert_eq!(l.units.len(), 22);
     assert!(l.powers.is_empty());
     assert_eq!(texts(&l, &map, "kie"), set(&KIEL));
@@ -101,7 +101,7 @@ fn position(map: &Map, phase: &str, units: &[(&str, &[&str])]) -> Position {
 fn convoys_along_the_north_sea() {
     let map = Map::standard();
     let pos = position(&map, "Spring 1901", &[("england", &["A lon", "F nth"])]);
-    let l = legal_orders(&map, &pos, Rules::default());
+    let l = legal_orders(&map, &pos, Rules::default()).unwrap();
     let army = [
         "A LON H",
         "A LON - BEL",
@@ -116,7 +116,7 @@ fn convoys_along_the_north_sea() {
     let mut with_via = set(&army);
     with_via.insert("A LON - YOR VIA CONVOY".into());
     assert_eq!(texts(&l, &map, "lon"), with_via);
-    let l1982 = legal_orders(&map, &pos, Rules::parse("1982").unwrap());
+    let l1982 = legal_orders(&map, &pos, Rules::parse("1982").unwrap()).unwrap();
     assert_eq!(texts(&l1982, &map, "lon"), set(&army));
     // The fleet cannot support a convoy that needs itself (6.D.31), only the land move.
     let mut fleet = vec!["F NTH H", "F NTH S A LON", "F NTH S A LON - YOR"];
@@ -162,7 +162,7 @@ fn adjustments_with_coasts() {
         }
     }
     pos.owners[p("swe").0 as usize] = Some(russia);
-    let l = legal_orders(&map, &pos, Rules::default());
+    let l = legal_orders(&map, &pos, Rules::default()).unwrap();
     assert!(l.units.is_empty());
     assert_eq!(l.powers.len(), 2);
     let by = |name: &str| {
@@ -214,7 +214,7 @@ fn colonial_boards_offer_a_save() {
     let mut pos = Position::initial(&map);
     pos.phase = Phase::parse("Winter 1901").unwrap();
     let gone = pos.units.remove(0);
-    let l = legal_orders(&map, &pos, Rules::default());
+    let l = legal_orders(&map, &pos, Rules::default()).unwrap();
     assert_eq!(l.powers.len(), 1);
     let e = &l.powers[0];
     assert_eq!((e.power, e.change), (gone.power, 1));
@@ -256,7 +256,7 @@ fn retreats_and_disbands() {
             retreats: vec![],
         },
     ];
-    let lo = legal_orders(&map, &pos, Rules::default());
+    let lo = legal_orders(&map, &pos, Rules::default()).unwrap();
     assert_eq!(
         texts(&lo, &map, "mao"),
         set(&["F MAO - SPA/NC", "F MAO - SPA/SC", "F MAO - POR", "F MAO D"])
@@ -293,7 +293,7 @@ fn adjudicate_each(
 
 /// Every listed order passes the legality filter, and reads back as itself.
 fn check_sound(map: &Map, rules: Rules, pos: &Position) -> usize {
-    let l = legal_orders(map, pos, rules);
+    let l = legal_orders(map, pos, rules).unwrap();
     let per_unit: Vec<Vec<Order>> = l.units.iter().map(|u| u.orders.clone()).collect();
     let mut n = 0;
     adjudicate_each(map, rules, pos, &per_unit, |o, r, k| {
@@ -317,7 +317,7 @@ fn check_sound(map: &Map, rules: Rules, pos: &Position) -> usize {
 /// way (coast decided, `VIA CONVOY` only where it changes the move, a support naming
 /// the province), are exactly the list.
 fn check_complete(map: &Map, rules: Rules, pos: &Position) {
-    let l = legal_orders(map, pos, rules);
+    let l = legal_orders(map, pos, rules).unwrap();
     let locs: Vec<Loc> = map.locs().collect();
     let me = |u: &Unit| UnitRef {
         kind: Some(u.kind),
@@ -465,7 +465,7 @@ fn random_positions_have_convoys_and_convoyed_supports() {
     let mut convoyed_support = 0;
     for n in [12, 20, 30, 45] {
         let pos = scatter(&map, &mut rng, n);
-        for u in legal_orders(&map, &pos, Rules::default()).units {
+        for u in legal_orders(&map, &pos, Rules::default()).unwrap().units {
             for o in u.orders {
                 match o.kind {
                     OrderKind::Convoy { .. } => convoys += 1,

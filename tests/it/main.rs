@@ -7,6 +7,7 @@ mod batch_stream;
 mod cli;
 mod convoy_scale;
 mod explain;
+mod foreign_ids;
 mod games;
 mod games_1914;
 mod hostile;

@@ -738,7 +738,7 @@ fn the_stated_nationality_is_checked_against_the_board() {
         "Russian"
     );
     assert!(stated_nationality(&p.orders[3]).is_none());
-    let w = nationality_warnings(&map, &position.units, &p.orders);
+    let w = nationality_warnings(&map, &position.units, &p.orders).unwrap();
     // German is right; Russian and T (Turkish) are wrong; no unit in Silesia: legality's.
     assert_eq!(w.len(), 2);
     assert!(w.iter().all(|d| d.severity == Severity::Warning));

@@ -57,7 +57,7 @@ fn position(map: &Map, seed: u64, n: usize) -> Position {
 /// One legal order per unit, picked by `rng`: mostly moves and supports (so that units
 /// get dislodged and standoffs happen), sometimes a convoy or a hold.
 fn legal_picks(map: &Map, position: &Position, rules: Rules, rng: &mut SplitMix64) -> Vec<Order> {
-    let legal = legal_orders(map, position, rules);
+    let legal = legal_orders(map, position, rules).unwrap();
     let mut out = Vec::new();
     for u in &legal.units {
         let of = |f: fn(&OrderKind) -> bool| -> Vec<&Order> {
@@ -379,7 +379,7 @@ fn one_outcome_each(
 
 /// Every legal order of `p`, by [`key`].
 fn legal_texts(map: &Map, p: &Position, rules: Rules) -> BTreeSet<String> {
-    let l = legal_orders(map, p, rules);
+    let l = legal_orders(map, p, rules).unwrap();
     l.units
         .iter()
         .flat_map(|u| u.orders.iter())
@@ -447,7 +447,7 @@ fn retreat_orders(
     rules: Rules,
     rng: &mut SplitMix64,
 ) -> (Vec<Order>, BTreeSet<String>) {
-    let legal = legal_orders(map, p, rules);
+    let legal = legal_orders(map, p, rules).unwrap();
     let mut orders = Vec::new();
     let mut forbidden = BTreeSet::new();
     for u in &legal.units {
@@ -816,7 +816,7 @@ proptest! {
         let map = &maps()[m];
         let rules = Rules::EDITIONS[e];
         let p = position(map, seed, n);
-        let legal = legal_orders(map, &p, rules);
+        let legal = legal_orders(map, &p, rules).unwrap();
         let mut rng = SplitMix64::new(seed ^ 0x7e47);
         for o in legal.units.iter().flat_map(|u| u.orders.iter()) {
             prop_assert_eq!(&o.text, &o.canonical(map, None));
@@ -825,7 +825,7 @@ proptest! {
         let orders = legal_picks(map, &p, rules, &mut rng);
         let (_, next) = adjudicate(map, rules, &p, &orders);
         if next.phase.kind == PhaseKind::Retreat {
-            for o in legal_orders(map, &next, rules).units.iter().flat_map(|u| u.orders.iter()) {
+            for o in legal_orders(map, &next, rules).unwrap().units.iter().flat_map(|u| u.orders.iter()) {
                 round_trip(map, o, true)?;
             }
         }
@@ -854,7 +854,7 @@ fn adjustment_orders_parse_back() {
                 .iter()
                 .filter(|r| r.position.phase.kind == PhaseKind::Adjustment)
             {
-                let legal = legal_orders(map, &rec.position, Rules::default());
+                let legal = legal_orders(map, &rec.position, Rules::default()).unwrap();
                 for o in legal.powers.iter().flat_map(|p| p.orders.iter()) {
                     round_trip(map, o, true).unwrap();
                 }

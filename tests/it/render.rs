@@ -218,7 +218,7 @@ fn every_board_draws_well_formed_with_every_province_labelled_and_units_clear() 
     for (name, _, _) in EMBEDDED {
         let map = Map::embedded(name).unwrap();
         let position = Position::initial(&map);
-        let svg = render::svg(&map, &scene(&position, None, name));
+        let svg = render::svg(&map, &scene(&position, None, name)).unwrap();
         let doc = parse(&svg);
         let labels: Vec<&str> = doc
             .descendants()
@@ -239,7 +239,10 @@ fn every_board_draws_well_formed_with_every_province_labelled_and_units_clear() 
             "{name}: {wraps} wrap stubs"
         );
         // The same picture twice is the same text (snapshots and diffs rely on it).
-        assert_eq!(svg, render::svg(&map, &scene(&position, None, name)));
+        assert_eq!(
+            svg,
+            render::svg(&map, &scene(&position, None, name)).unwrap()
+        );
     }
 }
 
@@ -302,7 +305,7 @@ fn world_labels_clear_of_each_other_and_near_their_province_with_orders() {
     let orders = parse_orders(&map, WORLD_ORDERS);
     assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
     let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
-    let svg = render::svg(&map, &scene(&position, Some(&result), "world orders"));
+    let svg = render::svg(&map, &scene(&position, Some(&result), "world orders")).unwrap();
     assert_labels_clear(&svg, "world1914 with orders");
     let doc = parse(&svg);
     let drawn = doc
@@ -435,7 +438,7 @@ fn probe(map: &Map, pixmap: &render::RasterPixmap, what: &str) {
 fn png_has_the_power_colours_at_units_and_centres() {
     let map = Map::standard();
     let position = Position::from_yaml(&map, PROBE_POSITION).unwrap();
-    let svg = render::svg(&map, &scene(&position, None, "probe"));
+    let svg = render::svg(&map, &scene(&position, None, "probe")).unwrap();
     let pixmap = render::raster(&svg).unwrap();
     probe(&map, &pixmap, "library");
 
@@ -464,7 +467,7 @@ fn png_text_is_drawn_with_the_embedded_font() {
     // A label's pixels are dark ink: without a font, nothing would be drawn there.
     let map = fixture_map();
     let position = Position::initial(&map);
-    let svg = render::svg(&map, &scene(&position, None, "font"));
+    let svg = render::svg(&map, &scene(&position, None, "font")).unwrap();
     let doc = parse(&svg);
     let title = doc
         .descendants()
@@ -502,7 +505,8 @@ fn snapshot_of_a_small_fixed_position() {
     let svg = render::svg(
         &map,
         &scene(&position, Some(&result), "Spring 1901 movement: test"),
-    );
+    )
+    .unwrap();
     let doc = parse(&svg);
     // Names with `&`, `<` and quotes are escaped, and read back as written.
     let titles: Vec<&str> = doc
@@ -541,7 +545,7 @@ fn dislodged_units_are_drawn_beside_their_province_with_their_retreats() {
         (&position, Some(&result), "movement"),
         (&next, None, "retreat position"),
     ] {
-        let svg = render::svg(&map, &scene(pos, res, what));
+        let svg = render::svg(&map, &scene(pos, res, what)).unwrap();
         let doc = parse(&svg);
         let group = doc
             .descendants()
