@@ -9,10 +9,10 @@
 // an index. An out-of-range index is a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::file::MapFile;
+use super::locate::{Lines, Pos};
 use super::{
     Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_ALIASES,
     MAX_COASTS, MAX_LIST, MAX_POWERS, MAX_PROVINCES,
@@ -167,164 +167,6 @@ fn render(file: &str, problems: &[MapProblem]) -> String {
         .map(|p| format!("{file}:{}: {p}", p.line))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// A place in the source: 1-based line and column.
-#[derive(Clone, Copy, Debug)]
-struct Pos {
-    line: usize,
-    column: usize,
-}
-
-/// Finds the line of a key in the source text, for messages about values serde has
-/// already read (serde_yaml keeps no positions past parsing). Each block's key lines and
-/// each line's words are indexed the first time they are asked for, so finding every
-/// entry of a long list costs time linear in the list.
-struct Lines<'a> {
-    lines: Vec<&'a str>,
-    /// Per id written `id: <id>` (or `- id: <id>`): the lines (0-based) it is on.
-    ids: HashMap<&'a str, Vec<usize>>,
-    /// Top-level keys written alone on their line (`provinces:`): their line (0-based).
-    sections: HashMap<&'a str, usize>,
-    /// Per block start (0-based) and key: the lines (0-based) of the block that begin
-    /// with `key:`.
-    keys: RefCell<HashMap<(usize, String), Vec<usize>>>,
-    /// Per line (0-based): each whole word on it and its 1-based column (the first).
-    words: RefCell<HashMap<usize, HashMap<&'a str, usize>>>,
-}
-
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '/' || c == '_' || c == '-'
-}
-
-impl<'a> Lines<'a> {
-    fn new(src: &'a str) -> Self {
-        let lines: Vec<&str> = src.lines().collect();
-        let mut ids: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut sections = HashMap::new();
-        for (i, l) in lines.iter().enumerate() {
-            let t = l.trim_start().trim_start_matches("- ").trim();
-            if let Some(id) = t.strip_prefix("id: ") {
-                ids.entry(id).or_default().push(i);
-            }
-            if let Some(key) = l.trim_end().strip_suffix(':') {
-                sections.entry(key).or_insert(i);
-            }
-        }
-        Lines {
-            lines,
-            ids,
-            sections,
-            keys: RefCell::default(),
-            words: RefCell::default(),
-        }
-    }
-
-    /// Line (1-based) of the block `- id: <id>` in `section`, or of the section.
-    fn block(&self, section: &str, id: &str) -> usize {
-        let start = self.sections.get(section).copied().unwrap_or(0);
-        self.ids
-            .get(id)
-            .and_then(|v| v.iter().find(|&&i| i >= start))
-            .map_or(start + 1, |&i| i + 1)
-    }
-
-    /// Line of `key:` (containing `word`, if given) in the list item that starts at
-    /// line `from` (1-based), nested items included; `from` if not found.
-    fn key(&self, from: usize, key: &str, word: Option<&str>) -> usize {
-        let start = from.saturating_sub(1);
-        let mut keys = self.keys.borrow_mut();
-        let found = keys.entry((start, key.to_string())).or_insert_with(|| {
-            let indent = |l: &str| l.len() - l.trim_start().len();
-            let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
-            let mut found = Vec::new();
-            for (i, l) in self.lines.iter().enumerate().skip(start) {
-                let t = l.trim_start();
-                // The next item at this level or above ends the block.
-                if i > start && t.starts_with("- ") && indent(l) <= own {
-                    break;
-                }
-                let t = t.trim_start_matches("- ");
-                if t.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
-                    found.push(i);
-                }
-            }
-            found
-        });
-        found
-            .iter()
-            .find(|&&i| word.is_none_or(|w| self.word_column(i, w).is_some()))
-            .map_or(from, |&i| i + 1)
-    }
-
-    /// The 1-based column of `w` as a whole word on line `i` (0-based), from the
-    /// line's word index.
-    fn word_column(&self, i: usize, w: &str) -> Option<usize> {
-        let l = self.lines.get(i)?;
-        let mut words = self.words.borrow_mut();
-        let index = words.entry(i).or_insert_with(|| {
-            let mut index = HashMap::new();
-            let mut start: Option<(usize, usize)> = None;
-            for (col, (k, c)) in l.char_indices().chain([(l.len(), ' ')]).enumerate() {
-                match (is_word(c), start) {
-                    (true, None) => start = Some((k, col)),
-                    (false, Some((s, scol))) => {
-                        index.entry(&l[s..k]).or_insert(scol + 1);
-                        start = None;
-                    }
-                    _ => {}
-                }
-            }
-            index
-        });
-        index.get(w).copied()
-    }
-
-    /// Line and column of `word` (else of `key:`) in the item starting at `from`.
-    fn at(&self, from: usize, key: &str, word: Option<&str>) -> Pos {
-        let line = self.key(from, key, word);
-        Pos {
-            line,
-            column: self.column(line, word.unwrap_or(key)),
-        }
-    }
-
-    /// Line and column of the `- id: <id>` of a block.
-    fn at_block(&self, section: &str, id: &str) -> Pos {
-        let line = self.block(section, id);
-        Pos {
-            line,
-            column: self.column(line, id),
-        }
-    }
-
-    /// 1-based column of `word` as a whole word on `line` (else of the first
-    /// character that is not white space or a list dash).
-    fn column(&self, line: usize, word: &str) -> usize {
-        let Some(l) = line.checked_sub(1).and_then(|i| self.lines.get(i)) else {
-            return 0;
-        };
-        let indent = l.chars().take_while(|&c| c == ' ' || c == '-').count() + 1;
-        if word.is_empty() {
-            return indent;
-        }
-        if word.chars().all(is_word) {
-            return self.word_column(line - 1, word).unwrap_or(indent);
-        }
-        // A name of several words: looked for on its own line only (rare).
-        let mut from = 0;
-        while let Some(k) = l[from..].find(word) {
-            let s = from + k;
-            let e = s + word.len();
-            let before = l[..s].chars().next_back().is_none_or(|c| !is_word(c));
-            let after = l[e..].chars().next().is_none_or(|c| !is_word(c));
-            if before && after {
-                return l[..s].chars().count() + 1;
-            }
-            from = e;
-        }
-        indent
-    }
 }
 
 impl Map {

@@ -13,8 +13,9 @@
 //!   missing or extra.
 //!
 //! The checks here read the file leniently (a `serde_yaml::Value`), so they still run
-//! when the loader stops at a schema error. Positions come from [`locate::Locations`]. The
-//! library does no I/O: the caller passes the text of the map and of the reference.
+//! when the loader stops at a schema error. Positions come from
+//! [`crate::map::locate::Locations`]. The library does no I/O: the caller passes the
+//! text of the map and of the reference.
 //! The codes are listed, with their rules, in [`CODES`] and in `docs/MAPS.md`.
 
 // What remains indexed here is the checker's own raw model and scratch tables, not
@@ -22,11 +23,9 @@
 // `position`, the `p`/`q` of the edges it resolved), and the graph tables
 // (`adj`, `comp`, `comps`, `seas_of`, `group`, `touches_sea`) that were built
 // with one entry per raw province / component / sea of that same run. Values from the
-// file are looked up (`get`, `by_id`) before they become indices. `locate` scans
-// text and denies indexing again.
+// file are looked up (`get`, `by_id`) before they become indices. `map::locate`
+// scans the text and denies indexing.
 #![allow(clippy::indexing_slicing)]
-
-pub mod locate;
 
 use crate::orders::ORDER_WORDS;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -34,7 +33,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Serialize;
 use serde_yaml::Value;
 
-use self::locate::{Locations, Pos};
+use crate::map::locate::{Locations, Pos};
 use crate::map::names::normalize;
 use crate::map::{Map, MapProblem, ProblemCode, Terrain};
 
