@@ -1,5 +1,7 @@
 //! Compile a [`MapFile`] into a [`Map`]: assign dense ids, build the adjacency tables,
 //! and reject every inconsistency with file, line, column, key and a stable code.
+//! [`build`] runs the stages in order; the lines and columns come from the line index
+//! of [`super::locate`].
 
 // The loader indexes only what it built: `provinces`, `coasts`, `powers`, the
 // adjacency tables and `f.provinces`/`f.powers` by ids it assigned itself (a
