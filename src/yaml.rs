@@ -54,85 +54,123 @@ pub fn from_str<T: DeserializeOwned>(src: &str) -> Result<T, YamlError> {
 
 /// Refuse anchors, aliases and nesting deeper than [`MAX_DEPTH`]. Linear in the text.
 pub fn guard(src: &str) -> Result<(), GuardError> {
-    let mut flow = 0usize;
-    let mut indents: Vec<usize> = Vec::new();
-    // Inside a quoted scalar that goes on past its line: its quote.
-    let mut quote: Option<u8> = None;
-    // Inside a block scalar: the indentation of the line that began it.
-    let mut block: Option<usize> = None;
-    let mut expect_node = true;
+    let mut g = Guard {
+        expect_node: true,
+        ..Guard::default()
+    };
     for (n, line) in src.lines().enumerate() {
-        let err = |i: usize, message: String| GuardError {
+        g.line(line).map_err(|(i, message)| GuardError {
             line: n + 1,
             column: line[..i].chars().count() + 1,
             message,
-        };
+        })?;
+    }
+    Ok(())
+}
+
+/// A refusal within a line: its byte and the message.
+type Refusal = (usize, String);
+
+/// What [`guard`] carries from one line to the next.
+#[derive(Default)]
+struct Guard {
+    /// Open flow collections (`[`, `{`).
+    flow: usize,
+    /// The indentations of the open block levels.
+    indents: Vec<usize>,
+    /// Inside a quoted scalar that goes on past its line: its quote.
+    quote: Option<u8>,
+    /// Inside a block scalar: the indentation of the line that began it.
+    block: Option<usize>,
+    /// Whether a node may start here (where `&`, `*`, a quote or a bracket count).
+    expect_node: bool,
+}
+
+impl Guard {
+    /// One line: past a block scalar's text, the block levels it opens, then its
+    /// characters.
+    fn line(&mut self, line: &str) -> Result<(), Refusal> {
         let b = line.as_bytes();
         let indent = b.iter().take_while(|&&c| c == b' ').count();
         let blank = line.trim().is_empty();
-        if let Some(p) = block {
+        if let Some(p) = self.block {
             if blank || indent > p {
-                continue;
+                return Ok(());
             }
-            block = None;
+            self.block = None;
         }
-        let mut i = indent;
-        if quote.is_none() && flow == 0 {
-            expect_node = true;
-            if !blank && b.get(i) != Some(&b'#') {
-                // Block nesting: one level per indentation, and per `- ` or `? ` in front.
-                let mut col = i;
-                loop {
-                    while indents.last().is_some_and(|&t| t > col) {
-                        indents.pop();
-                    }
-                    if indents.last() != Some(&col) {
-                        indents.push(col);
-                    }
-                    if indents.len() > MAX_DEPTH {
-                        return Err(err(col, too_deep()));
-                    }
-                    let rest = b.get(col..).unwrap_or_default();
-                    if (rest.starts_with(b"- ") || rest.starts_with(b"? ")) && col + 2 <= b.len() {
-                        col += 2;
-                        col += rest
-                            .get(2..)
-                            .unwrap_or_default()
-                            .iter()
-                            .take_while(|&&c| c == b' ')
-                            .count();
-                        if col >= b.len() {
-                            break;
-                        }
-                    } else {
-                        break;
-                    }
+        if self.quote.is_none() && self.flow == 0 {
+            self.expect_node = true;
+            if !blank && b.get(indent) != Some(&b'#') {
+                self.block_levels(b, indent)?;
+            }
+        }
+        self.characters(line, indent)
+    }
+
+    /// Block nesting: one level per indentation, and per `- ` or `? ` in front.
+    fn block_levels(&mut self, b: &[u8], indent: usize) -> Result<(), Refusal> {
+        let indents = &mut self.indents;
+        let mut col = indent;
+        loop {
+            while indents.last().is_some_and(|&t| t > col) {
+                indents.pop();
+            }
+            if indents.last() != Some(&col) {
+                indents.push(col);
+            }
+            if indents.len() > MAX_DEPTH {
+                return Err((col, too_deep()));
+            }
+            let rest = b.get(col..).unwrap_or_default();
+            if (rest.starts_with(b"- ") || rest.starts_with(b"? ")) && col + 2 <= b.len() {
+                col += 2;
+                col += rest
+                    .get(2..)
+                    .unwrap_or_default()
+                    .iter()
+                    .take_while(|&&c| c == b' ')
+                    .count();
+                if col >= b.len() {
+                    break;
                 }
+            } else {
+                break;
             }
         }
+        Ok(())
+    }
+
+    /// The characters of a line from byte `i`: quotes, comments, anchors and aliases,
+    /// flow brackets, block scalar indicators, tags.
+    fn characters(&mut self, line: &str, mut i: usize) -> Result<(), Refusal> {
+        let b = line.as_bytes();
+        let indent = i;
         while let Some(&c) = b.get(i) {
             let next = b.get(i + 1).copied();
-            if let Some(q) = quote {
+            if let Some(q) = self.quote {
                 if q == b'\'' && c == b'\'' {
                     if next == Some(b'\'') {
                         i += 1;
                     } else {
-                        quote = None;
+                        self.quote = None;
                     }
                 } else if q == b'"' && c == b'\\' {
                     i += 1;
                 } else if q == b'"' && c == b'"' {
-                    quote = None;
+                    self.quote = None;
                 }
                 i += 1;
                 continue;
             }
             let space_after = next.is_none_or(|x| x == b' ' || x == b'\t');
+            let expect_node = self.expect_node;
+            let flow = self.flow;
             match c {
                 b' ' | b'\t' => {}
                 b'#' if i == 0 || matches!(b.get(i - 1), Some(b' ' | b'\t')) => break,
                 b'&' | b'*' if expect_node => {
-                    return Err(err(
+                    return Err((
                         i,
                         "anchors and aliases (`&name`, `*name`) are not allowed in this file: \
                          write each value out"
@@ -140,34 +178,34 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
                     ))
                 }
                 b'"' | b'\'' if expect_node => {
-                    quote = Some(c);
-                    expect_node = false;
+                    self.quote = Some(c);
+                    self.expect_node = false;
                 }
                 b'[' | b'{' if expect_node || flow > 0 => {
-                    flow += 1;
-                    if indents.len() + flow > MAX_DEPTH {
-                        return Err(err(i, too_deep()));
+                    self.flow += 1;
+                    if self.indents.len() + self.flow > MAX_DEPTH {
+                        return Err((i, too_deep()));
                     }
-                    expect_node = true;
+                    self.expect_node = true;
                 }
                 b']' | b'}' if flow > 0 => {
-                    flow -= 1;
-                    expect_node = false;
+                    self.flow -= 1;
+                    self.expect_node = false;
                 }
-                b',' if flow > 0 => expect_node = true,
+                b',' if flow > 0 => self.expect_node = true,
                 b'|' | b'>' if expect_node && flow == 0 => {
                     let rest = line[i + 1..]
                         .trim_start_matches(|x: char| x == '+' || x == '-' || x.is_ascii_digit());
                     let rest = rest.trim_start();
                     if rest.is_empty() || rest.starts_with('#') {
-                        block = Some(indent);
+                        self.block = Some(indent);
                         break;
                     }
-                    expect_node = false;
+                    self.expect_node = false;
                 }
                 b'-' | b'?' if expect_node && space_after => {}
                 b':' if space_after || (flow > 0 && matches!(next, Some(b',' | b']' | b'}'))) => {
-                    expect_node = true;
+                    self.expect_node = true;
                 }
                 b'!' if expect_node => {
                     // A tag: the node follows it.
@@ -175,12 +213,12 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
                         i += 1;
                     }
                 }
-                _ => expect_node = false,
+                _ => self.expect_node = false,
             }
             i += 1;
         }
+        Ok(())
     }
-    Ok(())
 }
 
 fn too_deep() -> String {

@@ -1,5 +1,7 @@
 //! Compile a [`MapFile`] into a [`Map`]: assign dense ids, build the adjacency tables,
 //! and reject every inconsistency with file, line, column, key and a stable code.
+//! [`build`] runs the stages in order; the lines and columns come from the line index
+//! of [`super::locate`].
 
 // The loader indexes only what it built: `provinces`, `coasts`, `powers`, the
 // adjacency tables and `f.provinces`/`f.powers` by ids it assigned itself (a
@@ -9,10 +11,10 @@
 // an index. An out-of-range index is a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::file::MapFile;
+use super::locate::{Lines, Pos};
 use super::{
     Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_ALIASES,
     MAX_COASTS, MAX_LIST, MAX_POWERS, MAX_PROVINCES,
@@ -169,164 +171,6 @@ fn render(file: &str, problems: &[MapProblem]) -> String {
         .join("\n")
 }
 
-/// A place in the source: 1-based line and column.
-#[derive(Clone, Copy, Debug)]
-struct Pos {
-    line: usize,
-    column: usize,
-}
-
-/// Finds the line of a key in the source text, for messages about values serde has
-/// already read (serde_yaml keeps no positions past parsing). Each block's key lines and
-/// each line's words are indexed the first time they are asked for, so finding every
-/// entry of a long list costs time linear in the list.
-struct Lines<'a> {
-    lines: Vec<&'a str>,
-    /// Per id written `id: <id>` (or `- id: <id>`): the lines (0-based) it is on.
-    ids: HashMap<&'a str, Vec<usize>>,
-    /// Top-level keys written alone on their line (`provinces:`): their line (0-based).
-    sections: HashMap<&'a str, usize>,
-    /// Per block start (0-based) and key: the lines (0-based) of the block that begin
-    /// with `key:`.
-    keys: RefCell<HashMap<(usize, String), Vec<usize>>>,
-    /// Per line (0-based): each whole word on it and its 1-based column (the first).
-    words: RefCell<HashMap<usize, HashMap<&'a str, usize>>>,
-}
-
-fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '/' || c == '_' || c == '-'
-}
-
-impl<'a> Lines<'a> {
-    fn new(src: &'a str) -> Self {
-        let lines: Vec<&str> = src.lines().collect();
-        let mut ids: HashMap<&str, Vec<usize>> = HashMap::new();
-        let mut sections = HashMap::new();
-        for (i, l) in lines.iter().enumerate() {
-            let t = l.trim_start().trim_start_matches("- ").trim();
-            if let Some(id) = t.strip_prefix("id: ") {
-                ids.entry(id).or_default().push(i);
-            }
-            if let Some(key) = l.trim_end().strip_suffix(':') {
-                sections.entry(key).or_insert(i);
-            }
-        }
-        Lines {
-            lines,
-            ids,
-            sections,
-            keys: RefCell::default(),
-            words: RefCell::default(),
-        }
-    }
-
-    /// Line (1-based) of the block `- id: <id>` in `section`, or of the section.
-    fn block(&self, section: &str, id: &str) -> usize {
-        let start = self.sections.get(section).copied().unwrap_or(0);
-        self.ids
-            .get(id)
-            .and_then(|v| v.iter().find(|&&i| i >= start))
-            .map_or(start + 1, |&i| i + 1)
-    }
-
-    /// Line of `key:` (containing `word`, if given) in the list item that starts at
-    /// line `from` (1-based), nested items included; `from` if not found.
-    fn key(&self, from: usize, key: &str, word: Option<&str>) -> usize {
-        let start = from.saturating_sub(1);
-        let mut keys = self.keys.borrow_mut();
-        let found = keys.entry((start, key.to_string())).or_insert_with(|| {
-            let indent = |l: &str| l.len() - l.trim_start().len();
-            let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
-            let mut found = Vec::new();
-            for (i, l) in self.lines.iter().enumerate().skip(start) {
-                let t = l.trim_start();
-                // The next item at this level or above ends the block.
-                if i > start && t.starts_with("- ") && indent(l) <= own {
-                    break;
-                }
-                let t = t.trim_start_matches("- ");
-                if t.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
-                    found.push(i);
-                }
-            }
-            found
-        });
-        found
-            .iter()
-            .find(|&&i| word.is_none_or(|w| self.word_column(i, w).is_some()))
-            .map_or(from, |&i| i + 1)
-    }
-
-    /// The 1-based column of `w` as a whole word on line `i` (0-based), from the
-    /// line's word index.
-    fn word_column(&self, i: usize, w: &str) -> Option<usize> {
-        let l = self.lines.get(i)?;
-        let mut words = self.words.borrow_mut();
-        let index = words.entry(i).or_insert_with(|| {
-            let mut index = HashMap::new();
-            let mut start: Option<(usize, usize)> = None;
-            for (col, (k, c)) in l.char_indices().chain([(l.len(), ' ')]).enumerate() {
-                match (is_word(c), start) {
-                    (true, None) => start = Some((k, col)),
-                    (false, Some((s, scol))) => {
-                        index.entry(&l[s..k]).or_insert(scol + 1);
-                        start = None;
-                    }
-                    _ => {}
-                }
-            }
-            index
-        });
-        index.get(w).copied()
-    }
-
-    /// Line and column of `word` (else of `key:`) in the item starting at `from`.
-    fn at(&self, from: usize, key: &str, word: Option<&str>) -> Pos {
-        let line = self.key(from, key, word);
-        Pos {
-            line,
-            column: self.column(line, word.unwrap_or(key)),
-        }
-    }
-
-    /// Line and column of the `- id: <id>` of a block.
-    fn at_block(&self, section: &str, id: &str) -> Pos {
-        let line = self.block(section, id);
-        Pos {
-            line,
-            column: self.column(line, id),
-        }
-    }
-
-    /// 1-based column of `word` as a whole word on `line` (else of the first
-    /// character that is not white space or a list dash).
-    fn column(&self, line: usize, word: &str) -> usize {
-        let Some(l) = line.checked_sub(1).and_then(|i| self.lines.get(i)) else {
-            return 0;
-        };
-        let indent = l.chars().take_while(|&c| c == ' ' || c == '-').count() + 1;
-        if word.is_empty() {
-            return indent;
-        }
-        if word.chars().all(is_word) {
-            return self.word_column(line - 1, word).unwrap_or(indent);
-        }
-        // A name of several words: looked for on its own line only (rare).
-        let mut from = 0;
-        while let Some(k) = l[from..].find(word) {
-            let s = from + k;
-            let e = s + word.len();
-            let before = l[..s].chars().next_back().is_none_or(|c| !is_word(c));
-            let after = l[e..].chars().next().is_none_or(|c| !is_word(c));
-            if before && after {
-                return l[..s].chars().count() + 1;
-            }
-            from = e;
-        }
-        indent
-    }
-}
-
 impl Map {
     /// Load a map from YAML text; `file` names it in error messages.
     pub fn from_yaml(src: &str, file: &str) -> Result<Map, MapError> {
@@ -425,266 +269,391 @@ fn limits(f: &MapFile, lines: &Lines, problems: &mut Problems) {
     }
 }
 
-fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
-    use ProblemCode as C;
-    let lines = Lines::new(src);
-    let mut problems = Problems::default();
+/// The loader's working state: the file, where its keys are written, and the problems
+/// found so far (in the order they are reported).
+struct Loader<'a> {
+    f: &'a MapFile,
+    lines: Lines<'a>,
+    problems: Problems,
+}
 
-    // The limits first: nothing past them is checked (the ids would not fit, and the
-    // work would grow with the size of a hostile file).
-    limits(&f, &lines, &mut problems);
-    if !problems.0.is_empty() {
-        return Err(MapError {
-            file: file.to_string(),
-            problems: problems.0,
-        });
-    }
+/// The ids the loader has assigned: provinces, powers and locations.
+struct Board {
+    /// The number of provinces (the first `n` Locs; coasts follow).
+    n: usize,
+    prov_ids: HashMap<String, Prov>,
+    power_ids: HashMap<String, Power>,
+    provinces: Vec<Province>,
+    coasts: Vec<Coast>,
+}
 
-    // Values the schema's types allow but a board cannot use.
-    let shape = |key: &str, message: &str| MapProblem {
-        line: lines.at(1, key, None).line,
-        column: lines.at(1, key, None).column,
-        key: key.into(),
-        code: C::Yaml,
-        severity: Severity::Error,
-        message: message.into(),
-        hint: None,
-    };
-    if f.start.season == super::Season::Winter {
-        problems.0.push(shape(
-            "start",
-            "a game starts in spring or fall (winter is the adjustment phase)",
-        ));
-    }
-    if f.provinces.is_empty() {
-        problems
-            .0
-            .push(shape("provinces", "a map has at least one province"));
-    }
-    if f.powers.is_empty() {
-        problems
-            .0
-            .push(shape("powers", "a map has at least one power"));
-    }
-    let blank = |s: &str| !s.chars().any(char::is_alphanumeric);
-    for p in &f.provinces {
-        let names = std::iter::once(&p.name).chain(&p.aliases);
-        let coast_names = p
-            .coasts
-            .iter()
-            .flat_map(|c| std::iter::once(&c.name).chain(&c.aliases));
-        if names.chain(coast_names).any(|s| blank(s)) {
-            problems.add(
-                lines.at_block("provinces", &p.id),
-                C::BadId,
-                format!("provinces.{}.name", p.id),
-                "a name or alias has at least one letter or digit".into(),
-            );
-        }
-    }
-    for p in &f.powers {
-        if [&p.name, &p.adjective].into_iter().any(|s| blank(s)) {
-            problems.add(
-                lines.at_block("powers", &p.id),
-                C::BadId,
-                format!("powers.{}.name", p.id),
-                "a power's name and adjective have at least one letter or digit".into(),
-            );
-        }
-    }
-
-    // Province ids and names.
-    let n = f.provinces.len();
-    let mut prov_ids: HashMap<String, Prov> = HashMap::new();
-    // Every id is a name too: a name or alias may not be another province's id.
-    let mut names: HashMap<String, String> = f
-        .provinces
-        .iter()
-        .map(|p| (super::names::normalize(&p.id), p.id.to_ascii_lowercase()))
-        .collect();
-    for (i, p) in f.provinces.iter().take(n).enumerate() {
-        let at = lines.at_block("provinces", &p.id);
-        let line = at.line;
-        let id = p.id.to_ascii_lowercase();
-        if id.is_empty() || id.contains('/') || id.contains(char::is_whitespace) {
-            problems.add(
-                at,
-                C::BadId,
-                format!("provinces.{}.id", p.id),
-                "an id is one word without `/`".into(),
-            );
-        }
-        if prov_ids.insert(id.clone(), Prov(i as u16)).is_some() {
-            problems.add(
-                at,
-                C::DuplicateId,
-                format!("provinces.{}.id", p.id),
-                format!("duplicate province id `{}`", p.id),
-            );
-        }
-        for (k, name) in
-            std::iter::once(("name", &p.name)).chain(p.aliases.iter().map(|a| ("aliases", a)))
-        {
-            let norm = super::names::normalize(name);
-            if let Some(other) = names.get(&norm) {
-                if other != &id {
-                    let l = lines.key(line, k, None);
-                    problems.add(
-                        Pos {
-                            line: l,
-                            column: lines.column(l, name),
-                        },
-                        C::DuplicateName,
-                        format!("provinces.{}.{k}", p.id),
-                        format!("duplicate name `{name}`: already a name or id of `{other}`"),
-                    );
-                }
-            } else {
-                names.insert(norm, id.clone());
-            }
-        }
-    }
-    // Powers.
-    let mut power_ids: HashMap<String, Power> = HashMap::new();
-    for (i, p) in f.powers.iter().take(MAX_POWERS).enumerate() {
-        if power_ids
-            .insert(p.id.to_ascii_lowercase(), Power(i as u8))
-            .is_some()
-        {
-            problems.add(
-                lines.at_block("powers", &p.id),
-                C::DuplicateId,
-                format!("powers.{}.id", p.id),
-                format!("duplicate power id `{}`", p.id),
-            );
-        }
-    }
-
-    // Locations: provinces, then coasts.
-    let mut coasts: Vec<Coast> = Vec::new();
-    let mut provinces: Vec<Province> = Vec::new();
-    for (i, p) in f.provinces.iter().take(n).enumerate() {
-        let line = lines.block("provinces", &p.id);
-        let home = p.home.as_ref().and_then(|h| {
-            let r = power_ids.get(&h.to_ascii_lowercase()).copied();
-            if r.is_none() {
-                problems.add(
-                    lines.at(line, "home", Some(h)),
-                    C::UnknownPower,
-                    format!("provinces.{}.home", p.id),
-                    format!("unknown power `{h}`"),
-                );
-            }
-            r
-        });
-        if home.is_some() && !p.supply {
-            problems.add(
-                lines.at(line, "home", None),
-                C::HomeNotCentre,
-                format!("provinces.{}.home", p.id),
-                "a home province must be a supply centre (`supply: true`)".into(),
-            );
-        }
-        if p.build.is_some() && !p.supply {
-            problems.add(
-                lines.at(line, "build", None),
-                C::BuildNotCentre,
-                format!("provinces.{}.build", p.id),
-                "`build` is for supply centres only (`supply: true`)".into(),
-            );
-        }
-        let mut locs = Vec::new();
-        for c in &p.coasts {
-            let cid = c.id.to_ascii_lowercase();
-            if cid.is_empty() || cid.contains('/') || cid.contains(char::is_whitespace) {
-                problems.add(
-                    lines.at(line, "id", Some(&c.id)),
-                    C::BadId,
-                    format!("provinces.{}.coasts.{}.id", p.id, c.id),
-                    "an id is one word without `/`".into(),
-                );
-            }
-            if locs
-                .iter()
-                .any(|l: &Loc| coasts[l.0 as usize - n].id == cid)
-            {
-                problems.add(
-                    lines.at(line, "id", Some(&c.id)),
-                    C::DuplicateId,
-                    format!("provinces.{}.coasts.{}.id", p.id, c.id),
-                    format!("duplicate coast id `{}`", c.id),
-                );
-            }
-            locs.push(Loc((n + coasts.len()) as u16));
-            coasts.push(Coast {
-                province: Prov(i as u16),
-                id: cid,
-                name: c.name.clone(),
-                aliases: c.aliases.clone(),
-                at: c.at,
-            });
-        }
-        if !p.coasts.is_empty() && p.kind != Terrain::Coast {
-            problems.add(
-                lines.at(line, "coasts", None),
-                C::CoastsNotCoastal,
-                format!("provinces.{}.coasts", p.id),
-                "only a `coast` province may have named coasts".into(),
-            );
-        }
-        if !p.coasts.is_empty() && !p.fleet.is_empty() {
-            problems.add(
-                lines.at(line, "fleet", None),
-                C::FleetOnSplit,
-                format!("provinces.{}.fleet", p.id),
-                "a split province lists fleet neighbours under each coast, not `fleet`".into(),
-            );
-        }
-        provinces.push(Province {
-            id: p.id.to_ascii_lowercase(),
-            name: p.name.clone(),
-            aliases: p.aliases.clone(),
-            terrain: p.kind,
-            supply: p.supply,
-            home,
-            buildable: p.supply && p.build != Some(false),
-            at: p.at,
-            coasts: locs,
-        });
-    }
-    let nlocs = n + coasts.len();
-    let resolve_loc = |s: &str| -> Option<Loc> {
+impl Board {
+    /// The location a name of the file means: a province id, or `prov/coast`.
+    fn resolve_loc(&self, s: &str) -> Option<Loc> {
         let s = s.trim().to_ascii_lowercase();
         match s.split_once('/') {
-            None => prov_ids.get(&s).map(|&p| Loc::from(p)),
+            None => self.prov_ids.get(&s).map(|&p| Loc::from(p)),
             Some((p, c)) => {
-                let p = *prov_ids.get(p)?;
-                provinces[p.0 as usize]
+                let p = *self.prov_ids.get(p)?;
+                self.provinces[p.0 as usize]
                     .coasts
                     .iter()
                     .copied()
-                    .find(|l| coasts[l.0 as usize - n].id == c)
+                    .find(|l| self.coasts[l.0 as usize - self.n].id == c)
             }
         }
-    };
+    }
 
-    // Adjacency.
-    let mut army_adj = vec![ProvSet::EMPTY; n];
-    let mut fleet_adj: Vec<Vec<Loc>> = vec![Vec::new(); nlocs];
-    for (i, p) in f.provinces.iter().take(n).enumerate() {
-        let line = lines.block("provinces", &p.id);
-        let me = Prov(i as u16);
+    /// The province a location is in.
+    fn prov_of(&self, l: Loc) -> Prov {
+        if (l.0 as usize) < self.n {
+            Prov(l.0)
+        } else {
+            self.coasts[l.0 as usize - self.n].province
+        }
+    }
+
+    /// A location's id: `par`, `spa/nc`.
+    fn loc_name(&self, l: Loc) -> String {
+        if (l.0 as usize) < self.n {
+            self.provinces[l.0 as usize].id.clone()
+        } else {
+            let c = &self.coasts[l.0 as usize - self.n];
+            format!("{}/{}", self.provinces[c.province.0 as usize].id, c.id)
+        }
+    }
+}
+
+/// Compile a parsed file, in stages: each stage reports its problems in file order, and
+/// the loader stops after the limits, after the tables, and after the starting units.
+fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
+    let mut l = Loader {
+        f: &f,
+        lines: Lines::new(src),
+        problems: Problems::default(),
+    };
+    // The limits first: nothing past them is checked (the ids would not fit, and the
+    // work would grow with the size of a hostile file).
+    limits(&f, &l.lines, &mut l.problems);
+    l.stop_if_any(file)?;
+    l.usable_values();
+    let prov_ids = l.province_ids();
+    let power_ids = l.power_ids();
+    let (provinces, coasts) = l.locations(&power_ids);
+    let b = Board {
+        n: f.provinces.len(),
+        prov_ids,
+        power_ids,
+        provinces,
+        coasts,
+    };
+    let (army_adj, fleet_adj) = l.adjacency(&b);
+    l.both_ends(&b, &army_adj, &fleet_adj);
+    let powers = l.powers(&b);
+    l.homes_listed(&b, &powers);
+    l.stop_if_any(file)?;
+    let map = assemble(&f, b, powers, army_adj, fleet_adj);
+    l.unit_placement(&map);
+    l.stop_if_any(file)?;
+    Ok(map)
+}
+
+impl Loader<'_> {
+    /// Every problem found so far as the error, if there is one.
+    fn stop_if_any(&mut self, file: &str) -> Result<(), MapError> {
+        if self.problems.0.is_empty() {
+            return Ok(());
+        }
+        Err(MapError {
+            file: file.to_string(),
+            problems: std::mem::take(&mut self.problems.0),
+        })
+    }
+
+    /// Values the schema's types allow but a board cannot use: a winter start, no
+    /// province or no power, names without a letter or digit.
+    fn usable_values(&mut self) {
+        let (f, lines) = (self.f, &self.lines);
+        let shape = |key: &str, message: &str| MapProblem {
+            line: lines.at(1, key, None).line,
+            column: lines.at(1, key, None).column,
+            key: key.into(),
+            code: ProblemCode::Yaml,
+            severity: Severity::Error,
+            message: message.into(),
+            hint: None,
+        };
+        if f.start.season == super::Season::Winter {
+            self.problems.0.push(shape(
+                "start",
+                "a game starts in spring or fall (winter is the adjustment phase)",
+            ));
+        }
+        if f.provinces.is_empty() {
+            self.problems
+                .0
+                .push(shape("provinces", "a map has at least one province"));
+        }
+        if f.powers.is_empty() {
+            self.problems
+                .0
+                .push(shape("powers", "a map has at least one power"));
+        }
+        let blank = |s: &str| !s.chars().any(char::is_alphanumeric);
+        for p in &f.provinces {
+            let names = std::iter::once(&p.name).chain(&p.aliases);
+            let coast_names = p
+                .coasts
+                .iter()
+                .flat_map(|c| std::iter::once(&c.name).chain(&c.aliases));
+            if names.chain(coast_names).any(|s| blank(s)) {
+                self.problems.add(
+                    lines.at_block("provinces", &p.id),
+                    ProblemCode::BadId,
+                    format!("provinces.{}.name", p.id),
+                    "a name or alias has at least one letter or digit".into(),
+                );
+            }
+        }
+        for p in &f.powers {
+            if [&p.name, &p.adjective].into_iter().any(|s| blank(s)) {
+                self.problems.add(
+                    lines.at_block("powers", &p.id),
+                    ProblemCode::BadId,
+                    format!("powers.{}.name", p.id),
+                    "a power's name and adjective have at least one letter or digit".into(),
+                );
+            }
+        }
+    }
+
+    /// Province ids (one word, unique) and names (each meaning one province): the
+    /// province of each id.
+    fn province_ids(&mut self) -> HashMap<String, Prov> {
+        use ProblemCode as C;
+        let (f, lines) = (self.f, &self.lines);
+        let mut prov_ids: HashMap<String, Prov> = HashMap::new();
+        // Every id is a name too: a name or alias may not be another province's id.
+        let mut names: HashMap<String, String> = f
+            .provinces
+            .iter()
+            .map(|p| (super::names::normalize(&p.id), p.id.to_ascii_lowercase()))
+            .collect();
+        for (i, p) in f.provinces.iter().enumerate() {
+            let at = lines.at_block("provinces", &p.id);
+            let line = at.line;
+            let id = p.id.to_ascii_lowercase();
+            if id.is_empty() || id.contains('/') || id.contains(char::is_whitespace) {
+                self.problems.add(
+                    at,
+                    C::BadId,
+                    format!("provinces.{}.id", p.id),
+                    "an id is one word without `/`".into(),
+                );
+            }
+            if prov_ids.insert(id.clone(), Prov(i as u16)).is_some() {
+                self.problems.add(
+                    at,
+                    C::DuplicateId,
+                    format!("provinces.{}.id", p.id),
+                    format!("duplicate province id `{}`", p.id),
+                );
+            }
+            for (k, name) in
+                std::iter::once(("name", &p.name)).chain(p.aliases.iter().map(|a| ("aliases", a)))
+            {
+                let norm = super::names::normalize(name);
+                if let Some(other) = names.get(&norm) {
+                    if other != &id {
+                        let l = lines.key(line, k, None);
+                        self.problems.add(
+                            Pos {
+                                line: l,
+                                column: lines.column(l, name),
+                            },
+                            C::DuplicateName,
+                            format!("provinces.{}.{k}", p.id),
+                            format!("duplicate name `{name}`: already a name or id of `{other}`"),
+                        );
+                    }
+                } else {
+                    names.insert(norm, id.clone());
+                }
+            }
+        }
+        prov_ids
+    }
+
+    /// Power ids (unique): the power of each id.
+    fn power_ids(&mut self) -> HashMap<String, Power> {
+        let mut power_ids: HashMap<String, Power> = HashMap::new();
+        for (i, p) in self.f.powers.iter().take(MAX_POWERS).enumerate() {
+            if power_ids
+                .insert(p.id.to_ascii_lowercase(), Power(i as u8))
+                .is_some()
+            {
+                self.problems.add(
+                    self.lines.at_block("powers", &p.id),
+                    ProblemCode::DuplicateId,
+                    format!("powers.{}.id", p.id),
+                    format!("duplicate power id `{}`", p.id),
+                );
+            }
+        }
+        power_ids
+    }
+
+    /// Locations: the provinces, then their named coasts; a province's home power,
+    /// `build:` and coasts checked against its terrain and `supply`.
+    fn locations(&mut self, power_ids: &HashMap<String, Power>) -> (Vec<Province>, Vec<Coast>) {
+        use ProblemCode as C;
+        let (f, lines) = (self.f, &self.lines);
+        let n = f.provinces.len();
+        let mut coasts: Vec<Coast> = Vec::new();
+        let mut provinces: Vec<Province> = Vec::new();
+        for (i, p) in f.provinces.iter().enumerate() {
+            let line = lines.block("provinces", &p.id);
+            let home = p.home.as_ref().and_then(|h| {
+                let r = power_ids.get(&h.to_ascii_lowercase()).copied();
+                if r.is_none() {
+                    self.problems.add(
+                        lines.at(line, "home", Some(h)),
+                        C::UnknownPower,
+                        format!("provinces.{}.home", p.id),
+                        format!("unknown power `{h}`"),
+                    );
+                }
+                r
+            });
+            if home.is_some() && !p.supply {
+                self.problems.add(
+                    lines.at(line, "home", None),
+                    C::HomeNotCentre,
+                    format!("provinces.{}.home", p.id),
+                    "a home province must be a supply centre (`supply: true`)".into(),
+                );
+            }
+            if p.build.is_some() && !p.supply {
+                self.problems.add(
+                    lines.at(line, "build", None),
+                    C::BuildNotCentre,
+                    format!("provinces.{}.build", p.id),
+                    "`build` is for supply centres only (`supply: true`)".into(),
+                );
+            }
+            let mut locs = Vec::new();
+            for c in &p.coasts {
+                let cid = c.id.to_ascii_lowercase();
+                if cid.is_empty() || cid.contains('/') || cid.contains(char::is_whitespace) {
+                    self.problems.add(
+                        lines.at(line, "id", Some(&c.id)),
+                        C::BadId,
+                        format!("provinces.{}.coasts.{}.id", p.id, c.id),
+                        "an id is one word without `/`".into(),
+                    );
+                }
+                if locs
+                    .iter()
+                    .any(|l: &Loc| coasts[l.0 as usize - n].id == cid)
+                {
+                    self.problems.add(
+                        lines.at(line, "id", Some(&c.id)),
+                        C::DuplicateId,
+                        format!("provinces.{}.coasts.{}.id", p.id, c.id),
+                        format!("duplicate coast id `{}`", c.id),
+                    );
+                }
+                locs.push(Loc((n + coasts.len()) as u16));
+                coasts.push(Coast {
+                    province: Prov(i as u16),
+                    id: cid,
+                    name: c.name.clone(),
+                    aliases: c.aliases.clone(),
+                    at: c.at,
+                });
+            }
+            if !p.coasts.is_empty() && p.kind != Terrain::Coast {
+                self.problems.add(
+                    lines.at(line, "coasts", None),
+                    C::CoastsNotCoastal,
+                    format!("provinces.{}.coasts", p.id),
+                    "only a `coast` province may have named coasts".into(),
+                );
+            }
+            if !p.coasts.is_empty() && !p.fleet.is_empty() {
+                self.problems.add(
+                    lines.at(line, "fleet", None),
+                    C::FleetOnSplit,
+                    format!("provinces.{}.fleet", p.id),
+                    "a split province lists fleet neighbours under each coast, not `fleet`".into(),
+                );
+            }
+            provinces.push(Province {
+                id: p.id.to_ascii_lowercase(),
+                name: p.name.clone(),
+                aliases: p.aliases.clone(),
+                terrain: p.kind,
+                supply: p.supply,
+                home,
+                buildable: p.supply && p.build != Some(false),
+                at: p.at,
+                coasts: locs,
+            });
+        }
+        (provinces, coasts)
+    }
+
+    /// The adjacency tables as each end writes them: army neighbours per province,
+    /// fleet neighbours per location.
+    fn adjacency(&mut self, b: &Board) -> (Vec<ProvSet>, Vec<Vec<Loc>>) {
+        let mut army_adj = vec![ProvSet::EMPTY; b.n];
+        let mut fleet_adj: Vec<Vec<Loc>> = vec![Vec::new(); b.n + b.coasts.len()];
+        let f = self.f;
+        for (i, p) in f.provinces.iter().enumerate() {
+            let line = self.lines.block("provinces", &p.id);
+            self.army_edges(b, i, line, &mut army_adj[i]);
+            let mut fleet_lists: Vec<(Loc, &Vec<String>, String, usize)> = Vec::new();
+            if p.coasts.is_empty() {
+                fleet_lists.push((
+                    Prov(i as u16).into(),
+                    &p.fleet,
+                    format!("provinces.{}.fleet", p.id),
+                    line,
+                ));
+            } else {
+                for (c, &cl) in p.coasts.iter().zip(&b.provinces[i].coasts) {
+                    let cline = self.lines.key(line, "id", Some(&c.id));
+                    fleet_lists.push((
+                        cl,
+                        &c.fleet,
+                        format!("provinces.{}.coasts.{}.fleet", p.id, c.id),
+                        cline,
+                    ));
+                }
+            }
+            for (from, list, key, bl) in fleet_lists {
+                self.fleet_edges(b, i, (list, &key, bl), &mut fleet_adj[from.0 as usize]);
+            }
+        }
+        (army_adj, fleet_adj)
+    }
+
+    /// The army list of province `i` (its block at `line`): each neighbour a province
+    /// of the map, not a coast, not itself, from a province armies stand in.
+    fn army_edges(&mut self, b: &Board, i: usize, line: usize, adj: &mut ProvSet) {
+        use ProblemCode as C;
+        let p = &self.f.provinces[i];
         for a in &p.army {
             let key = format!("provinces.{}.army", p.id);
-            let at = lines.at(line, "army", Some(a));
-            match resolve_loc(a) {
-                None => problems.add(
+            let at = self.lines.at(line, "army", Some(a));
+            match b.resolve_loc(a) {
+                None => self.problems.add(
                     at,
                     C::UnknownProvince,
                     key,
                     format!("unknown province `{a}`"),
                 ),
-                Some(loc) if loc.0 as usize >= n => problems.add(
+                Some(loc) if loc.0 as usize >= b.n => self.problems.add(
                     at,
                     C::ArmyToCoast,
                     key,
@@ -693,172 +662,176 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                 Some(loc) => {
                     let q = Prov(loc.0);
                     if matches!(p.kind, Terrain::Sea | Terrain::Impassable) {
-                        problems.add(
+                        self.problems.add(
                             at,
                             C::ArmyEdgeTerrain,
                             key,
                             format!("a {:?} province has no army neighbours", p.kind)
                                 .to_lowercase(),
                         );
-                    } else if q == me {
-                        problems.add(
+                    } else if q == Prov(i as u16) {
+                        self.problems.add(
                             at,
                             C::SelfEdge,
                             key,
                             "a province is not its own neighbour".into(),
                         );
                     } else {
-                        army_adj[i].insert(q);
+                        adj.insert(q);
                     }
                 }
-            }
-        }
-        let mut fleet_lists: Vec<(Loc, &Vec<String>, String, usize)> = Vec::new();
-        if p.coasts.is_empty() {
-            fleet_lists.push((
-                me.into(),
-                &p.fleet,
-                format!("provinces.{}.fleet", p.id),
-                line,
-            ));
-        } else {
-            for (c, cl) in p.coasts.iter().zip(provinces[i].coasts.clone()) {
-                let cline = lines.key(line, "id", Some(&c.id));
-                fleet_lists.push((
-                    cl,
-                    &c.fleet,
-                    format!("provinces.{}.coasts.{}.fleet", p.id, c.id),
-                    cline,
-                ));
-            }
-        }
-        for (from, list, key, bl) in fleet_lists {
-            for t in list {
-                let at = lines.at(bl, "fleet", Some(t));
-                match resolve_loc(t) {
-                    None => problems.add(
-                        at,
-                        C::UnknownLocation,
-                        key.clone(),
-                        format!("unknown location `{t}`"),
-                    ),
-                    Some(to) => {
-                        let tp = if (to.0 as usize) < n {
-                            Prov(to.0)
-                        } else {
-                            coasts[to.0 as usize - n].province
-                        };
-                        if !provinces[tp.0 as usize].coasts.is_empty() && (to.0 as usize) < n {
-                            problems.add(
-                                at,
-                                C::CoastNotNamed,
-                                key.clone(),
-                                format!(
-                                    "`{t}` has named coasts: write which one (`{t}/{}`)",
-                                    coasts[provinces[tp.0 as usize].coasts[0].0 as usize - n].id
-                                ),
-                            );
-                        } else if matches!(p.kind, Terrain::Land | Terrain::Impassable) {
-                            problems.add(
-                                at,
-                                C::FleetEdgeTerrain,
-                                key.clone(),
-                                "an inland province has no fleet neighbours".into(),
-                            );
-                        } else if tp == me {
-                            problems.add(
-                                at,
-                                C::SelfEdge,
-                                key.clone(),
-                                "a province is not its own neighbour".into(),
-                            );
-                        } else if !fleet_adj[from.0 as usize].contains(&to) {
-                            // A neighbour listed twice is kept once (`map check` warns:
-                            // DUPLICATE_EDGE).
-                            fleet_adj[from.0 as usize].push(to);
-                        }
-                    }
-                }
-            }
-        }
-    }
-    // Both ends.
-    let loc_name = |l: Loc| -> String {
-        if (l.0 as usize) < n {
-            provinces[l.0 as usize].id.clone()
-        } else {
-            let c = &coasts[l.0 as usize - n];
-            format!("{}/{}", provinces[c.province.0 as usize].id, c.id)
-        }
-    };
-    let prov_of = |l: Loc| -> Prov {
-        if (l.0 as usize) < n {
-            Prov(l.0)
-        } else {
-            coasts[l.0 as usize - n].province
-        }
-    };
-    let one_sided = "add it there or remove it here";
-    for a in 0..n {
-        for b in army_adj[a].iter() {
-            if !army_adj[b.0 as usize].contains(Prov(a as u16)) {
-                let pa = &f.provinces[a];
-                let other = &provinces[b.0 as usize].id;
-                problems.hint(
-                    lines.at(lines.block("provinces", &pa.id), "army", Some(other)),
-                    C::OneSidedEdge,
-                    format!("provinces.{}.army", pa.id),
-                    format!(
-                        "one-sided edge: `{}` lists `{other}` but `{other}` does not list `{}`",
-                        pa.id, pa.id
-                    ),
-                    Some(one_sided),
-                );
-            }
-        }
-    }
-    for a in 0..nlocs {
-        for &b in &fleet_adj[a] {
-            if !fleet_adj[b.0 as usize].contains(&Loc(a as u16)) {
-                let pa = prov_of(Loc(a as u16));
-                let pf = &f.provinces[pa.0 as usize];
-                let mut from = lines.block("provinces", &pf.id);
-                let mut key = format!("provinces.{}.fleet", pf.id);
-                if a >= n {
-                    let c = &coasts[a - n].id;
-                    from = lines.key(from, "id", Some(c));
-                    key = format!("provinces.{}.coasts.{c}.fleet", pf.id);
-                }
-                let (here, there) = (loc_name(Loc(a as u16)), loc_name(b));
-                problems.hint(
-                    lines.at(from, "fleet", Some(&there)),
-                    C::OneSidedEdge,
-                    key,
-                    format!(
-                        "one-sided edge: `{here}` lists `{there}` but `{there}` does not list `{here}`"
-                    ),
-                    Some(one_sided),
-                );
             }
         }
     }
 
-    // Powers.
-    let mut powers = Vec::new();
-    let mut owned_by: HashMap<Prov, &str> = HashMap::new();
-    for p in f.powers.iter().take(MAX_POWERS) {
-        let line = lines.block("powers", &p.id);
-        let me = power_ids.get(&p.id.to_ascii_lowercase()).copied();
+    /// One fleet list of province `i` (its items, key and block line): each neighbour a
+    /// location of the map, naming the coast of a split province, not itself, from a
+    /// province fleets stand in.
+    fn fleet_edges(
+        &mut self,
+        b: &Board,
+        i: usize,
+        (list, key, line): (&[String], &str, usize),
+        adj: &mut Vec<Loc>,
+    ) {
+        use ProblemCode as C;
+        let p = &self.f.provinces[i];
+        for t in list {
+            let at = self.lines.at(line, "fleet", Some(t));
+            let Some(to) = b.resolve_loc(t) else {
+                self.problems.add(
+                    at,
+                    C::UnknownLocation,
+                    key.to_string(),
+                    format!("unknown location `{t}`"),
+                );
+                continue;
+            };
+            let tp = b.prov_of(to);
+            let split = &b.provinces[tp.0 as usize].coasts;
+            if !split.is_empty() && (to.0 as usize) < b.n {
+                self.problems.add(
+                    at,
+                    C::CoastNotNamed,
+                    key.to_string(),
+                    format!(
+                        "`{t}` has named coasts: write which one (`{t}/{}`)",
+                        b.coasts[split[0].0 as usize - b.n].id
+                    ),
+                );
+            } else if matches!(p.kind, Terrain::Land | Terrain::Impassable) {
+                self.problems.add(
+                    at,
+                    C::FleetEdgeTerrain,
+                    key.to_string(),
+                    "an inland province has no fleet neighbours".into(),
+                );
+            } else if tp == Prov(i as u16) {
+                self.problems.add(
+                    at,
+                    C::SelfEdge,
+                    key.to_string(),
+                    "a province is not its own neighbour".into(),
+                );
+            } else if !adj.contains(&to) {
+                // A neighbour listed twice is kept once (`map check` warns:
+                // DUPLICATE_EDGE).
+                adj.push(to);
+            }
+        }
+    }
+
+    /// Every army and fleet edge listed at both ends.
+    fn both_ends(&mut self, b: &Board, army_adj: &[ProvSet], fleet_adj: &[Vec<Loc>]) {
+        use ProblemCode as C;
+        let (f, lines) = (self.f, &self.lines);
+        let one_sided = "add it there or remove it here";
+        for a in 0..b.n {
+            for q in army_adj[a].iter() {
+                if !army_adj[q.0 as usize].contains(Prov(a as u16)) {
+                    let pa = &f.provinces[a];
+                    let other = &b.provinces[q.0 as usize].id;
+                    self.problems.hint(
+                        lines.at(lines.block("provinces", &pa.id), "army", Some(other)),
+                        C::OneSidedEdge,
+                        format!("provinces.{}.army", pa.id),
+                        format!(
+                            "one-sided edge: `{}` lists `{other}` but `{other}` does not list `{}`",
+                            pa.id, pa.id
+                        ),
+                        Some(one_sided),
+                    );
+                }
+            }
+        }
+        for (a, list) in fleet_adj.iter().enumerate() {
+            for &to in list {
+                if !fleet_adj[to.0 as usize].contains(&Loc(a as u16)) {
+                    let pa = b.prov_of(Loc(a as u16));
+                    let pf = &f.provinces[pa.0 as usize];
+                    let mut from = lines.block("provinces", &pf.id);
+                    let mut key = format!("provinces.{}.fleet", pf.id);
+                    if a >= b.n {
+                        let c = &b.coasts[a - b.n].id;
+                        from = lines.key(from, "id", Some(c));
+                        key = format!("provinces.{}.coasts.{c}.fleet", pf.id);
+                    }
+                    let (here, there) = (b.loc_name(Loc(a as u16)), b.loc_name(to));
+                    self.problems.hint(
+                        lines.at(from, "fleet", Some(&there)),
+                        C::OneSidedEdge,
+                        key,
+                        format!(
+                            "one-sided edge: `{here}` lists `{there}` but `{there}` does not list `{here}`"
+                        ),
+                        Some(one_sided),
+                    );
+                }
+            }
+        }
+    }
+
+    /// The powers: home centres, centres owned at the start, starting units.
+    fn powers(&mut self, b: &Board) -> Vec<PowerInfo> {
+        let mut powers = Vec::new();
+        let mut owned_by: HashMap<Prov, &str> = HashMap::new();
+        let f = self.f;
+        for p in f.powers.iter().take(MAX_POWERS) {
+            let line = self.lines.block("powers", &p.id);
+            let me = b.power_ids.get(&p.id.to_ascii_lowercase()).copied();
+            let home = self.home_centres(b, p, line, me);
+            let owns = self.owned_centres(b, p, line, me, &mut owned_by);
+            let units = self.starting_units(b, p, line);
+            powers.push(PowerInfo {
+                id: p.id.to_ascii_lowercase(),
+                name: p.name.clone(),
+                adjective: p.adjective.clone(),
+                home,
+                owns,
+                units,
+            });
+        }
+        powers
+    }
+
+    /// A power's `home` list: provinces of the map that name it as their `home:`.
+    fn home_centres(
+        &mut self,
+        b: &Board,
+        p: &super::file::PowerFile,
+        line: usize,
+        me: Option<Power>,
+    ) -> Vec<Prov> {
         let mut home = Vec::new();
         for h in &p.home {
-            match prov_ids.get(&h.to_ascii_lowercase()) {
+            match b.prov_ids.get(&h.to_ascii_lowercase()) {
                 Some(&q) => {
                     home.push(q);
-                    let ph = provinces[q.0 as usize].home;
+                    let ph = b.provinces[q.0 as usize].home;
                     if ph != me {
-                        problems.add(
-                            lines.at(line, "home", Some(h)),
-                            C::HomeMismatch,
+                        self.problems.add(
+                            self.lines.at(line, "home", Some(h)),
+                            ProblemCode::HomeMismatch,
                             format!("powers.{}.home", p.id),
                             format!(
                                 "`{h}` is listed as a home centre but the province does not say `home: {}`",
@@ -867,20 +840,34 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                         );
                     }
                 }
-                None => problems.add(
-                    lines.at(line, "home", Some(h)),
-                    C::UnknownProvince,
+                None => self.problems.add(
+                    self.lines.at(line, "home", Some(h)),
+                    ProblemCode::UnknownProvince,
                     format!("powers.{}.home", p.id),
                     format!("unknown province `{h}`"),
                 ),
             }
         }
+        home
+    }
+
+    /// A power's `owns` list: supply centres, no one's home, owned by no other power
+    /// (`owned_by` holds the owners so far).
+    fn owned_centres<'f>(
+        &mut self,
+        b: &Board,
+        p: &'f super::file::PowerFile,
+        line: usize,
+        me: Option<Power>,
+        owned_by: &mut HashMap<Prov, &'f str>,
+    ) -> Vec<Prov> {
+        use ProblemCode as C;
         let mut owns = Vec::new();
         for o in &p.owns {
-            let at = lines.at(line, "owns", Some(o));
+            let at = self.lines.at(line, "owns", Some(o));
             let key = format!("powers.{}.owns", p.id);
-            let Some(&q) = prov_ids.get(&o.to_ascii_lowercase()) else {
-                problems.add(
+            let Some(&q) = b.prov_ids.get(&o.to_ascii_lowercase()) else {
+                self.problems.add(
                     at,
                     C::UnknownProvince,
                     key,
@@ -888,17 +875,17 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                 );
                 continue;
             };
-            let pr = &provinces[q.0 as usize];
+            let pr = &b.provinces[q.0 as usize];
             if !pr.supply {
-                problems.add(
+                self.problems.add(
                     at,
                     C::OwnedNotCentre,
                     key,
                     format!("`{o}` is not a supply centre (`supply: true`)"),
                 );
             } else if let Some(h) = pr.home {
-                let by = &f.powers[h.0 as usize].id;
-                problems.hint(
+                let by = &self.f.powers[h.0 as usize].id;
+                self.problems.hint(
                     at,
                     C::OwnedTwice,
                     key,
@@ -910,7 +897,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                     }),
                 );
             } else if let Some(other) = owned_by.insert(q, &p.id) {
-                problems.add(
+                self.problems.add(
                     at,
                     C::OwnedTwice,
                     key,
@@ -924,60 +911,101 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
                 owns.push(q);
             }
         }
+        owns
+    }
+
+    /// A power's `units` list, each read as `A par` or `F stp/sc` (where it may stand
+    /// is checked once the map is built).
+    fn starting_units(
+        &mut self,
+        b: &Board,
+        p: &super::file::PowerFile,
+        line: usize,
+    ) -> Vec<(UnitKind, Loc)> {
         let mut units = Vec::new();
         for u in &p.units {
-            let at = lines.at(line, "units", None);
+            let at = self.lines.at(line, "units", None);
             let mut it = u.split_whitespace();
             let kind = match it.next().map(|s| s.to_ascii_uppercase()) {
                 Some(k) if k == "A" => Some(UnitKind::Army),
                 Some(k) if k == "F" => Some(UnitKind::Fleet),
                 _ => None,
             };
-            match (kind, it.next().and_then(&resolve_loc), it.next()) {
+            match (kind, it.next().and_then(|s| b.resolve_loc(s)), it.next()) {
                 (Some(k), Some(loc), None) => units.push((k, loc)),
-                _ => problems.add(
+                _ => self.problems.add(
                     at,
-                    C::BadUnit,
+                    ProblemCode::BadUnit,
                     format!("powers.{}.units", p.id),
                     format!("cannot read unit `{u}`: write `A par` or `F stp/sc`"),
                 ),
             }
         }
-        powers.push(PowerInfo {
-            id: p.id.to_ascii_lowercase(),
-            name: p.name.clone(),
-            adjective: p.adjective.clone(),
-            home,
-            owns,
-            units,
-        });
+        units
     }
-    for (i, p) in provinces.iter().enumerate() {
-        if let Some(h) = p.home {
-            if !powers[h.0 as usize].home.contains(&Prov(i as u16)) {
-                problems.add(
-                    lines.at(lines.block("provinces", &p.id), "home", None),
-                    C::HomeMismatch,
-                    format!("provinces.{}.home", p.id),
-                    format!(
-                        "`{}` is not in the home list of power `{}`",
-                        p.id, powers[h.0 as usize].id
-                    ),
-                );
+
+    /// Every province that says `home: <power>` is in that power's `home` list.
+    fn homes_listed(&mut self, b: &Board, powers: &[PowerInfo]) {
+        for (i, p) in b.provinces.iter().enumerate() {
+            if let Some(h) = p.home {
+                if !powers[h.0 as usize].home.contains(&Prov(i as u16)) {
+                    self.problems.add(
+                        self.lines
+                            .at(self.lines.block("provinces", &p.id), "home", None),
+                        ProblemCode::HomeMismatch,
+                        format!("provinces.{}.home", p.id),
+                        format!(
+                            "`{}` is not in the home list of power `{}`",
+                            p.id, powers[h.0 as usize].id
+                        ),
+                    );
+                }
             }
         }
     }
 
-    if !problems.0.is_empty() {
-        return Err(MapError {
-            file: file.to_string(),
-            problems: problems.0,
-        });
+    /// Starting units stand where such a unit can, one to a province.
+    fn unit_placement(&mut self, map: &Map) {
+        let mut taken: HashMap<Prov, String> = HashMap::new();
+        for (pw, pf) in map.powers.iter().zip(&self.f.powers) {
+            for &(kind, loc) in &pw.units {
+                let at = self
+                    .lines
+                    .at(self.lines.block("powers", &pf.id), "units", None);
+                let key = format!("powers.{}.units", pf.id);
+                let unit = format!("{} {}", kind.letter(), map.loc_id(loc));
+                if let Some(why) = map.placement_problem(kind, loc) {
+                    self.problems.add(
+                        at,
+                        ProblemCode::UnitPlacement,
+                        key,
+                        format!("{unit}: {why}"),
+                    );
+                } else if let Some(other) = taken.insert(map.prov_of(loc), unit.clone()) {
+                    self.problems.add(
+                        at,
+                        ProblemCode::UnitPlacement,
+                        key,
+                        format!("{unit}: `{other}` starts in the same province"),
+                    );
+                }
+            }
+        }
     }
+}
 
+/// The map from its checked tables, with the tables derived from them (seas, shores,
+/// fleet reach, the sea table, location ids).
+fn assemble(
+    f: &MapFile,
+    b: Board,
+    powers: Vec<PowerInfo>,
+    army_adj: Vec<ProvSet>,
+    fleet_adj: Vec<Vec<Loc>>,
+) -> Map {
     let mut seas = ProvSet::EMPTY;
     let mut shores = ProvSet::EMPTY;
-    for (i, p) in provinces.iter().enumerate() {
+    for (i, p) in b.provinces.iter().enumerate() {
         match p.terrain {
             Terrain::Sea => seas.insert(Prov(i as u16)),
             Terrain::Coast => shores.insert(Prov(i as u16)),
@@ -986,28 +1014,28 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     }
     let fleet_reach: Vec<ProvSet> = fleet_adj
         .iter()
-        .map(|v| v.iter().map(|&l| prov_of(l)).collect())
+        .map(|v| v.iter().map(|&l| b.prov_of(l)).collect())
         .collect();
-    let fleet_reach_any: Vec<ProvSet> = (0..n)
+    let fleet_reach_any: Vec<ProvSet> = (0..b.n)
         .map(|i| {
             let mut s = fleet_reach[i];
-            for c in &provinces[i].coasts {
+            for c in &b.provinces[i].coasts {
                 s = s.or(&fleet_reach[c.0 as usize]);
             }
             s
         })
         .collect();
     let sea_table = super::SeaTable::new(&seas, &fleet_reach_any);
-    let ids = super::LocIds::new(&provinces, &coasts);
-    let map = Map {
-        name: f.name,
-        title: f.title.unwrap_or_default(),
-        designer: f.designer.unwrap_or_default(),
-        source: f.source.unwrap_or_default(),
-        description: f.description.unwrap_or_default(),
+    let ids = super::LocIds::new(&b.provinces, &b.coasts);
+    Map {
+        name: f.name.clone(),
+        title: f.title.clone().unwrap_or_default(),
+        designer: f.designer.clone().unwrap_or_default(),
+        source: f.source.clone().unwrap_or_default(),
+        description: f.description.clone().unwrap_or_default(),
         build_rule: f.builds,
-        provinces,
-        coasts,
+        provinces: b.provinces,
+        coasts: b.coasts,
         powers,
         victory: f.victory,
         start_season: f.start.season,
@@ -1021,31 +1049,5 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         names: std::sync::OnceLock::new(),
         sea_table,
         ids,
-    };
-    // Starting units must stand where such a unit can, one to a province.
-    let mut taken: HashMap<Prov, String> = HashMap::new();
-    for (pw, pf) in map.powers.iter().zip(&f.powers) {
-        for &(kind, loc) in &pw.units {
-            let at = lines.at(lines.block("powers", &pf.id), "units", None);
-            let key = format!("powers.{}.units", pf.id);
-            let unit = format!("{} {}", kind.letter(), map.loc_id(loc));
-            if let Some(why) = map.placement_problem(kind, loc) {
-                problems.add(at, C::UnitPlacement, key, format!("{unit}: {why}"));
-            } else if let Some(other) = taken.insert(map.prov_of(loc), unit.clone()) {
-                problems.add(
-                    at,
-                    C::UnitPlacement,
-                    key,
-                    format!("{unit}: `{other}` starts in the same province"),
-                );
-            }
-        }
     }
-    if !problems.0.is_empty() {
-        return Err(MapError {
-            file: file.to_string(),
-            problems: problems.0,
-        });
-    }
-    Ok(map)
 }

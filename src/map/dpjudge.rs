@@ -133,6 +133,37 @@ struct PowerDef {
     line: usize,
 }
 
+/// The supply centres of an import, and the power each home centre goes to.
+struct Centres {
+    all: Vec<String>,
+    home_of: HashMap<String, usize>,
+}
+
+/// What a province is written from: its own place line (none for a split province
+/// given by its coasts only), the first place line of it or its coasts, its name line,
+/// its coasts.
+struct ProvSrc<'a> {
+    prov: &'a str,
+    id: String,
+    coasts: Vec<String>,
+    own: Option<Place>,
+    first: Place,
+    nl: Option<NameLine>,
+}
+
+/// One line of a DPjudge file that is not blank or a comment.
+struct Line<'t> {
+    file: &'t str,
+    /// 1-based.
+    ln: usize,
+    raw: &'t str,
+    words: Vec<&'t str>,
+    /// The first word, in upper case.
+    up: String,
+    /// The last word, in upper case.
+    last: String,
+}
+
 #[derive(Default)]
 struct Reader {
     places: Vec<Place>,
@@ -211,6 +242,7 @@ impl Reader {
         });
     }
 
+    /// Read one file (and the files it includes), line by line.
     fn file(
         &mut self,
         file: &str,
@@ -219,7 +251,6 @@ impl Reader {
     ) -> Result<(), ImportError> {
         self.read_order.push(file.to_string());
         for (i, raw) in text.lines().enumerate() {
-            let ln = i + 1;
             let words: Vec<&str> = raw.split_whitespace().collect();
             let (Some(&first), Some(&final_word)) = (words.first(), words.last()) else {
                 continue;
@@ -227,192 +258,248 @@ impl Reader {
             if first.starts_with('#') {
                 continue;
             }
-            let up = first.to_ascii_uppercase();
-            let last = final_word.to_ascii_uppercase();
-            if let Some(what) = self.skipping {
-                let end = match what {
-                    "directive" => up == "END",
-                    _ => {
-                        (up == "IN" || up == "FROM")
-                            && words
-                                .get(1)
-                                .is_some_and(|w| w.eq_ignore_ascii_case("start"))
-                    }
-                };
-                if end {
-                    self.skipping = None;
-                }
-                continue;
-            }
-            if last == "DIRECTIVE" || last == "DIRECTIVES" {
-                if up != "END" {
-                    self.note(file, ln, format!("`{}`: variant directives are not carried over (the block up to `END` is passed over)", raw.trim()));
-                    self.skipping = Some("directive");
-                }
-                continue;
-            }
-            if up == "IN" || up == "FROM" {
-                if raw.contains(':') {
-                    self.note(
-                        file,
-                        ln,
-                        format!(
-                            "`{}`: changes to the map during the game are not carried over",
-                            raw.trim()
-                        ),
-                    );
-                } else if !words
-                    .get(1)
-                    .is_some_and(|w| w.eq_ignore_ascii_case("start"))
-                {
-                    self.note(file, ln, format!("`{}`: changes to the map during the game are not carried over (the lines up to `IN START` are passed over)", raw.trim()));
-                    self.skipping = Some("dynamic");
-                }
-                continue;
-            }
-            if let Some((_, what)) = SKIPPED.iter().find(|(k, _)| *k == up) {
-                self.note(
-                    file,
-                    ln,
-                    format!("`{}` is not carried over ({what})", raw.trim()),
-                );
-                if matches!(
-                    up.as_str(),
-                    "DUMMY" | "DUMMIES" | "TEAM" | "TEAMS" | "UNPLAYED"
-                ) && words.len() > 1
-                {
-                    self.power = None;
-                }
-                continue;
-            }
-            match up.as_str() {
-                "VICTORY" => match words.get(1).and_then(|w| w.parse::<u16>().ok()) {
-                    Some(v) => {
-                        self.victory = Some(v);
-                        if words.len() > 2 {
-                            self.note(file, ln, format!("`{}`: victory thresholds that change by year are not carried over; the first one ({v}) is kept", raw.trim()));
-                        }
-                    }
-                    None => self.note(
-                        file,
-                        ln,
-                        format!("`{}`: cannot read the victory threshold", raw.trim()),
-                    ),
-                },
-                "USE" | "USES" | "MAP" => {
-                    for w in words.get(1..).unwrap_or_default() {
-                        let name = if w.contains('.') {
-                            w.to_string()
-                        } else {
-                            format!("{w}.map")
-                        };
-                        let path = match Path::new(file).parent() {
-                            Some(d) if !d.as_os_str().is_empty() => {
-                                d.join(&name).display().to_string()
-                            }
-                            _ => name.clone(),
-                        };
-                        if !self.used.insert(path.clone()) {
-                            self.note(file, ln, format!("`{name}` is used twice; read once"));
-                            continue;
-                        }
-                        let sub = read(&path).map_err(|why| ImportError {
-                            file: path.clone(),
-                            from: file.to_string(),
-                            line: ln,
-                            why,
-                        })?;
-                        self.file(&path, &sub, read)?;
-                    }
-                }
-                "BEGIN" => {
-                    let season = words
-                        .get(1)
-                        .map(|s| s.to_ascii_lowercase())
-                        .unwrap_or_default();
-                    let year = words.get(2).and_then(|y| y.parse::<i32>().ok());
-                    let kind = words
-                        .get(3)
-                        .map(|s| s.to_ascii_uppercase())
-                        .unwrap_or_default();
-                    match (season.as_str(), year) {
-                        ("spring" | "fall" | "winter", Some(y)) => {
-                            self.begin = Some((season.clone(), y));
-                            let expected = if season == "winter" { "ADJUSTMENTS" } else { "MOVEMENT" };
-                            if !kind.is_empty() && kind != expected {
-                                self.note(file, ln, format!("`{}`: a game starts with the {} phase of its season; `{kind}` is not carried over", raw.trim(), expected.to_lowercase()));
-                            }
-                        }
-                        _ => self.note(file, ln, format!("`{}`: the season (Spring, Fall, Winter) or year cannot be read; the map starts in Spring 1901", raw.trim())),
-                    }
-                }
-                _ if raw.contains('=') => self.name_line(file, ln, raw),
-                "OWNS" | "CENTERS" => match self.power {
-                    Some(p) => {
-                        let list: Vec<String> = words
-                            .iter()
-                            .skip(1)
-                            .map(|w| w.to_ascii_uppercase())
-                            .collect();
-                        if up == "CENTERS" {
-                            self.powers[p].owns = list;
-                        } else {
-                            self.powers[p].owns.extend(list);
-                        }
-                    }
-                    None => self.note(
-                        file,
-                        ln,
-                        format!("`{}`: `{up}` before any power", raw.trim()),
-                    ),
-                },
-                "INHABITS" | "HOME" | "HOMES" => match self.power {
-                    Some(p) => {
-                        if up != "INHABITS" || !self.powers[p].reinit_homes {
-                            self.powers[p].homes.clear();
-                        }
-                        self.powers[p].reinit_homes = true;
-                        self.homes(p, words.get(1..).unwrap_or_default(), file, ln);
-                    }
-                    None => self.note(
-                        file,
-                        ln,
-                        format!("`{}`: `{up}` before any power", raw.trim()),
-                    ),
-                },
-                "UNITS" => match self.power {
-                    Some(p) => self.powers[p].units.clear(),
-                    None => self.note(file, ln, "`UNITS` before any power".into()),
-                },
-                "A" | "F" => match (self.power, words.len()) {
-                    (Some(p), 2) => {
-                        let at = words
-                            .get(1)
-                            .map(|w| w.to_ascii_uppercase())
-                            .unwrap_or_default();
-                        let prov = at.split('/').next().unwrap_or("").to_string();
-                        for pw in &mut self.powers {
-                            pw.units
-                                .retain(|(_, l)| l.split('/').next() != Some(prov.as_str()));
-                        }
-                        self.powers[p]
-                            .units
-                            .push((up.chars().next().unwrap_or('A'), at));
-                    }
-                    (None, _) => self.note(
-                        file,
-                        ln,
-                        format!("`{}`: a unit before any power", raw.trim()),
-                    ),
-                    _ => self.note(file, ln, format!("`{}`: cannot read the unit", raw.trim())),
-                },
-                _ if words.len() > 1 && TERRAIN.contains(&up.as_str()) => {
-                    self.terrain(file, ln, &words)
-                }
-                _ => self.power_line(file, ln, raw, &words),
+            let l = Line {
+                file,
+                ln: i + 1,
+                raw,
+                up: first.to_ascii_uppercase(),
+                last: final_word.to_ascii_uppercase(),
+                words,
+            };
+            if !self.passed_over(&l) {
+                self.keyword_line(&l, read)?;
             }
         }
         Ok(())
+    }
+
+    /// Whether a line is passed over: inside a variant directive or a dynamic block, or
+    /// the start of one, or a keyword that is not carried over (each noted once).
+    fn passed_over(&mut self, l: &Line) -> bool {
+        let (file, ln, raw, words, up, last) = (l.file, l.ln, l.raw, &l.words, &l.up, &l.last);
+        if let Some(what) = self.skipping {
+            let end = match what {
+                "directive" => up == "END",
+                _ => {
+                    (up == "IN" || up == "FROM")
+                        && words
+                            .get(1)
+                            .is_some_and(|w| w.eq_ignore_ascii_case("start"))
+                }
+            };
+            if end {
+                self.skipping = None;
+            }
+            return true;
+        }
+        if last == "DIRECTIVE" || last == "DIRECTIVES" {
+            if up != "END" {
+                self.note(file, ln, format!("`{}`: variant directives are not carried over (the block up to `END` is passed over)", raw.trim()));
+                self.skipping = Some("directive");
+            }
+            return true;
+        }
+        if up == "IN" || up == "FROM" {
+            if raw.contains(':') {
+                self.note(
+                    file,
+                    ln,
+                    format!(
+                        "`{}`: changes to the map during the game are not carried over",
+                        raw.trim()
+                    ),
+                );
+            } else if !words
+                .get(1)
+                .is_some_and(|w| w.eq_ignore_ascii_case("start"))
+            {
+                self.note(file, ln, format!("`{}`: changes to the map during the game are not carried over (the lines up to `IN START` are passed over)", raw.trim()));
+                self.skipping = Some("dynamic");
+            }
+            return true;
+        }
+        if let Some((_, what)) = SKIPPED.iter().find(|(k, _)| *k == up) {
+            self.note(
+                file,
+                ln,
+                format!("`{}` is not carried over ({what})", raw.trim()),
+            );
+            if matches!(
+                up.as_str(),
+                "DUMMY" | "DUMMIES" | "TEAM" | "TEAMS" | "UNPLAYED"
+            ) && words.len() > 1
+            {
+                self.power = None;
+            }
+            return true;
+        }
+        false
+    }
+
+    /// A line read by its first word: a setting, an include, a name line, a power's
+    /// centres or units, a place line, else a power line.
+    fn keyword_line(
+        &mut self,
+        l: &Line,
+        read: &mut dyn FnMut(&str) -> Result<String, String>,
+    ) -> Result<(), ImportError> {
+        let (file, ln, raw, words, up) = (l.file, l.ln, l.raw, &l.words, &l.up);
+        match up.as_str() {
+            "VICTORY" => self.victory_line(l),
+            "USE" | "USES" | "MAP" => self.includes(l, read)?,
+            "BEGIN" => self.begin_line(l),
+            _ if raw.contains('=') => self.name_line(file, ln, raw),
+            "OWNS" | "CENTERS" => self.owns_line(l),
+            "INHABITS" | "HOME" | "HOMES" => match self.power {
+                Some(p) => {
+                    if up != "INHABITS" || !self.powers[p].reinit_homes {
+                        self.powers[p].homes.clear();
+                    }
+                    self.powers[p].reinit_homes = true;
+                    self.homes(p, words.get(1..).unwrap_or_default(), file, ln);
+                }
+                None => self.note(
+                    file,
+                    ln,
+                    format!("`{}`: `{up}` before any power", raw.trim()),
+                ),
+            },
+            "UNITS" => match self.power {
+                Some(p) => self.powers[p].units.clear(),
+                None => self.note(file, ln, "`UNITS` before any power".into()),
+            },
+            "A" | "F" => self.unit_line(l),
+            _ if words.len() > 1 && TERRAIN.contains(&up.as_str()) => self.terrain(file, ln, words),
+            _ => self.power_line(file, ln, raw, words),
+        }
+        Ok(())
+    }
+
+    /// `VICTORY n`: the first threshold.
+    fn victory_line(&mut self, l: &Line) {
+        let (file, ln, raw, words) = (l.file, l.ln, l.raw, &l.words);
+        match words.get(1).and_then(|w| w.parse::<u16>().ok()) {
+            Some(v) => {
+                self.victory = Some(v);
+                if words.len() > 2 {
+                    self.note(file, ln, format!("`{}`: victory thresholds that change by year are not carried over; the first one ({v}) is kept", raw.trim()));
+                }
+            }
+            None => self.note(
+                file,
+                ln,
+                format!("`{}`: cannot read the victory threshold", raw.trim()),
+            ),
+        }
+    }
+
+    /// `USE`/`USES`/`MAP file…`: read each file not read yet, relative to this one.
+    fn includes(
+        &mut self,
+        l: &Line,
+        read: &mut dyn FnMut(&str) -> Result<String, String>,
+    ) -> Result<(), ImportError> {
+        let (file, ln, words) = (l.file, l.ln, &l.words);
+        for w in words.get(1..).unwrap_or_default() {
+            let name = if w.contains('.') {
+                w.to_string()
+            } else {
+                format!("{w}.map")
+            };
+            let path = match Path::new(file).parent() {
+                Some(d) if !d.as_os_str().is_empty() => d.join(&name).display().to_string(),
+                _ => name.clone(),
+            };
+            if !self.used.insert(path.clone()) {
+                self.note(file, ln, format!("`{name}` is used twice; read once"));
+                continue;
+            }
+            let sub = read(&path).map_err(|why| ImportError {
+                file: path.clone(),
+                from: file.to_string(),
+                line: ln,
+                why,
+            })?;
+            self.file(&path, &sub, read)?;
+        }
+        Ok(())
+    }
+
+    /// `BEGIN Spring 1901 Movement`: the season and year the game starts in.
+    fn begin_line(&mut self, l: &Line) {
+        let (file, ln, raw, words) = (l.file, l.ln, l.raw, &l.words);
+        let season = words
+            .get(1)
+            .map(|s| s.to_ascii_lowercase())
+            .unwrap_or_default();
+        let year = words.get(2).and_then(|y| y.parse::<i32>().ok());
+        let kind = words
+            .get(3)
+            .map(|s| s.to_ascii_uppercase())
+            .unwrap_or_default();
+        match (season.as_str(), year) {
+                ("spring" | "fall" | "winter", Some(y)) => {
+                    self.begin = Some((season.clone(), y));
+                    let expected = if season == "winter" { "ADJUSTMENTS" } else { "MOVEMENT" };
+                    if !kind.is_empty() && kind != expected {
+                        self.note(file, ln, format!("`{}`: a game starts with the {} phase of its season; `{kind}` is not carried over", raw.trim(), expected.to_lowercase()));
+                    }
+                }
+                _ => self.note(file, ln, format!("`{}`: the season (Spring, Fall, Winter) or year cannot be read; the map starts in Spring 1901", raw.trim())),
+            }
+    }
+
+    /// `OWNS`/`CENTERS`: the current power's other centres at the start (`CENTERS`
+    /// replaces the list).
+    fn owns_line(&mut self, l: &Line) {
+        let (file, ln, raw, words, up) = (l.file, l.ln, l.raw, &l.words, &l.up);
+        match self.power {
+            Some(p) => {
+                let list: Vec<String> = words
+                    .iter()
+                    .skip(1)
+                    .map(|w| w.to_ascii_uppercase())
+                    .collect();
+                if up == "CENTERS" {
+                    self.powers[p].owns = list;
+                } else {
+                    self.powers[p].owns.extend(list);
+                }
+            }
+            None => self.note(
+                file,
+                ln,
+                format!("`{}`: `{up}` before any power", raw.trim()),
+            ),
+        }
+    }
+
+    /// `A xxx`/`F xxx`: a starting unit of the current power (replacing any unit in the
+    /// same province).
+    fn unit_line(&mut self, l: &Line) {
+        let (file, ln, raw, words, up) = (l.file, l.ln, l.raw, &l.words, &l.up);
+        match (self.power, words.len()) {
+            (Some(p), 2) => {
+                let at = words
+                    .get(1)
+                    .map(|w| w.to_ascii_uppercase())
+                    .unwrap_or_default();
+                let prov = at.split('/').next().unwrap_or("").to_string();
+                for pw in &mut self.powers {
+                    pw.units
+                        .retain(|(_, l)| l.split('/').next() != Some(prov.as_str()));
+                }
+                self.powers[p]
+                    .units
+                    .push((up.chars().next().unwrap_or('A'), at));
+            }
+            (None, _) => self.note(
+                file,
+                ln,
+                format!("`{}`: a unit before any power", raw.trim()),
+            ),
+            _ => self.note(file, ln, format!("`{}`: cannot read the unit", raw.trim())),
+        }
     }
 
     fn name_line(&mut self, file: &str, ln: usize, raw: &str) {
@@ -684,8 +771,50 @@ impl Reader {
             .map(|p| p.kind.as_str())
     }
 
+    /// The YAML map and the notes: the header, the centres and the victory threshold,
+    /// the powers, each province, then the names and centres that have no place line.
     fn finish(mut self, file: &str, name: String) -> Imported {
-        // Provinces, in the order their first place line appears.
+        let (provs, coasts_of) = self.province_order();
+        let mut notes = Vec::new();
+        let mut out = String::new();
+        let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
+        let _ = writeln!(
+            out,
+            "# Check it with `arbiter map check`; see docs/MAPS.md for the schema."
+        );
+        let _ = writeln!(out, "name: {}", scalar(&name));
+        let (season, year) = self.begin.clone().unwrap_or(("spring".into(), 1901));
+        let _ = writeln!(out, "start: {{season: {season}, year: {year}}}");
+        let centres = self.centres(&mut notes);
+        let victory = self.victory_threshold(file, &centres.all, &mut notes);
+        let _ = writeln!(out, "victory: {victory}");
+        self.write_powers(&mut out);
+        let _ = writeln!(out, "provinces:");
+        for prov in &provs {
+            self.write_province(prov, &centres, &coasts_of, &mut out, &mut notes);
+        }
+        self.unplaced(&coasts_of, &mut notes);
+        let mut all = std::mem::take(&mut self.notes);
+        all.extend(notes);
+        // In reading order: by file (as first read), then line.
+        let order = |f: &str| {
+            self.read_order
+                .iter()
+                .position(|x| x == f)
+                .unwrap_or(usize::MAX)
+        };
+        all.sort_by_key(|n| (order(&n.file), n.line));
+        Imported {
+            name,
+            yaml: out,
+            notes: all,
+            powers: self.powers.len(),
+            provinces: provs.len(),
+        }
+    }
+
+    /// Provinces, in the order their first place line appears, and the coasts of each.
+    fn province_order(&self) -> (Vec<String>, HashMap<String, Vec<String>>) {
         let mut provs: Vec<String> = Vec::new();
         let mut coasts_of: HashMap<String, Vec<String>> = HashMap::new();
         for p in &self.places {
@@ -701,18 +830,12 @@ impl Reader {
                 coasts_of.entry(prov).or_default().push(c);
             }
         }
-        let mut notes = Vec::new();
-        let mut out = String::new();
-        let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
-        let _ = writeln!(
-            out,
-            "# Check it with `arbiter map check`; see docs/MAPS.md for the schema."
-        );
-        let _ = writeln!(out, "name: {}", scalar(&name));
-        let (season, year) = self.begin.clone().unwrap_or(("spring".into(), 1901));
-        let _ = writeln!(out, "start: {{season: {season}, year: {year}}}");
+        (provs, coasts_of)
+    }
 
-        // Centres and homes.
+    /// Centres and homes: every centre (homes, owned, unowned), and the one power each
+    /// home centre goes to (a home centre of two powers is noted).
+    fn centres(&self, notes: &mut Vec<Note>) -> Centres {
         let mut centres: Vec<String> = Vec::new();
         let mut home_of: HashMap<String, usize> = HashMap::new();
         for (i, pw) in self.powers.iter().enumerate() {
@@ -741,7 +864,15 @@ impl Reader {
                 centres.push(h.clone());
             }
         }
-        let victory = match self.victory {
+        Centres {
+            all: centres,
+            home_of,
+        }
+    }
+
+    /// The `VICTORY` threshold, else a majority of the centres (noted).
+    fn victory_threshold(&self, file: &str, centres: &[String], notes: &mut Vec<Note>) -> usize {
+        match self.victory {
             Some(v) => v as usize,
             None => {
                 let v = centres.len() / 2 + 1;
@@ -755,8 +886,11 @@ impl Reader {
                 });
                 v
             }
-        };
-        let _ = writeln!(out, "victory: {victory}");
+        }
+    }
+
+    /// The `powers:` list.
+    fn write_powers(&self, out: &mut String) {
         let _ = writeln!(out, "powers:");
         for pw in &self.powers {
             let _ = writeln!(out, "  - id: {}", scalar(&pw.key.to_ascii_lowercase()));
@@ -777,174 +911,225 @@ impl Reader {
                 let _ = writeln!(out, "    units: {}", flow(&units));
             }
         }
+    }
 
-        let _ = writeln!(out, "provinces:");
-        for prov in &provs {
-            let id = prov.to_ascii_lowercase();
-            let coasts = coasts_of.get(prov).cloned().unwrap_or_default();
-            let own = self.place(prov).cloned();
-            let first = self
-                .places
-                .iter()
-                .find(|p| p.written.to_ascii_uppercase().split('/').next() == Some(prov.as_str()))
-                .cloned();
-            let Some(first) = first else { continue };
-            let kind = own
+    /// One province: id, names, terrain, centre and home, army and fleet borders (or
+    /// its coasts, each with its own).
+    fn write_province(
+        &self,
+        prov: &str,
+        centres: &Centres,
+        coasts_of: &HashMap<String, Vec<String>>,
+        out: &mut String,
+        notes: &mut Vec<Note>,
+    ) {
+        let id = prov.to_ascii_lowercase();
+        let coasts = coasts_of.get(prov).cloned().unwrap_or_default();
+        let own = self.place(prov).cloned();
+        let first = self
+            .places
+            .iter()
+            .find(|p| p.written.to_ascii_uppercase().split('/').next() == Some(prov))
+            .cloned();
+        let Some(first) = first else { return };
+        let kind = own
+            .as_ref()
+            .map(|p| p.kind.clone())
+            .unwrap_or(first.kind.clone());
+        let ours = match kind.as_str() {
+            "WATER" => "sea",
+            "LAND" => "land",
+            "SHUT" => "impassable",
+            _ => "coast",
+        };
+        if kind == "PORT" {
+            notes.push(Note {
+                file: first.file.clone(),
+                line: first.line,
+                message: format!("`PORT {prov}` is imported as a coast province"),
+            });
+        }
+        let _ = writeln!(out, "  - id: {}", scalar(&id));
+        let s = ProvSrc {
+            prov,
+            nl: self.names.get(&id).cloned(),
+            id,
+            coasts,
+            own,
+            first,
+        };
+        self.write_names(&s, out, notes);
+        let _ = writeln!(out, "    kind: {ours}");
+        if centres.all.iter().any(|c| c == prov) {
+            let _ = writeln!(out, "    supply: true");
+        }
+        if let Some(&o) = centres.home_of.get(prov) {
+            let _ = writeln!(
+                out,
+                "    home: {}",
+                scalar(&self.powers[o].key.to_ascii_lowercase())
+            );
+        }
+        let army = self.army_list(&s);
+        if !army.is_empty() && ours != "sea" && ours != "impassable" {
+            let _ = writeln!(out, "    army: {}", flow(&army));
+        }
+        let own = &s.own;
+        if s.coasts.is_empty() {
+            if let Some(p) = own
                 .as_ref()
-                .map(|p| p.kind.clone())
-                .unwrap_or(first.kind.clone());
-            let ours = match kind.as_str() {
-                "WATER" => "sea",
-                "LAND" => "land",
-                "SHUT" => "impassable",
-                _ => "coast",
-            };
-            if kind == "PORT" {
+                .filter(|p| matches!(p.kind.as_str(), "WATER" | "COAST" | "PORT"))
+            {
+                let fleet = self.fleet_list(p, notes);
+                if !fleet.is_empty() {
+                    let _ = writeln!(out, "    fleet: {}", flow(&fleet));
+                }
+            }
+        } else {
+            self.write_coasts(&s, out, notes);
+        }
+    }
+
+    /// A province's `name` and `aliases`, from its name line (noted when it has none).
+    fn write_names(&self, s: &ProvSrc, out: &mut String, notes: &mut Vec<Note>) {
+        let ProvSrc {
+            prov,
+            id,
+            first,
+            nl,
+            ..
+        } = s;
+        match &nl {
+            Some(n) => {
+                let _ = writeln!(out, "    name: {}", scalar(&n.full));
+                let own_names = [
+                    super::names::normalize(id),
+                    super::names::normalize(&n.full),
+                ];
+                let mut seen: Vec<String> = Vec::new();
+                let mut aliases: Vec<String> = Vec::new();
+                for a in &n.aliases {
+                    let norm = super::names::normalize(a);
+                    if norm.is_empty() || own_names.contains(&norm) || seen.contains(&norm) {
+                        continue;
+                    }
+                    if a.contains('/') {
+                        notes.push(Note {
+                            file: n.file.clone(),
+                            line: n.line,
+                            message: format!(
+                                "alias `{a}` of `{id}` names a coast: not carried over"
+                            ),
+                        });
+                        continue;
+                    }
+                    seen.push(norm);
+                    aliases.push(a.clone());
+                }
+                if !aliases.is_empty() {
+                    let _ = writeln!(out, "    aliases: {}", flow(&aliases));
+                }
+            }
+            None => {
                 notes.push(Note {
                     file: first.file.clone(),
                     line: first.line,
-                    message: format!("`PORT {prov}` is imported as a coast province"),
+                    message: format!(
+                        "`{prov}` has no full name (`Name = {id}`): its name is `{prov}`"
+                    ),
                 });
+                let _ = writeln!(out, "    name: {}", scalar(prov));
             }
-            let _ = writeln!(out, "  - id: {}", scalar(&id));
-            let nl = self.names.get(&id).cloned();
-            match &nl {
-                Some(n) => {
-                    let _ = writeln!(out, "    name: {}", scalar(&n.full));
-                    let own_names = [
-                        super::names::normalize(&id),
-                        super::names::normalize(&n.full),
-                    ];
-                    let mut seen: Vec<String> = Vec::new();
-                    let mut aliases: Vec<String> = Vec::new();
-                    for a in &n.aliases {
-                        let norm = super::names::normalize(a);
-                        if norm.is_empty() || own_names.contains(&norm) || seen.contains(&norm) {
-                            continue;
-                        }
-                        if a.contains('/') {
-                            notes.push(Note {
-                                file: n.file.clone(),
-                                line: n.line,
-                                message: format!(
-                                    "alias `{a}` of `{id}` names a coast: not carried over"
-                                ),
-                            });
-                            continue;
-                        }
-                        seen.push(norm);
-                        aliases.push(a.clone());
-                    }
-                    if !aliases.is_empty() {
-                        let _ = writeln!(out, "    aliases: {}", flow(&aliases));
-                    }
+        }
+    }
+
+    /// Army borders, from the province's own line: every neighbour that is not itself,
+    /// a fleet-only border, water or shut.
+    fn army_list(&self, s: &ProvSrc) -> Vec<String> {
+        let (prov, own) = (s.prov, &s.own);
+        let mut army: Vec<String> = Vec::new();
+        if let Some(p) = own
+            .as_ref()
+            .filter(|p| matches!(p.kind.as_str(), "LAND" | "COAST" | "PORT"))
+        {
+            for a in &p.abuts {
+                if is_mixed(&a.text) {
+                    continue;
                 }
-                None => {
-                    notes.push(Note {
-                        file: first.file.clone(),
-                        line: first.line,
-                        message: format!(
-                            "`{prov}` has no full name (`Name = {id}`): its name is `{prov}`"
-                        ),
-                    });
-                    let _ = writeln!(out, "    name: {}", scalar(prov));
+                let t = a.text.to_ascii_uppercase();
+                let tp = t.split('/').next().unwrap_or("").to_string();
+                if tp == *prov || matches!(self.prov_kind(&tp), Some("WATER" | "SHUT")) {
+                    continue;
                 }
-            }
-            let _ = writeln!(out, "    kind: {ours}");
-            if centres.contains(prov) {
-                let _ = writeln!(out, "    supply: true");
-            }
-            if let Some(&o) = home_of.get(prov) {
-                let _ = writeln!(
-                    out,
-                    "    home: {}",
-                    scalar(&self.powers[o].key.to_ascii_lowercase())
-                );
-            }
-            // Armies: from the province's own line.
-            let mut army: Vec<String> = Vec::new();
-            if let Some(p) = own
-                .as_ref()
-                .filter(|p| matches!(p.kind.as_str(), "LAND" | "COAST" | "PORT"))
-            {
-                for a in &p.abuts {
-                    if is_mixed(&a.text) {
-                        continue;
-                    }
-                    let t = a.text.to_ascii_uppercase();
-                    let tp = t.split('/').next().unwrap_or("").to_string();
-                    if tp == *prov || matches!(self.prov_kind(&tp), Some("WATER" | "SHUT")) {
-                        continue;
-                    }
-                    let tid = tp.to_ascii_lowercase();
-                    if !army.contains(&tid) {
-                        army.push(tid);
-                    }
-                }
-            }
-            if !army.is_empty() && ours != "sea" && ours != "impassable" {
-                let _ = writeln!(out, "    army: {}", flow(&army));
-            }
-            if coasts.is_empty() {
-                if let Some(p) = own
-                    .as_ref()
-                    .filter(|p| matches!(p.kind.as_str(), "WATER" | "COAST" | "PORT"))
-                {
-                    let fleet = self.fleet_list(p, &mut notes);
-                    if !fleet.is_empty() {
-                        let _ = writeln!(out, "    fleet: {}", flow(&fleet));
-                    }
-                }
-            } else {
-                if let Some(p) = own
-                    .as_ref()
-                    .filter(|p| p.written == p.written.to_ascii_uppercase())
-                {
-                    notes.push(Note { file: p.file.clone(), line: p.line, message: format!("`{}` is written in capitals but has coast lines: in DPjudge a fleet may also stand in it without a coast; arbiter requires the coast, and its own fleet borders are not carried over", p.written) });
-                }
-                if own.is_none() {
-                    notes.push(Note { file: first.file.clone(), line: first.line, message: format!("split province `{prov}` has no line of its own (`COAST {id} ABUTS …`): no army borders") });
-                }
-                let _ = writeln!(out, "    coasts:");
-                for c in &coasts {
-                    let cid = c.to_ascii_lowercase();
-                    let loc = format!("{prov}/{c}");
-                    let cname = self
-                        .names
-                        .get(&format!("{id}/{cid}"))
-                        .and_then(|n| {
-                            let (a, b) = (n.full.find('(')?, n.full.rfind(')')?);
-                            (b > a).then(|| title(&n.full[a + 1..b]))
-                        })
-                        .unwrap_or_else(|| coast_name(&cid));
-                    if let Some(n) = self.names.get(&format!("{id}/{cid}")) {
-                        let mut places: Vec<String> = vec![super::names::normalize(&id)];
-                        if let Some(pn) = &nl {
-                            places.push(super::names::normalize(&pn.full));
-                            places.extend(pn.aliases.iter().map(|a| super::names::normalize(a)));
-                        }
-                        let cn = super::names::normalize(&cname);
-                        let words = [
-                            cid.clone(),
-                            cn.clone(),
-                            cn.split(' ').next().unwrap_or("").to_string(),
-                        ];
-                        for a in &n.aliases {
-                            if !derivable(a, &places, &words) {
-                                notes.push(Note { file: n.file.clone(), line: n.line, message: format!("alias `{a}` of `{id}/{cid}` is not carried over (arbiter reads `{id}/{cid}`, `{id}({cid})` and the coast's name in any spelling)") });
-                            }
-                        }
-                    }
-                    let _ = writeln!(out, "      - id: {}", scalar(&cid));
-                    let _ = writeln!(out, "        name: {}", scalar(&cname));
-                    let p = self.place(&loc).cloned();
-                    let fleet = p
-                        .map(|p| self.fleet_list(&p, &mut notes))
-                        .unwrap_or_default();
-                    let _ = writeln!(out, "        fleet: {}", flow(&fleet));
+                let tid = tp.to_ascii_lowercase();
+                if !army.contains(&tid) {
+                    army.push(tid);
                 }
             }
         }
+        army
+    }
+
+    /// The `coasts:` of a split province, each with its name and fleet borders (aliases
+    /// arbiter does not derive itself are noted).
+    fn write_coasts(&self, s: &ProvSrc, out: &mut String, notes: &mut Vec<Note>) {
+        let ProvSrc {
+            prov,
+            id,
+            coasts,
+            own,
+            first,
+            nl,
+        } = s;
+        if let Some(p) = own
+            .as_ref()
+            .filter(|p| p.written == p.written.to_ascii_uppercase())
+        {
+            notes.push(Note { file: p.file.clone(), line: p.line, message: format!("`{}` is written in capitals but has coast lines: in DPjudge a fleet may also stand in it without a coast; arbiter requires the coast, and its own fleet borders are not carried over", p.written) });
+        }
+        if own.is_none() {
+            notes.push(Note { file: first.file.clone(), line: first.line, message: format!("split province `{prov}` has no line of its own (`COAST {id} ABUTS …`): no army borders") });
+        }
+        let _ = writeln!(out, "    coasts:");
+        for c in coasts {
+            let cid = c.to_ascii_lowercase();
+            let loc = format!("{prov}/{c}");
+            let cname = self
+                .names
+                .get(&format!("{id}/{cid}"))
+                .and_then(|n| {
+                    let (a, b) = (n.full.find('(')?, n.full.rfind(')')?);
+                    (b > a).then(|| title(&n.full[a + 1..b]))
+                })
+                .unwrap_or_else(|| coast_name(&cid));
+            if let Some(n) = self.names.get(&format!("{id}/{cid}")) {
+                let mut places: Vec<String> = vec![super::names::normalize(id)];
+                if let Some(pn) = &nl {
+                    places.push(super::names::normalize(&pn.full));
+                    places.extend(pn.aliases.iter().map(|a| super::names::normalize(a)));
+                }
+                let cn = super::names::normalize(&cname);
+                let words = [
+                    cid.clone(),
+                    cn.clone(),
+                    cn.split(' ').next().unwrap_or("").to_string(),
+                ];
+                for a in &n.aliases {
+                    if !derivable(a, &places, &words) {
+                        notes.push(Note { file: n.file.clone(), line: n.line, message: format!("alias `{a}` of `{id}/{cid}` is not carried over (arbiter reads `{id}/{cid}`, `{id}({cid})` and the coast's name in any spelling)") });
+                    }
+                }
+            }
+            let _ = writeln!(out, "      - id: {}", scalar(&cid));
+            let _ = writeln!(out, "        name: {}", scalar(&cname));
+            let p = self.place(&loc).cloned();
+            let fleet = p.map(|p| self.fleet_list(&p, notes)).unwrap_or_default();
+            let _ = writeln!(out, "        fleet: {}", flow(&fleet));
+        }
+    }
+
+    /// Names of places that have no terrain line, and centres that have none.
+    fn unplaced(&self, coasts_of: &HashMap<String, Vec<String>>, notes: &mut Vec<Note>) {
         // Names of places that have no terrain line.
         for (k, n) in &self.names {
             let up = k.to_ascii_uppercase();
@@ -968,23 +1153,6 @@ impl Reader {
                     });
                 }
             }
-        }
-        let mut all = std::mem::take(&mut self.notes);
-        all.extend(notes);
-        // In reading order: by file (as first read), then line.
-        let order = |f: &str| {
-            self.read_order
-                .iter()
-                .position(|x| x == f)
-                .unwrap_or(usize::MAX)
-        };
-        all.sort_by_key(|n| (order(&n.file), n.line));
-        Imported {
-            name,
-            yaml: out,
-            notes: all,
-            powers: self.powers.len(),
-            provinces: provs.len(),
         }
     }
 

@@ -7,6 +7,7 @@
 mod build;
 pub mod dpjudge;
 pub mod file;
+pub mod locate;
 pub mod names;
 mod set;
 

@@ -308,104 +308,133 @@ pub struct NameIndex {
     pub power_words: usize,
 }
 
+/// Every name of every province (id, name, aliases), normalized, to its provinces.
+fn place_names(map: &Map) -> FastMap<String, Vec<Loc>> {
+    let mut places: FastMap<String, Vec<Loc>> = FastMap::default();
+    let mut add = |name: &str, loc: Loc| {
+        let v = places.entry(normalize(name)).or_default();
+        if !v.contains(&loc) {
+            v.push(loc);
+        }
+    };
+    for p in map.provs() {
+        let pr = map.province(p);
+        add(&pr.id, p.into());
+        add(&pr.name, p.into());
+        for a in &pr.aliases {
+            add(a, p.into());
+        }
+    }
+    places
+}
+
+/// [`NameIndex::scan`]'s table: every name, and every word-prefix of a longer one.
+fn scan_table(places: &FastMap<String, Vec<Loc>>) -> ByteTable<(Vec<Loc>, bool)> {
+    let mut scan: FastMap<Vec<u8>, (Vec<Loc>, bool)> = FastMap::default();
+    for (name, locs) in places {
+        scan.entry(name.as_bytes().into()).or_default().0 = locs.clone();
+        for (at, _) in name.match_indices(' ') {
+            let prefix = name.as_bytes().get(..at).unwrap_or_default();
+            scan.entry(prefix.into()).or_default().1 = true;
+        }
+    }
+    ByteTable::new(scan)
+}
+
+/// The coast words of the map: each coast's id, name, aliases, and the forms of its
+/// name's first word (`north`, `northern`, `n`, `n c`, `n coast`, `ncs`).
+fn coast_words(map: &Map) -> FastMap<String, CoastWord> {
+    let mut coasts: FastMap<String, CoastWord> = FastMap::default();
+    for c in &map.coasts {
+        let mut put = |w: String, bare: bool| {
+            coasts.entry(w).or_insert(CoastWord {
+                id: c.id.clone(),
+                bare,
+            });
+        };
+        put(normalize(&c.id), true);
+        put(normalize(&c.name), true);
+        for a in &c.aliases {
+            put(normalize(a), true);
+        }
+        if let Some(first) = normalize(&c.name).split(' ').next() {
+            put(first.to_string(), true);
+            put(format!("{first}ern"), false);
+            if let Some(ch) = first.chars().next() {
+                put(ch.to_string(), true);
+                put(format!("{ch} c"), true);
+                put(format!("{ch} coast"), true);
+                put(format!("{ch}cs"), true);
+            }
+        }
+    }
+    coasts
+}
+
+/// Every power word: id, name, adjective, the other names a power is known by, and
+/// three-letter codes where unique.
+fn power_words(map: &Map) -> FastMap<String, Power> {
+    let mut powers = FastMap::default();
+    for pw in map.power_ids() {
+        let info = map.power(pw);
+        for n in [&info.id, &info.name, &info.adjective] {
+            powers.insert(normalize(n), pw);
+        }
+        for (id, others) in OTHER_POWER_NAMES {
+            if normalize(&info.id) == *id {
+                for o in *others {
+                    powers.entry(normalize(o)).or_insert(pw);
+                }
+            }
+        }
+    }
+    // Three-letter codes (`eng`, `aus`: DAIDE's power tokens), where unique.
+    let code = |pw: Power| -> Option<String> {
+        let n = normalize(&map.power(pw).name);
+        (n.chars().take(3).filter(|c| c.is_alphabetic()).count() == 3)
+            .then(|| n.chars().take(3).collect())
+    };
+    for pw in map.power_ids() {
+        if let Some(c) = code(pw) {
+            let unique = map
+                .power_ids()
+                .filter(|&q| q != pw)
+                .all(|q| code(q).as_deref() != Some(c.as_str()));
+            if unique {
+                powers.entry(c).or_insert(pw);
+            }
+        }
+    }
+    powers
+}
+
+/// One-letter initials of the powers' names, where unique.
+fn power_initials(map: &Map) -> Vec<(char, Power)> {
+    let initial = |pw: Power| normalize(&map.power(pw).name).chars().next();
+    map.power_ids()
+        .filter_map(|pw| {
+            let c = initial(pw)?;
+            let unique = map
+                .power_ids()
+                .filter(|&q| q != pw)
+                .all(|q| initial(q) != Some(c));
+            unique.then_some((c, pw))
+        })
+        .collect()
+}
+
 impl NameIndex {
     pub fn new(map: &Map) -> NameIndex {
-        let mut places: FastMap<String, Vec<Loc>> = FastMap::default();
-        let mut add = |name: &str, loc: Loc| {
-            let v = places.entry(normalize(name)).or_default();
-            if !v.contains(&loc) {
-                v.push(loc);
-            }
-        };
-        for p in map.provs() {
-            let pr = map.province(p);
-            add(&pr.id, p.into());
-            add(&pr.name, p.into());
-            for a in &pr.aliases {
-                add(a, p.into());
-            }
-        }
-        let mut scan: FastMap<Vec<u8>, (Vec<Loc>, bool)> = FastMap::default();
-        for (name, locs) in &places {
-            scan.entry(name.as_bytes().into()).or_default().0 = locs.clone();
-            for (at, _) in name.match_indices(' ') {
-                let prefix = name.as_bytes().get(..at).unwrap_or_default();
-                scan.entry(prefix.into()).or_default().1 = true;
-            }
-        }
-        let scan = ByteTable::new(scan);
+        let places = place_names(map);
+        let scan = scan_table(&places);
         let max_words = places
             .keys()
             .map(|k| k.split(' ').count())
             .max()
             .unwrap_or(1);
-        let mut coasts: FastMap<String, CoastWord> = FastMap::default();
-        for c in &map.coasts {
-            let mut put = |w: String, bare: bool| {
-                coasts.entry(w).or_insert(CoastWord {
-                    id: c.id.clone(),
-                    bare,
-                });
-            };
-            put(normalize(&c.id), true);
-            put(normalize(&c.name), true);
-            for a in &c.aliases {
-                put(normalize(a), true);
-            }
-            if let Some(first) = normalize(&c.name).split(' ').next() {
-                put(first.to_string(), true);
-                put(format!("{first}ern"), false);
-                if let Some(ch) = first.chars().next() {
-                    put(ch.to_string(), true);
-                    put(format!("{ch} c"), true);
-                    put(format!("{ch} coast"), true);
-                    put(format!("{ch}cs"), true);
-                }
-            }
-        }
-        let mut powers = FastMap::default();
-        for pw in map.power_ids() {
-            let info = map.power(pw);
-            for n in [&info.id, &info.name, &info.adjective] {
-                powers.insert(normalize(n), pw);
-            }
-            for (id, others) in OTHER_POWER_NAMES {
-                if normalize(&info.id) == *id {
-                    for o in *others {
-                        powers.entry(normalize(o)).or_insert(pw);
-                    }
-                }
-            }
-        }
-        // Three-letter codes (`eng`, `aus`: DAIDE's power tokens), where unique.
-        let code = |pw: Power| -> Option<String> {
-            let n = normalize(&map.power(pw).name);
-            (n.chars().take(3).filter(|c| c.is_alphabetic()).count() == 3)
-                .then(|| n.chars().take(3).collect())
-        };
-        for pw in map.power_ids() {
-            if let Some(c) = code(pw) {
-                let unique = map
-                    .power_ids()
-                    .filter(|&q| q != pw)
-                    .all(|q| code(q).as_deref() != Some(c.as_str()));
-                if unique {
-                    powers.entry(c).or_insert(pw);
-                }
-            }
-        }
-        let initial = |pw: Power| normalize(&map.power(pw).name).chars().next();
-        let initials = map
-            .power_ids()
-            .filter_map(|pw| {
-                let c = initial(pw)?;
-                let unique = map
-                    .power_ids()
-                    .filter(|&q| q != pw)
-                    .all(|q| initial(q) != Some(c));
-                unique.then_some((c, pw))
-            })
-            .collect();
+        let coasts = coast_words(map);
+        let powers = power_words(map);
+        let initials = power_initials(map);
         let power_words = powers
             .keys()
             .map(|k| k.split(' ').count())

@@ -13,8 +13,9 @@
 //!   missing or extra.
 //!
 //! The checks here read the file leniently (a `serde_yaml::Value`), so they still run
-//! when the loader stops at a schema error. Positions come from [`locate::Locations`]. The
-//! library does no I/O: the caller passes the text of the map and of the reference.
+//! when the loader stops at a schema error. Positions come from
+//! [`crate::map::locate::Locations`]. The library does no I/O: the caller passes the
+//! text of the map and of the reference.
 //! The codes are listed, with their rules, in [`CODES`] and in `docs/MAPS.md`.
 
 // What remains indexed here is the checker's own raw model and scratch tables, not
@@ -22,11 +23,9 @@
 // `position`, the `p`/`q` of the edges it resolved), and the graph tables
 // (`adj`, `comp`, `comps`, `seas_of`, `group`, `touches_sea`) that were built
 // with one entry per raw province / component / sea of that same run. Values from the
-// file are looked up (`get`, `by_id`) before they become indices. `locate` scans
-// text and denies indexing again.
+// file are looked up (`get`, `by_id`) before they become indices. `map::locate`
+// scans the text and denies indexing.
 #![allow(clippy::indexing_slicing)]
-
-pub mod locate;
 
 use crate::orders::ORDER_WORDS;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -34,7 +33,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde::Serialize;
 use serde_yaml::Value;
 
-use self::locate::{Locations, Pos};
+use crate::map::locate::{Locations, Pos};
 use crate::map::names::normalize;
 use crate::map::{Map, MapProblem, ProblemCode, Terrain};
 
@@ -637,6 +636,16 @@ impl Checker<'_> {
     }
 }
 
+/// Land an army can stand on (a province whose kind cannot be read is neither).
+fn is_land(k: Option<Terrain>) -> bool {
+    matches!(k, Some(Terrain::Land | Terrain::Coast))
+}
+
+/// Water a fleet can stand on.
+fn is_water(k: Option<Terrain>) -> bool {
+    matches!(k, Some(Terrain::Sea | Terrain::Coast))
+}
+
 /// The text between the first pair of backticks.
 fn between_ticks(s: &str) -> Option<String> {
     let a = s.find('`')?;
@@ -656,112 +665,119 @@ fn squash(s: &str) -> String {
 // The checks of this module.
 
 impl Checker<'_> {
-    /// Names: order keywords and coast words used as province names; duplicate power
-    /// words; duplicate coast names in one province.
+    /// Names: order keywords and coast words used as province names; duplicate coast
+    /// names in one province; duplicate power words.
     fn names(&mut self, raw: &Raw) {
         let derived = coast_words(raw);
-        // For each coast id: the provinces a fleet on a coast of that id may move to (or
-        // come from). Only there does a coast word as a name misread a legal order
-        // (`F spa-sc` is `F spa/sc`).
-        let mut coast_reach: HashMap<(usize, String), HashSet<usize>> = HashMap::new();
-        for (from, _, _, list) in raw.fleet_lists() {
-            for s in list {
-                let Some(to) = raw.loc(s) else { continue };
-                for (a, b) in [(from, to), (to, from)] {
-                    if let Some(k) = a.c {
-                        coast_reach
-                            .entry((a.p, raw.provinces[a.p].coasts[k].id.clone()))
-                            .or_default()
-                            .insert(b.p);
-                    }
-                }
-            }
-        }
+        let reach = coast_reach(raw);
         for (i, p) in raw.provinces.iter().enumerate() {
-            let mut words: Vec<(String, &str)> = vec![(format!("provinces.{i}.id"), &p.id)];
-            words.push((format!("provinces.{i}.name"), &p.name));
-            for (j, a) in p.aliases.iter().enumerate() {
-                words.push((format!("provinces.{i}.aliases.{j}"), a));
+            self.province_words(raw, i, &derived, &reach);
+            self.coast_names(i, p);
+        }
+        self.power_words(raw);
+    }
+
+    /// The id, name and aliases of province `i`: none an order keyword, none a coast
+    /// word a fleet bordering it could mean (`derived` are the coast words when the map
+    /// does not load).
+    fn province_words(
+        &mut self,
+        raw: &Raw,
+        i: usize,
+        derived: &HashMap<String, String>,
+        coast_reach: &CoastReach,
+    ) {
+        let p = &raw.provinces[i];
+        let mut words: Vec<(String, &str)> = vec![(format!("provinces.{i}.id"), &p.id)];
+        words.push((format!("provinces.{i}.name"), &p.name));
+        for (j, a) in p.aliases.iter().enumerate() {
+            words.push((format!("provinces.{i}.aliases.{j}"), a));
+        }
+        for (path, w) in words {
+            let norm = normalize(w);
+            if norm.is_empty() {
+                continue;
             }
-            for (path, w) in words {
-                let norm = normalize(w);
-                if norm.is_empty() {
-                    continue;
-                }
-                let field = path
-                    .rsplit('.')
-                    .find(|s| s.parse::<usize>().is_err())
-                    .unwrap_or("name");
-                let key = format!("provinces.{}.{field}", p.id);
-                let hint = if field == "id" {
-                    "choose another id (the old one may stay as an alias only if it is no keyword)"
-                } else {
-                    "choose another word, or drop it"
-                };
-                if let Some((m, _)) = ORDER_WORDS.iter().find(|(_, l)| l.contains(&norm.as_str())) {
-                    self.add(
-                        self.pos(&path),
-                        "KEYWORD_NAME",
-                        key,
-                        format!("`{w}` is also the order word for {m}: an order that writes it is ambiguous"),
-                        Some(hint.into()),
-                    );
-                    continue;
-                }
-                let coast = match self.map {
-                    Some(m) => m.names().coast_bare(&norm).map(str::to_string),
-                    None => derived.get(&norm).cloned(),
-                };
-                let Some(c) = coast else { continue };
-                let next: Vec<String> = (0..raw.provinces.len())
-                    .filter(|&q| {
-                        coast_reach
-                            .get(&(q, c.clone()))
-                            .is_some_and(|r| r.contains(&i))
-                    })
-                    .map(|q| format!("`{}/{c}`", raw.provinces[q].id))
-                    .collect();
-                if next.is_empty() {
-                    self.add(
-                        self.pos(&path),
-                        "COAST_WORD_NAME",
-                        key,
-                        format!("`{w}` is also a coast word (`{c}`); no fleet on a coast `{c}` borders `{}`, so no order is misread on this map", p.id),
-                        Some(format!("if the map may grow, choose another word: with a fleet border added later, `… -{w}` would read as the coast `{c}`")),
-                    );
-                } else {
-                    self.add(
-                        self.pos(&path),
-                        "KEYWORD_NAME",
-                        key,
-                        format!("`{w}` is also a coast word (`{c}`): a fleet on {} moving to `{}` would be read as naming its coast", next.join(", "), p.id),
-                        Some(hint.into()),
-                    );
-                }
+            let field = path
+                .rsplit('.')
+                .find(|s| s.parse::<usize>().is_err())
+                .unwrap_or("name");
+            let key = format!("provinces.{}.{field}", p.id);
+            let hint = if field == "id" {
+                "choose another id (the old one may stay as an alias only if it is no keyword)"
+            } else {
+                "choose another word, or drop it"
+            };
+            if let Some((m, _)) = ORDER_WORDS.iter().find(|(_, l)| l.contains(&norm.as_str())) {
+                self.add(
+                    self.pos(&path),
+                    "KEYWORD_NAME",
+                    key,
+                    format!("`{w}` is also the order word for {m}: an order that writes it is ambiguous"),
+                    Some(hint.into()),
+                );
+                continue;
             }
-            let mut seen: HashMap<String, usize> = HashMap::new();
-            for (k, c) in p.coasts.iter().enumerate() {
-                let norm = normalize(&c.name);
-                if norm.is_empty() {
-                    continue;
-                }
-                if let Some(&first) = seen.get(&norm) {
-                    self.add(
-                        self.pos(&format!("provinces.{i}.coasts.{k}.name")),
-                        "DUPLICATE_NAME",
-                        format!("provinces.{}.coasts.{}.name", p.id, c.id),
-                        format!(
-                            "coast name `{}` is also the name of `{}/{}`",
-                            c.name, p.id, p.coasts[first].id
-                        ),
-                        Some("give each coast of a province its own name".into()),
-                    );
-                } else {
-                    seen.insert(norm, k);
-                }
+            let coast = match self.map {
+                Some(m) => m.names().coast_bare(&norm).map(str::to_string),
+                None => derived.get(&norm).cloned(),
+            };
+            let Some(c) = coast else { continue };
+            let next: Vec<String> = (0..raw.provinces.len())
+                .filter(|&q| {
+                    coast_reach
+                        .get(&(q, c.clone()))
+                        .is_some_and(|r| r.contains(&i))
+                })
+                .map(|q| format!("`{}/{c}`", raw.provinces[q].id))
+                .collect();
+            if next.is_empty() {
+                self.add(
+                    self.pos(&path),
+                    "COAST_WORD_NAME",
+                    key,
+                    format!("`{w}` is also a coast word (`{c}`); no fleet on a coast `{c}` borders `{}`, so no order is misread on this map", p.id),
+                    Some(format!("if the map may grow, choose another word: with a fleet border added later, `… -{w}` would read as the coast `{c}`")),
+                );
+            } else {
+                self.add(
+                    self.pos(&path),
+                    "KEYWORD_NAME",
+                    key,
+                    format!("`{w}` is also a coast word (`{c}`): a fleet on {} moving to `{}` would be read as naming its coast", next.join(", "), p.id),
+                    Some(hint.into()),
+                );
             }
         }
-        // Power words: id, name and adjective, each meaning one power.
+    }
+
+    /// The coasts of province `i`, each with its own name.
+    fn coast_names(&mut self, i: usize, p: &RProv) {
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (k, c) in p.coasts.iter().enumerate() {
+            let norm = normalize(&c.name);
+            if norm.is_empty() {
+                continue;
+            }
+            if let Some(&first) = seen.get(&norm) {
+                self.add(
+                    self.pos(&format!("provinces.{i}.coasts.{k}.name")),
+                    "DUPLICATE_NAME",
+                    format!("provinces.{}.coasts.{}.name", p.id, c.id),
+                    format!(
+                        "coast name `{}` is also the name of `{}/{}`",
+                        c.name, p.id, p.coasts[first].id
+                    ),
+                    Some("give each coast of a province its own name".into()),
+                );
+            } else {
+                seen.insert(norm, k);
+            }
+        }
+    }
+
+    /// Power words: id, name and adjective, each meaning one power.
+    fn power_words(&mut self, raw: &Raw) {
         let mut owner: HashMap<String, usize> = HashMap::new();
         for (i, w) in raw.powers.iter().enumerate() {
             let mut mine: HashSet<String> = HashSet::new();
@@ -793,8 +809,20 @@ impl Checker<'_> {
         }
     }
 
+    /// The edges: every item of the army and fleet lists, then what each check finds in
+    /// them, in this order.
     fn edges(&mut self, raw: &Raw) {
-        let n = raw.provinces.len();
+        let (army, fleet) = self.edge_items(raw);
+        self.far_end_terrain(raw, &army, &fleet);
+        self.edge_type_mismatch(raw, &army, &fleet);
+        self.coasts_and_water(raw, &fleet);
+        self.connectivity(raw, &army, &fleet);
+        self.canals(raw, &fleet);
+    }
+
+    /// Every army and fleet item as written, resolved where it can be; a neighbour
+    /// listed twice in one list is a DUPLICATE_EDGE.
+    fn edge_items(&mut self, raw: &Raw) -> (Vec<ArmyItem>, Vec<FleetItem>) {
         // Every item as written, resolved where it can be.
         let mut army: Vec<ArmyItem> = Vec::new();
         for (p, pr) in raw.provinces.iter().enumerate() {
@@ -827,13 +855,16 @@ impl Checker<'_> {
                 }
             }
         }
-        let land = |k: Option<Terrain>| matches!(k, Some(Terrain::Land | Terrain::Coast));
-        let water = |k: Option<Terrain>| matches!(k, Some(Terrain::Sea | Terrain::Coast));
+        (army, fleet)
+    }
 
+    /// Terrain seen from the end the loader does not look at: an army edge to a sea or
+    /// impassable province, a fleet edge to an inland or impassable one.
+    fn far_end_terrain(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &[FleetItem]) {
         // Terrain seen from the end the loader does not look at.
-        for a in &army {
+        for a in army {
             let (pk, qk) = (raw.kind(a.p), raw.kind(a.q));
-            if land(pk) && matches!(qk, Some(Terrain::Sea | Terrain::Impassable)) {
+            if is_land(pk) && matches!(qk, Some(Terrain::Sea | Terrain::Impassable)) {
                 let path = format!("provinces.{}.army.{}", a.p, a.j);
                 let at = self.pos(&path);
                 let q = &raw.provinces[a.q].id;
@@ -856,9 +887,9 @@ impl Checker<'_> {
                 );
             }
         }
-        for f in &fleet {
+        for f in fleet {
             let (fk, tk) = (raw.kind(f.from.p), raw.kind(f.to.p));
-            if water(fk) && matches!(tk, Some(Terrain::Land | Terrain::Impassable)) {
+            if is_water(fk) && matches!(tk, Some(Terrain::Land | Terrain::Impassable)) {
                 let at = self.pos(&format!("{}.{}", f.path, f.j));
                 let t = raw.loc_id(f.to);
                 let what = if tk == Some(Terrain::Land) {
@@ -880,17 +911,20 @@ impl Checker<'_> {
                 );
             }
         }
+    }
 
+    /// An edge listed for armies at one end and for fleets only at the other.
+    fn edge_type_mismatch(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &[FleetItem]) {
         // Different unit types at the two ends.
         let army_dir: HashSet<(usize, usize)> = army.iter().map(|a| (a.p, a.q)).collect();
         let mut fleet_dir: HashMap<(usize, usize), String> = HashMap::new();
-        for f in &fleet {
+        for f in fleet {
             fleet_dir
                 .entry((f.from.p, f.to.p))
                 .or_insert_with(|| format!("{}.{}", f.path, f.j));
         }
-        for a in &army {
-            if a.p == a.q || !land(raw.kind(a.p)) || !land(raw.kind(a.q)) {
+        for a in army {
+            if a.p == a.q || !is_land(raw.kind(a.p)) || !is_land(raw.kind(a.q)) {
                 continue;
             }
             if army_dir.contains(&(a.q, a.p)) || fleet_dir.contains_key(&(a.p, a.q)) {
@@ -919,13 +953,17 @@ impl Checker<'_> {
                 )),
             );
         }
+    }
 
+    /// Coasts and water: a coast province that touches no sea, a named coast without
+    /// fleet neighbours.
+    fn coasts_and_water(&mut self, raw: &Raw, fleet: &[FleetItem]) {
+        let n = raw.provinces.len();
         // Coasts and water.
-        let sea = |p: usize| raw.kind(p) == Some(Terrain::Sea);
         // A neighbour whose kind cannot be read (the loader says so) may be a sea.
         let maybe_sea = |p: usize| matches!(raw.kind(p), Some(Terrain::Sea) | None);
         let mut touches_sea = vec![false; n];
-        for f in &fleet {
+        for f in fleet {
             if maybe_sea(f.to.p) {
                 touches_sea[f.from.p] = true;
             }
@@ -955,7 +993,12 @@ impl Checker<'_> {
                 }
             }
         }
+    }
 
+    /// Connectivity over every edge, of either unit type, either way: isolated
+    /// provinces, and parts of the board the rest cannot reach.
+    fn connectivity(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &[FleetItem]) {
+        let n = raw.provinces.len();
         // Connectivity over every edge, of either unit type, either way.
         let passable = |p: usize| raw.kind(p) != Some(Terrain::Impassable);
         let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
@@ -965,10 +1008,10 @@ impl Checker<'_> {
                 adj[b].push(a);
             }
         };
-        for a in &army {
+        for a in army {
             link(a.p, a.q);
         }
-        for f in &fleet {
+        for f in fleet {
             link(f.from.p, f.to.p);
         }
         let open: Vec<usize> = (0..n).filter(|&p| passable(p)).collect();
@@ -1039,17 +1082,22 @@ impl Checker<'_> {
                 }
             }
         }
+    }
 
+    /// Canals: single-coast provinces between seas that do not touch each other.
+    fn canals(&mut self, raw: &Raw, fleet: &[FleetItem]) {
+        let n = raw.provinces.len();
+        let sea = |p: usize| raw.kind(p) == Some(Terrain::Sea);
         // Canals: single-coast provinces between seas that do not touch each other.
         let mut sea_pairs: HashSet<(usize, usize)> = HashSet::new();
-        for f in &fleet {
+        for f in fleet {
             if sea(f.from.p) && sea(f.to.p) {
                 sea_pairs.insert((f.from.p, f.to.p));
                 sea_pairs.insert((f.to.p, f.from.p));
             }
         }
         let mut seas_of: Vec<Vec<usize>> = vec![Vec::new(); n];
-        for f in &fleet {
+        for f in fleet {
             if sea(f.to.p) && f.from.c.is_none() && !seas_of[f.from.p].contains(&f.to.p) {
                 seas_of[f.from.p].push(f.to.p);
             }
@@ -1228,33 +1276,20 @@ impl Checker<'_> {
         }
     }
 
-    /// Compare the edge set with a reference list `a,b,army,fleet`.
+    /// Compare the edge set with a reference list `a,b,army,fleet`: rows it cannot read
+    /// or places it does not know, then each edge on one side only.
     fn reference(&mut self, raw: &Raw, r: &Reference) {
-        // The map's edges, unordered, with the first item that lists each.
-        let mut army: BTreeMap<(String, String), String> = BTreeMap::new();
-        let mut fleet: BTreeMap<(String, String), String> = BTreeMap::new();
-        let pair = |a: String, b: String| if a <= b { (a, b) } else { (b, a) };
-        for (p, pr) in raw.provinces.iter().enumerate() {
-            for (j, s) in pr.army.iter().enumerate() {
-                if let Some(L { p: q, c: None }) = raw.loc(s) {
-                    if q != p {
-                        army.entry(pair(pr.id.clone(), raw.provinces[q].id.clone()))
-                            .or_insert(format!("provinces.{p}.army.{j}"));
-                    }
-                }
-            }
+        let (army, fleet) = map_edges(raw);
+        let (ref_army, ref_fleet) = self.reference_edges(raw, r);
+        for (kind, mine, theirs) in [("army", &army, &ref_army), ("fleet", &fleet, &ref_fleet)] {
+            self.compare_edges(raw, r, kind, (mine, theirs));
         }
-        for (from, path, _, list) in raw.fleet_lists() {
-            for (j, s) in list.iter().enumerate() {
-                if let Some(to) = raw.loc(s) {
-                    if to.p != from.p {
-                        fleet
-                            .entry(pair(raw.loc_id(from), raw.loc_id(to)))
-                            .or_insert(format!("{path}.{j}"));
-                    }
-                }
-            }
-        }
+    }
+
+    /// The reference's edges, unordered, with the line of the first row that gives each;
+    /// a row it cannot read is REFERENCE_BAD_ROW, a place not on the map
+    /// REFERENCE_UNKNOWN.
+    fn reference_edges(&mut self, raw: &Raw, r: &Reference) -> (RefEdges, RefEdges) {
         let mut ref_army: BTreeMap<(String, String), usize> = BTreeMap::new();
         let mut ref_fleet: BTreeMap<(String, String), usize> = BTreeMap::new();
         let mut header_done = false;
@@ -1337,38 +1372,53 @@ impl Checker<'_> {
                     .or_insert(li + 1);
             }
         }
-        for (kind, mine, theirs) in [("army", &army, &ref_army), ("fleet", &fleet, &ref_fleet)] {
-            for ((a, b), line) in theirs {
-                if mine.contains_key(&(a.clone(), b.clone())) {
-                    continue;
-                }
-                let at = raw
-                    .loc(a)
-                    .map(|l| self.list_pos(l, kind))
-                    .unwrap_or(Pos { line: 1, column: 1 });
-                self.add(
-                    at,
-                    "REFERENCE_MISSING",
-                    format!("provinces.{}.{kind}", a.split('/').next().unwrap_or(a)),
-                    format!("the reference has the {kind} edge `{a}`–`{b}` ({}:{line}); the map does not", r.file),
-                    Some(format!("add `{b}` to the {kind} neighbours of `{a}` and `{a}` to those of `{b}`")),
-                );
+        (ref_army, ref_fleet)
+    }
+
+    /// The edges of one unit type on one side only: REFERENCE_MISSING for those of the
+    /// reference alone, REFERENCE_EXTRA for those of the map alone.
+    fn compare_edges(
+        &mut self,
+        raw: &Raw,
+        r: &Reference,
+        kind: &str,
+        (mine, theirs): (&MapEdges, &RefEdges),
+    ) {
+        for ((a, b), line) in theirs {
+            if mine.contains_key(&(a.clone(), b.clone())) {
+                continue;
             }
-            for ((a, b), path) in mine {
-                if theirs.contains_key(&(a.clone(), b.clone())) {
-                    continue;
-                }
-                self.add(
-                    self.pos(path),
-                    "REFERENCE_EXTRA",
-                    format!("provinces.{}.{kind}", a.split('/').next().unwrap_or(a)),
-                    format!(
-                        "the {kind} edge `{a}`–`{b}` is not in the reference ({})",
-                        r.file
-                    ),
-                    Some("remove it at both ends, or correct the reference".into()),
-                );
+            let at = raw
+                .loc(a)
+                .map(|l| self.list_pos(l, kind))
+                .unwrap_or(Pos { line: 1, column: 1 });
+            self.add(
+                at,
+                "REFERENCE_MISSING",
+                format!("provinces.{}.{kind}", a.split('/').next().unwrap_or(a)),
+                format!(
+                    "the reference has the {kind} edge `{a}`–`{b}` ({}:{line}); the map does not",
+                    r.file
+                ),
+                Some(format!(
+                    "add `{b}` to the {kind} neighbours of `{a}` and `{a}` to those of `{b}`"
+                )),
+            );
+        }
+        for ((a, b), path) in mine {
+            if theirs.contains_key(&(a.clone(), b.clone())) {
+                continue;
             }
+            self.add(
+                self.pos(path),
+                "REFERENCE_EXTRA",
+                format!("provinces.{}.{kind}", a.split('/').next().unwrap_or(a)),
+                format!(
+                    "the {kind} edge `{a}`–`{b}` is not in the reference ({})",
+                    r.file
+                ),
+                Some("remove it at both ends, or correct the reference".into()),
+            );
         }
     }
 
@@ -1394,6 +1444,73 @@ impl Checker<'_> {
             });
         }
     }
+}
+
+/// Per coast id and province: the provinces a fleet on that coast of the province may
+/// move to (or come from). Only there does a coast word as a name misread a legal order
+/// (`F spa-sc` is `F spa/sc`).
+type CoastReach = HashMap<(usize, String), HashSet<usize>>;
+
+/// The [`CoastReach`] of the fleet lists.
+fn coast_reach(raw: &Raw) -> CoastReach {
+    let mut coast_reach: CoastReach = HashMap::new();
+    for (from, _, _, list) in raw.fleet_lists() {
+        for s in list {
+            let Some(to) = raw.loc(s) else { continue };
+            for (a, b) in [(from, to), (to, from)] {
+                if let Some(k) = a.c {
+                    coast_reach
+                        .entry((a.p, raw.provinces[a.p].coasts[k].id.clone()))
+                        .or_default()
+                        .insert(b.p);
+                }
+            }
+        }
+    }
+    coast_reach
+}
+
+/// Edges by their two ends (sorted): for the map, the path of the first item that lists
+/// each; for a reference, the line of its first row.
+type MapEdges = BTreeMap<(String, String), String>;
+type RefEdges = BTreeMap<(String, String), usize>;
+
+/// An edge's two ends in order, so that each edge has one key.
+fn pair(a: String, b: String) -> (String, String) {
+    if a <= b {
+        (a, b)
+    } else {
+        (b, a)
+    }
+}
+
+/// The map's edges, unordered, each with the first item that lists it.
+fn map_edges(raw: &Raw) -> (MapEdges, MapEdges) {
+    // The map's edges, unordered, with the first item that lists each.
+    let mut army: BTreeMap<(String, String), String> = BTreeMap::new();
+    let mut fleet: BTreeMap<(String, String), String> = BTreeMap::new();
+    for (p, pr) in raw.provinces.iter().enumerate() {
+        for (j, s) in pr.army.iter().enumerate() {
+            if let Some(L { p: q, c: None }) = raw.loc(s) {
+                if q != p {
+                    army.entry(pair(pr.id.clone(), raw.provinces[q].id.clone()))
+                        .or_insert(format!("provinces.{p}.army.{j}"));
+                }
+            }
+        }
+    }
+    for (from, path, _, list) in raw.fleet_lists() {
+        for (j, s) in list.iter().enumerate() {
+            if let Some(to) = raw.loc(s) {
+                if to.p != from.p {
+                    fleet
+                        .entry(pair(raw.loc_id(from), raw.loc_id(to)))
+                        .or_insert(format!("{path}.{j}"));
+                }
+            }
+        }
+    }
+    (army, fleet)
 }
 
 /// Coast words a province name must not be, when the map does not load (else the name

@@ -1,19 +1,26 @@
-//! Where each value of a YAML map file is written: line and column by key path.
+//! Where things are written in a YAML map file: line and column, for messages about
+//! values serde has already read (serde_yaml keeps no positions once it has read a file).
+//! The one place that scans map text for positions; two indexes over it:
 //!
-//! serde_yaml keeps no positions once it has read a file, so the checker scans the text
-//! itself. The scan knows the block style our map files use (mappings, `- ` lists, any
-//! indentation) and flow collections (`[a, b]`, `{season: spring, year: 1901}`, also
-//! over several lines), quoted scalars, comments and block scalars (`description: >`).
-//! It reads nothing else; anything it cannot follow only costs a position (the caller
-//! falls back to the nearest ancestor), never a wrong value: values come from serde.
-//!
-//! A path names keys and list indices joined by dots: `provinces.3.army.1` is the second
-//! army neighbour of the fourth province.
+//! - [`Locations`], by key path, for `map check`: a scan that follows the structure. It
+//!   knows the block style our map files use (mappings, `- ` lists, any indentation) and
+//!   flow collections (`[a, b]`, `{season: spring, year: 1901}`, also over several
+//!   lines), quoted scalars, comments and block scalars (`description: >`). It reads
+//!   nothing else; anything it cannot follow only costs a position (the caller falls
+//!   back to the nearest ancestor), never a wrong value: values come from serde. A path
+//!   names keys and list indices joined by dots: `provinces.3.army.1` is the second army
+//!   neighbour of the fourth province.
+//! - `Lines`, by section, id and key, for the loader (`map::build`): the first
+//!   `- id: <id>` of a section, a key within a list item, a word on a line. Its answers
+//!   are the lines and columns of the loader's `MapError`s, so it stays as it is: the
+//!   structural scan would place some of them elsewhere (a second province with the same
+//!   id, a quoted value, a list over several lines).
 
-// It scans the text of a user file: no unchecked indexing (the parent module allows it
-// for its own tables only).
+// It scans the text of a user file: no unchecked indexing (the parent module's loader
+// allows it for its own tables only).
 #![deny(clippy::indexing_slicing)]
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// A place in the source: 1-based line and 1-based column (in characters).
@@ -158,6 +165,14 @@ impl Scanner<'_> {
         self.out.keys.entry(path.to_string()).or_insert(p);
     }
 
+    /// What a more indented block on the following lines belongs to, in the innermost
+    /// frame (`None`: nothing, the entry has its value on its line).
+    fn set_pending(&mut self, path: Option<String>) {
+        if let Some(top) = self.frames.last_mut() {
+            top.pending = path;
+        }
+    }
+
     fn run(&mut self) {
         let mut li = 0;
         while let Some(&line) = self.lines.get(li) {
@@ -230,14 +245,10 @@ impl Scanner<'_> {
         let start = after + (rest.len() - rest.trim_start().len());
         if start >= code.len() {
             self.set_value(&path, li, at);
-            if let Some(top) = self.frames.last_mut() {
-                top.pending = Some(path);
-            }
+            self.set_pending(Some(path));
             return li + 1;
         }
-        if let Some(top) = self.frames.last_mut() {
-            top.pending = None;
-        }
+        self.set_pending(None);
         let rest = &code[start..];
         self.set_value(&path, li, start);
         if rest.starts_with('[') || rest.starts_with('{') {
@@ -291,14 +302,10 @@ impl Scanner<'_> {
         let v = code.len() - rest.len();
         if rest.is_empty() {
             self.set_value(&path, li, at);
-            if let Some(top) = self.frames.last_mut() {
-                top.pending = Some(path);
-            }
+            self.set_pending(Some(path));
             return li + 1;
         }
-        if let Some(top) = self.frames.last_mut() {
-            top.pending = None;
-        }
+        self.set_pending(None);
         self.set_value(&path, li, v);
         if rest.starts_with('[') || rest.starts_with('{') {
             return self.flow_from(&path, li, v);
@@ -348,6 +355,23 @@ impl Scanner<'_> {
         }
     }
 
+    /// Step to the next item of a flow collection that `close` ends, over white space
+    /// and commas: `false` at its end (the `close` is stepped over) or the text's.
+    fn next_flow_item(&self, cur: &mut Cursor, close: char) -> bool {
+        loop {
+            self.skip_ws(cur);
+            match self.peek(cur) {
+                None => return false,
+                Some(c) if c == close => {
+                    self.bump(cur);
+                    return false;
+                }
+                Some(',') => self.bump(cur),
+                _ => return true,
+            }
+        }
+    }
+
     fn flow_value(&mut self, path: &str, cur: &mut Cursor, depth: usize) {
         self.skip_ws(cur);
         self.set_value(path, cur.li, cur.byte);
@@ -359,18 +383,8 @@ impl Scanner<'_> {
                 self.bump(cur);
                 let mut idx = 0;
                 loop {
-                    self.skip_ws(cur);
-                    match self.peek(cur) {
-                        None => return,
-                        Some(']') => {
-                            self.bump(cur);
-                            return;
-                        }
-                        Some(',') => {
-                            self.bump(cur);
-                            continue;
-                        }
-                        _ => {}
+                    if !self.next_flow_item(cur, ']') {
+                        return;
                     }
                     let before = *cur;
                     self.flow_value(&join(path, idx), cur, depth + 1);
@@ -383,18 +397,8 @@ impl Scanner<'_> {
             Some('{') => {
                 self.bump(cur);
                 loop {
-                    self.skip_ws(cur);
-                    match self.peek(cur) {
-                        None => return,
-                        Some('}') => {
-                            self.bump(cur);
-                            return;
-                        }
-                        Some(',') => {
-                            self.bump(cur);
-                            continue;
-                        }
-                        _ => {}
+                    if !self.next_flow_item(cur, '}') {
+                        return;
                     }
                     let before = *cur;
                     let (kli, kbyte) = (cur.li, cur.byte);
@@ -509,6 +513,160 @@ fn key_end(text: &str) -> Option<(String, usize)> {
     None
 }
 
+// ---------------------------------------------------------------------------------
+// The loader's index: by section, id and key, from the words of each line.
+
+/// Finds the line of a key in the source text, for messages about values serde has
+/// already read (serde_yaml keeps no positions past parsing). Each block's key lines and
+/// each line's words are indexed the first time they are asked for, so finding every
+/// entry of a long list costs time linear in the list.
+pub(crate) struct Lines<'a> {
+    lines: Vec<&'a str>,
+    /// Per id written `id: <id>` (or `- id: <id>`): the lines (0-based) it is on.
+    ids: HashMap<&'a str, Vec<usize>>,
+    /// Top-level keys written alone on their line (`provinces:`): their line (0-based).
+    sections: HashMap<&'a str, usize>,
+    /// Per block start (0-based) and key: the lines (0-based) of the block that begin
+    /// with `key:`.
+    keys: RefCell<HashMap<(usize, String), Vec<usize>>>,
+    /// Per line (0-based): each whole word on it and its 1-based column (the first).
+    words: RefCell<HashMap<usize, HashMap<&'a str, usize>>>,
+}
+
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric() || c == '/' || c == '_' || c == '-'
+}
+
+impl<'a> Lines<'a> {
+    pub(crate) fn new(src: &'a str) -> Self {
+        let lines: Vec<&str> = src.lines().collect();
+        let mut ids: HashMap<&str, Vec<usize>> = HashMap::new();
+        let mut sections = HashMap::new();
+        for (i, l) in lines.iter().enumerate() {
+            let t = l.trim_start().trim_start_matches("- ").trim();
+            if let Some(id) = t.strip_prefix("id: ") {
+                ids.entry(id).or_default().push(i);
+            }
+            if let Some(key) = l.trim_end().strip_suffix(':') {
+                sections.entry(key).or_insert(i);
+            }
+        }
+        Lines {
+            lines,
+            ids,
+            sections,
+            keys: RefCell::default(),
+            words: RefCell::default(),
+        }
+    }
+
+    /// Line (1-based) of the block `- id: <id>` in `section`, or of the section.
+    pub(crate) fn block(&self, section: &str, id: &str) -> usize {
+        let start = self.sections.get(section).copied().unwrap_or(0);
+        self.ids
+            .get(id)
+            .and_then(|v| v.iter().find(|&&i| i >= start))
+            .map_or(start + 1, |&i| i + 1)
+    }
+
+    /// Line of `key:` (containing `word`, if given) in the list item that starts at
+    /// line `from` (1-based), nested items included; `from` if not found.
+    pub(crate) fn key(&self, from: usize, key: &str, word: Option<&str>) -> usize {
+        let start = from.saturating_sub(1);
+        let mut keys = self.keys.borrow_mut();
+        let found = keys.entry((start, key.to_string())).or_insert_with(|| {
+            let indent = |l: &str| l.len() - l.trim_start().len();
+            let own = self.lines.get(start).map(|l| indent(l)).unwrap_or(0);
+            let mut found = Vec::new();
+            for (i, l) in self.lines.iter().enumerate().skip(start) {
+                let t = l.trim_start();
+                // The next item at this level or above ends the block.
+                if i > start && t.starts_with("- ") && indent(l) <= own {
+                    break;
+                }
+                let t = t.trim_start_matches("- ");
+                if t.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
+                    found.push(i);
+                }
+            }
+            found
+        });
+        found
+            .iter()
+            .find(|&&i| word.is_none_or(|w| self.word_column(i, w).is_some()))
+            .map_or(from, |&i| i + 1)
+    }
+
+    /// The 1-based column of `w` as a whole word on line `i` (0-based), from the
+    /// line's word index.
+    fn word_column(&self, i: usize, w: &str) -> Option<usize> {
+        let l = self.lines.get(i)?;
+        let mut words = self.words.borrow_mut();
+        let index = words.entry(i).or_insert_with(|| {
+            let mut index = HashMap::new();
+            let mut start: Option<(usize, usize)> = None;
+            for (col, (k, c)) in l.char_indices().chain([(l.len(), ' ')]).enumerate() {
+                match (is_word(c), start) {
+                    (true, None) => start = Some((k, col)),
+                    (false, Some((s, scol))) => {
+                        index.entry(&l[s..k]).or_insert(scol + 1);
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+            index
+        });
+        index.get(w).copied()
+    }
+
+    /// Line and column of `word` (else of `key:`) in the item starting at `from`.
+    pub(crate) fn at(&self, from: usize, key: &str, word: Option<&str>) -> Pos {
+        let line = self.key(from, key, word);
+        Pos {
+            line,
+            column: self.column(line, word.unwrap_or(key)),
+        }
+    }
+
+    /// Line and column of the `- id: <id>` of a block.
+    pub(crate) fn at_block(&self, section: &str, id: &str) -> Pos {
+        let line = self.block(section, id);
+        Pos {
+            line,
+            column: self.column(line, id),
+        }
+    }
+
+    /// 1-based column of `word` as a whole word on `line` (else of the first
+    /// character that is not white space or a list dash).
+    pub(crate) fn column(&self, line: usize, word: &str) -> usize {
+        let Some(l) = line.checked_sub(1).and_then(|i| self.lines.get(i)) else {
+            return 0;
+        };
+        let indent = l.chars().take_while(|&c| c == ' ' || c == '-').count() + 1;
+        if word.is_empty() {
+            return indent;
+        }
+        if word.chars().all(is_word) {
+            return self.word_column(line - 1, word).unwrap_or(indent);
+        }
+        // A name of several words: looked for on its own line only (rare).
+        let mut from = 0;
+        while let Some(k) = l[from..].find(word) {
+            let s = from + k;
+            let e = s + word.len();
+            let before = l[..s].chars().next_back().is_none_or(|c| !is_word(c));
+            let after = l[e..].chars().next().is_none_or(|c| !is_word(c));
+            if before && after {
+                return l[..s].chars().count() + 1;
+            }
+            from = e;
+        }
+        indent
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -577,5 +735,31 @@ provinces:
                 column: 11
             }
         );
+    }
+
+    /// The loader's index answers by text, and differently from the path scan where
+    /// that would move the loader's reported lines: a repeated id is found at its first
+    /// block, a word on a later line of a flow list falls back to the item's line.
+    #[test]
+    fn lines_answer_by_text() {
+        let src = "\
+provinces:
+  - id: aaa
+    army: [bbb,
+      ccc]
+  - id: aaa
+    name: 'Two Words'
+";
+        let l = Lines::new(src);
+        assert_eq!(l.block("provinces", "aaa"), 2);
+        let at = l.at_block("provinces", "aaa");
+        assert_eq!((at.line, at.column), (2, 9));
+        let at = l.at(2, "army", Some("bbb"));
+        assert_eq!((at.line, at.column), (3, 12));
+        assert_eq!(l.key(2, "army", Some("ccc")), 2);
+        assert_eq!(l.column(6, "Two Words"), 12);
+        let p = Locations::scan(src);
+        assert_eq!(p.value("provinces.1.id").map(|p| p.line), Some(5));
+        assert_eq!(p.value("provinces.0.army.1").map(|p| p.line), Some(4));
     }
 }
