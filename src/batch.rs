@@ -25,7 +25,7 @@ mod quick;
 /// own data, such as an expected result). Strings are borrowed from the line where
 /// they hold no escapes.
 #[derive(Deserialize)]
-struct Case<'a> {
+struct BatchLine<'a> {
     #[serde(default, borrow)]
     id: Option<&'a RawValue>,
     #[serde(default, borrow)]
@@ -42,8 +42,9 @@ struct Case<'a> {
     #[serde(default)]
     dislodged: Vec<DislodgedEntry>,
     /// Adjustment phase: supply-centre owners after the Fall, by power.
-    #[serde(default, borrow)]
-    centers: Option<PowerLists<'a>>,
+    /// (The protocol's key is `centers`, as the `diplomacy` package spells it.)
+    #[serde(default, borrow, rename = "centers")]
+    centres: Option<PowerLists<'a>>,
     /// Builds saved last winter for a colonial build, by power.
     #[serde(default)]
     saved: std::collections::BTreeMap<String, u32>,
@@ -536,7 +537,7 @@ fn answer(
             "bad JSON: a batch line must be a JSON object (`{\"units\": …, \"orders\": …}`)".into(),
         );
     }
-    let c: Case = match quick::read(line) {
+    let c: BatchLine = match quick::read(line) {
         Some(c) => c,
         None => serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?,
     };
@@ -566,9 +567,9 @@ fn answer(
         .set_dislodged(map, &c.dislodged)
         .map_err(|e| e.to_string())?;
     position.check_dislodged().map_err(|e| e.to_string())?;
-    if let Some(centers) = &c.centers {
+    if let Some(centres) = &c.centres {
         position
-            .set_owners(map, centers.iter())
+            .set_owners(map, centres.iter())
             .map_err(|e| e.to_string())?;
     }
     position
@@ -669,7 +670,7 @@ mod tests {
             .collect()
     }
 
-    fn summary(c: &Case) -> String {
+    fn summary(c: &BatchLine) -> String {
         format!(
             "{:?} {:?} {:?} {:?} {:?} {:?} {} {:?} {} {:?} {:?}",
             c.id.map(|v| v.get()),
@@ -679,7 +680,7 @@ mod tests {
             lists(&c.units),
             lists(&c.orders),
             c.dislodged.len(),
-            c.centers.as_ref().map(lists),
+            c.centres.as_ref().map(lists),
             c.saved.len(),
             c.last_year,
             c.legal
@@ -690,7 +691,7 @@ mod tests {
     #[test]
     fn strings_without_escapes_are_borrowed() {
         let line = r#"{"units": {"france": ["A PAR", "A \u0042UR"]}, "orders": {"fr\u0061nce": ["A PAR H"]}}"#;
-        let c: Case = serde_json::from_str(line).unwrap();
+        let c: BatchLine = serde_json::from_str(line).unwrap();
         let borrowed = |t: &Text| matches!(t.0, Cow::Borrowed(_));
         assert!(c.units.powers.iter().all(|(p, _)| borrowed(p)));
         assert!(!c.orders.powers.iter().all(|(p, _)| borrowed(p)));
@@ -735,7 +736,7 @@ mod tests {
                 }
             }
             for v in &variants {
-                let serde: Result<Case, _> = serde_json::from_str(v);
+                let serde: Result<BatchLine, _> = serde_json::from_str(v);
                 if let Some(q) = quick::read(v) {
                     quick_read += 1;
                     match serde {

@@ -16,7 +16,7 @@ use crate::state::{Phase, PhaseKind, Position};
 /// expected dislodgements and standoffs.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub struct Case {
+pub struct TestCase {
     pub id: String,
     pub title: String,
     /// The edition or editions the case holds under (default: `2023`): a name or a
@@ -117,7 +117,7 @@ pub enum Editions {
 }
 
 /// Read a file of cases.
-pub fn parse_cases(yaml: &str) -> Result<Vec<Case>, crate::yaml::YamlError> {
+pub fn parse_cases(yaml: &str) -> Result<Vec<TestCase>, crate::yaml::YamlError> {
     crate::yaml::from_str(yaml)
 }
 
@@ -134,7 +134,7 @@ pub struct Prepared {
     pub problems: Vec<String>,
 }
 
-impl Case {
+impl TestCase {
     /// The editions the case runs under, in the order written (default: `2023`).
     pub fn editions(&self) -> Result<Vec<Rules>, String> {
         let names: Vec<&str> = match &self.rules {
@@ -340,9 +340,9 @@ impl Case {
     }
 }
 
-impl Case {
+impl TestCase {
     /// The editions the case runs under, in the order written; a case that names none
-    /// runs under `default` (`arbiter test --rules`). [`Case::editions`] is this with
+    /// runs under `default` (`arbiter test --rules`). [`TestCase::editions`] is this with
     /// the default edition, `2023`.
     pub fn editions_or(&self, default: Rules) -> Result<Vec<Rules>, String> {
         match self.rules {

@@ -311,33 +311,10 @@ impl Position {
     }
 
     /// Read a unit written `A par`, `F stp/sc`, `F St Petersburg (south coast)`.
+    /// The location is an id (`par`, `stp/sc`) or a name the order parser reads as a
+    /// unit's place (`St Petersburg (south coast)`).
     pub fn parse_unit(map: &Map, power: Power, s: &str) -> Option<Unit> {
-        // The usual form, `A par` or `F stp/sc`: the letter, one space and an id (which
-        // `loc_by_id` trims), read without the general path's character scans. It
-        // reads what the general path reads: the same letter and the same rest.
-        if let (Some(&k), Some(b' '), Some(rest)) = (
-            s.as_bytes().first(),
-            s.as_bytes().get(1).copied(),
-            s.get(2..),
-        ) {
-            let kind = match k {
-                b'A' | b'a' => Some(UnitKind::Army),
-                b'F' | b'f' => Some(UnitKind::Fleet),
-                _ => None,
-            };
-            if let (Some(kind), Some(loc)) = (kind, map.loc_by_id(rest)) {
-                return Some(Unit { power, kind, loc });
-            }
-        }
-        let s = s.trim();
-        let (k, rest) = s.split_once(char::is_whitespace)?;
-        let kind = if k.eq_ignore_ascii_case("a") || k.eq_ignore_ascii_case("army") {
-            UnitKind::Army
-        } else if k.eq_ignore_ascii_case("f") || k.eq_ignore_ascii_case("fleet") {
-            UnitKind::Fleet
-        } else {
-            return None;
-        };
+        let (kind, rest) = UnitKind::split_unit(s)?;
         let loc = map.loc_by_id(rest).or_else(|| {
             let o = crate::orders::parse_order(map, rest, None).ok()?;
             match o.kind {

@@ -4,10 +4,10 @@
 
 use std::path::Path;
 
-use arbiter::cases::{parse_cases, Case};
+use arbiter::cases::{parse_cases, TestCase};
 use arbiter::map::Map;
 
-fn load(dir: &Path, out: &mut Vec<(String, Case)>) {
+fn load(dir: &Path, out: &mut Vec<(String, TestCase)>) {
     let mut entries: Vec<_> = std::fs::read_dir(dir)
         .expect("test-cases dir")
         .map(|e| e.unwrap().path())

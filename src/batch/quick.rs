@@ -3,18 +3,18 @@
 //! reads a line exactly as serde would or not at all: on anything else (another key,
 //! an escape, a key given twice, any doubt about the syntax) it gives `None` and the
 //! line is read by serde, which also words every error. The format is serde's
-//! [`Case`]; this only skips serde's work on the lines that need none of it.
+//! [`BatchLine`]; this only skips serde's work on the lines that need none of it.
 
 use std::borrow::Cow;
 
 use serde_json::value::RawValue;
 
-use super::{Case, PowerLists, Text};
+use super::{BatchLine, PowerLists, Text};
 
-/// `line` as serde reads it into a [`Case`], or `None`: let serde read it.
-pub(super) fn read(line: &str) -> Option<Case<'_>> {
+/// `line` as serde reads it into a [`BatchLine`], or `None`: let serde read it.
+pub(super) fn read(line: &str) -> Option<BatchLine<'_>> {
     let mut r = Reader { line, at: 0 };
-    let mut c = Case {
+    let mut c = BatchLine {
         id: None,
         map: None,
         phase: None,
@@ -22,7 +22,7 @@ pub(super) fn read(line: &str) -> Option<Case<'_>> {
         units: PowerLists::with_capacity(),
         orders: PowerLists::with_capacity(),
         dislodged: Vec::new(),
-        centers: None,
+        centres: None,
         saved: Default::default(),
         last_year: None,
         legal: false,

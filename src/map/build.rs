@@ -20,19 +20,25 @@ use super::{
     MAX_COASTS, MAX_LIST, MAX_POWERS, MAX_PROVINCES,
 };
 
-/// How bad a problem is. The loader reports errors only (a map with one does not
-/// load); a map checker may add warnings of its own in the same shape.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// How bad a problem is, for every kind of problem arbiter reports: the map loader's
+/// (errors only: a map with one does not load), `map check`'s findings (errors,
+/// warnings, and notes for the designer to confirm) and the order parser's
+/// diagnostics (errors and warnings). Ordered from the worst.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
     Warning,
+    Note,
 }
 
 impl Severity {
+    /// `error`, `warning`, `note`.
     pub fn name(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
+            Severity::Note => "note",
         }
     }
 }
@@ -925,14 +931,12 @@ impl Loader<'_> {
         let mut units = Vec::new();
         for u in &p.units {
             let at = self.lines.at(line, "units", None);
-            let mut it = u.split_whitespace();
-            let kind = match it.next().map(|s| s.to_ascii_uppercase()) {
-                Some(k) if k == "A" => Some(UnitKind::Army),
-                Some(k) if k == "F" => Some(UnitKind::Fleet),
-                _ => None,
-            };
-            match (kind, it.next().and_then(|s| b.resolve_loc(s)), it.next()) {
-                (Some(k), Some(loc), None) => units.push((k, loc)),
+            // A map names a location by its id: one word.
+            let unit = UnitKind::split_unit(u)
+                .filter(|(_, at)| !at.contains(char::is_whitespace))
+                .and_then(|(k, at)| Some((k, b.resolve_loc(at)?)));
+            match unit {
+                Some(unit) => units.push(unit),
                 _ => self.problems.add(
                     at,
                     ProblemCode::BadUnit,

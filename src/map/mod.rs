@@ -73,6 +73,24 @@ impl UnitKind {
             UnitKind::Fleet => "Fleet",
         }
     }
+
+    /// A unit as map, position and game files write it (`A par`, `F stp/sc`,
+    /// `Fleet St Petersburg (south coast)`): its type (`A`, `F`, `army` or `fleet`, in any
+    /// case), white space, and the location as written (trimmed; the caller looks it up).
+    /// `None` when the type is not one of those or no location follows. This is the one
+    /// reading of a unit string.
+    pub fn split_unit(s: &str) -> Option<(UnitKind, &str)> {
+        let (k, rest) = s.trim().split_once(char::is_whitespace)?;
+        let kind = if k.eq_ignore_ascii_case("a") || k.eq_ignore_ascii_case("army") {
+            UnitKind::Army
+        } else if k.eq_ignore_ascii_case("f") || k.eq_ignore_ascii_case("fleet") {
+            UnitKind::Fleet
+        } else {
+            return None;
+        };
+        let rest = rest.trim_start();
+        (!rest.is_empty()).then_some((kind, rest))
+    }
 }
 
 /// What a province is made of.

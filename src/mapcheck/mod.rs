@@ -35,28 +35,7 @@ use serde_yaml::Value;
 
 use crate::map::locate::{Locations, Pos};
 use crate::map::names::normalize;
-use crate::map::{Map, MapProblem, ProblemCode, Terrain};
-
-/// How bad a finding is. A map with an error does not load (or, for the checks of this
-/// module, is almost surely wrong); a warning is worth a look; a note lists something
-/// for the designer to confirm.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Level {
-    Error,
-    Warning,
-    Note,
-}
-
-impl Level {
-    pub fn name(self) -> &'static str {
-        match self {
-            Level::Error => "error",
-            Level::Warning => "warning",
-            Level::Note => "note",
-        }
-    }
-}
+use crate::map::{Map, MapProblem, ProblemCode, Severity, Terrain};
 
 /// One problem found in a map file (or in the reference edge list).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -66,7 +45,7 @@ pub struct Finding {
     pub line: usize,
     /// 1-based column, in characters (0 when unknown).
     pub column: usize,
-    pub severity: Level,
+    pub severity: Severity,
     /// The stable code: `ONE_SIDED_EDGE`.
     pub code: &'static str,
     /// The key path the finding is about: `provinces.aaa.army`.
@@ -81,7 +60,7 @@ pub struct Finding {
 /// A code, who reports it, its severity and its rule.
 pub struct CodeInfo {
     pub code: &'static str,
-    pub severity: Level,
+    pub severity: Severity,
     /// `loader` (the map does not load) or `check` (found by `arbiter map check` only).
     pub source: &'static str,
     pub rule: &'static str,
@@ -89,7 +68,7 @@ pub struct CodeInfo {
 
 const fn info(
     code: &'static str,
-    severity: Level,
+    severity: Severity,
     source: &'static str,
     rule: &'static str,
 ) -> CodeInfo {
@@ -101,7 +80,7 @@ const fn info(
     }
 }
 
-use Level::{Error as E, Note as N, Warning as W};
+use Severity::{Error as E, Note as N, Warning as W};
 
 /// Every code `map check` may report, in the order of the table in `docs/MAPS.md`.
 pub const CODES: &[CodeInfo] = &[
@@ -234,8 +213,8 @@ pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Findin
 
 /// How many errors, warnings and notes.
 pub fn count(findings: &[Finding]) -> (usize, usize, usize) {
-    let n = |l: Level| findings.iter().filter(|f| f.severity == l).count();
-    (n(Level::Error), n(Level::Warning), n(Level::Note))
+    let n = |l: Severity| findings.iter().filter(|f| f.severity == l).count();
+    (n(Severity::Error), n(Severity::Warning), n(Severity::Note))
 }
 
 /// The findings as text, rustc-style, each with the line it is about and a caret under
@@ -521,7 +500,9 @@ impl Checker<'_> {
         message: String,
         hint: Option<String>,
     ) {
-        let severity = code_info(code).map(|c| c.severity).unwrap_or(Level::Error);
+        let severity = code_info(code)
+            .map(|c| c.severity)
+            .unwrap_or(Severity::Error);
         self.out.push(Finding {
             file: self.file.to_string(),
             line: at.line,
@@ -560,10 +541,7 @@ impl Checker<'_> {
             file: self.file.to_string(),
             line: at.line,
             column: at.column,
-            severity: match p.severity {
-                crate::map::Severity::Error => Level::Error,
-                crate::map::Severity::Warning => Level::Warning,
-            },
+            severity: p.severity,
             code,
             key: p.key.clone(),
             message,

@@ -8,12 +8,7 @@ pub struct Span {
     pub end: u32,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-}
+pub use crate::map::Severity;
 
 /// One problem found in the orders.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -171,10 +166,7 @@ fn write_one(
     text: &str,
     file: &str,
 ) -> std::io::Result<()> {
-    let sev = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
+    let sev = d.severity.name();
     let start = boundary(text, d.span.start as usize);
     let end = boundary(text, (d.span.end as usize).max(start));
     let col = text[..start].chars().count() + 1;

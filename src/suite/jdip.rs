@@ -72,7 +72,7 @@ pub struct Error {
 
 /// One case, resolved against the map.
 #[derive(Clone, Debug)]
-pub struct Case {
+pub struct JdipCase {
     pub id: String,
     pub title: String,
     /// The line of its `CASE` keyword.
@@ -117,7 +117,7 @@ struct Raw {
 /// Read a file's text: every case in written order, each resolved against `map` or the
 /// first problem found in it (a case with a problem is skipped to its `END`; the cases
 /// after it are still read). Problems outside a case have no case id.
-pub fn parse(map: &Map, text: &str) -> Vec<Result<Case, Error>> {
+pub fn parse(map: &Map, text: &str) -> Vec<Result<JdipCase, Error>> {
     let mut out = Vec::new();
     let mut cur: Option<Raw> = None;
     // Only the first stray line between cases is reported.
@@ -301,7 +301,7 @@ impl Raw {
     }
 
     /// Resolve the case against the map.
-    fn finish(self, map: &Map) -> Result<Case, Error> {
+    fn finish(self, map: &Map) -> Result<JdipCase, Error> {
         if let Some(e) = self.error {
             return Err(e);
         }
@@ -413,7 +413,7 @@ impl Raw {
             }
         };
         let expect_dislodged = units(Block::PostDislodged)?;
-        Ok(Case {
+        Ok(JdipCase {
             id: self.id.clone(),
             title: self.title.clone(),
             line: self.line,
@@ -702,7 +702,7 @@ fn compare(
     }
 }
 
-impl Case {
+impl JdipCase {
     /// Run the case under `rules` through [`advance`], the step a game takes; list every
     /// unit where the result differs from the expectation, and how each order was judged.
     pub fn check(&self, map: &Map, rules: Rules) -> Checked {

@@ -6,7 +6,7 @@
 
 pub mod jdip;
 
-use crate::cases::{parse_cases, Case as YamlCase};
+use crate::cases::{parse_cases, TestCase};
 use crate::judge::Rules;
 use crate::map::Map;
 
@@ -56,8 +56,8 @@ impl Format {
 /// One case of a suite file, in either format.
 #[derive(Clone, Debug)]
 pub enum SuiteCase {
-    Yaml(Box<YamlCase>),
-    Jdip(Box<jdip::Case>),
+    Yaml(Box<TestCase>),
+    Jdip(Box<jdip::JdipCase>),
 }
 
 /// A problem reading a file: the file or one of its cases cannot be read. It counts as
@@ -147,7 +147,7 @@ fn line_of_id(text: &str, id: &str) -> Option<usize> {
 }
 
 fn read_yaml(text: &str) -> Vec<Entry> {
-    let case_entry = |c: YamlCase| Entry::Case {
+    let case_entry = |c: TestCase| Entry::Case {
         line: line_of_id(text, &c.id),
         case: SuiteCase::Yaml(Box::new(c)),
     };
@@ -176,7 +176,7 @@ fn read_yaml(text: &str) -> Vec<Entry> {
             serde_yaml::Value::Number(n) => Some(n.to_string()),
             _ => None,
         });
-        match serde_yaml::from_value::<YamlCase>(item) {
+        match serde_yaml::from_value::<TestCase>(item) {
             Ok(c) => out.push(case_entry(c)),
             Err(e) => {
                 bad += 1;

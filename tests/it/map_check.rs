@@ -8,8 +8,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+use arbiter::map::Severity;
 use arbiter::map::{dpjudge, Map, Terrain, EMBEDDED, STANDARD_YAML};
-use arbiter::mapcheck::{self as check, Finding, Level, Reference, CODES};
+use arbiter::mapcheck::{self as check, Finding, Reference, CODES};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -163,7 +164,7 @@ fn the_embedded_maps_check_without_error() {
         let findings = check::check(src, file, None);
         let errors: Vec<String> = findings
             .iter()
-            .filter(|f| f.severity == Level::Error)
+            .filter(|f| f.severity == Severity::Error)
             .map(|f| format!("{}:{}: {} {}", f.line, f.column, f.code, f.message))
             .collect();
         assert!(errors.is_empty(), "{name}: {errors:#?}");
