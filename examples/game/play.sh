@@ -4,11 +4,22 @@
 #
 #     sh examples/game/play.sh [GAME_FILE]
 #
-# GAME_FILE defaults to demo.yaml in a fresh temporary directory. tests/games.rs plays
-# the same game and checks every ruling.
+# GAME_FILE defaults to demo.yaml in a fresh temporary directory. tests/it/games.rs plays
+# the same game and checks every ruling. ARBITER, if set, is the command to run
+# (default: the release build of this repository, built first).
 set -eu
 
-arbiter=${ARBITER:-"cargo run --quiet --release --"}
+if [ -z "${ARBITER:-}" ]; then
+    # The first build on a fresh clone compiles every dependency: say so before it goes
+    # quiet (to standard error, so the game's output stays as shown in the README).
+    if [ ! -x target/release/arbiter ]; then
+        echo "Building arbiter (release) for the first time: about 3 minutes on 2 cores..." >&2
+    fi
+    cargo build --quiet --release
+    arbiter=target/release/arbiter
+else
+    arbiter=$ARBITER
+fi
 game=${1:-"$(mktemp -d)/demo.yaml"}
 dir=examples/game
 
