@@ -123,7 +123,7 @@ mod convoy_board;
 
 /// Defect 11: convoy legality on a board of 150 densely connected seas (a 10 × 15
 /// grid, each sea touching its eight neighbours) and 6 trap seas, a fleet in each, every
-/// fleet convoying one of four armies across (`tests/convoy_scale.rs`). The old search
+/// fleet convoying one of four armies across (`tests/it/convoy_scale.rs`). The old search
 /// over every induced route took hours here. The loop checks the traps' convoys are
 /// illegal, the convoys in each army's own row legal, and every army arrives.
 fn grid_of_150_seas(c: &mut Criterion) {

@@ -2,7 +2,7 @@
 //! opening, the 34-unit mid-game of `test-cases/regressions/midgame.yaml`, and 110
 //! units on world1914 (244 provinces); and one whole self-play game. Each loop checks
 //! its own result: the number of orders listed (with the hand-checked lists of
-//! `tests/legal.rs` for the opening), and the game's phases and outcome.
+//! `tests/it/legal.rs` for the opening), and the game's phases and outcome.
 
 /// The allocator the `arbiter` binary uses (src/main.rs), so the benches measure
 /// what the command runs.

@@ -242,7 +242,7 @@ pub const NECESSARY_BUDGET: u32 = 4_096;
 ///    `from`), and the route's part after `f` must keep clear of every fleet touching
 ///    `q`; if for no `q` a chain from `f` to `to` stays clear of the fleets touching
 ///    `from` and `q`, no route needs `f` (the Aegean between the Ionian and the Eastern
-///    Mediterranean on the way to Syria, the traps of `tests/convoy_scale.rs`).
+///    Mediterranean on the way to Syria, the traps of `tests/it/convoy_scale.rs`).
 /// 3. *A search* over the routes' first parts, from `from` to `f`, each completed by a
 ///    breadth-first search, pruned by the two tests above at every step. After
 ///    [`NECESSARY_BUDGET`] steps without an answer, `f` counts as necessary: its convoy

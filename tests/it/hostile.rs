@@ -1,5 +1,5 @@
 //! Hostile input: everything here once panicked, ran for seconds or gigabytes, or was
-//! silently accepted (issue 15). Through the library and the binary, as `tests/cli.rs`.
+//! silently accepted (issue 15). Through the library and the binary, as `tests/it/cli.rs`.
 
 use std::process::Output;
 

@@ -1,6 +1,6 @@
 //! Never a misreading (issue 11, item 8), as properties over generated orders.
 //!
-//! A fixed-seed generator (as in `tests/random.rs`) places units at random on the
+//! A fixed-seed generator (as in `tests/it/random.rs`) places units at random on the
 //! classic board and gives each an order: hold, move (with coasts, via convoy),
 //! support to hold or move, convoy. Each order is then written in many styles at once
 //! (unit types, names, ids, aliases and names written short in any case, coasts in

@@ -1,5 +1,5 @@
 //! A synthetic board for convoy legality at scale (issue 15, defect 11), shared by
-//! `tests/convoy_scale.rs` and `benches/adjudicate.rs`: a grid of seas, each touching
+//! `tests/it/convoy_scale.rs` and `benches/adjudicate.rs`: a grid of seas, each touching
 //! its eight neighbours, with a shore down each side, a fleet in every sea and every
 //! fleet ordered to convoy.
 
