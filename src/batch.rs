@@ -11,7 +11,7 @@ use std::borrow::Cow;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::game::advance;
+use crate::game::{advance, PhaseResult};
 use crate::judge::nationality_warnings;
 use crate::judge::Rules;
 use crate::map::{Map, Power, EMBEDDED};
@@ -532,21 +532,49 @@ fn answer(
     options: ParseOptions,
     maps: &Maps,
 ) -> Result<(), String> {
-    if !line.trim_start().starts_with('{') {
-        return Err(
-            "bad JSON: a batch line must be a JSON object (`{\"units\": …, \"orders\": …}`)".into(),
-        );
-    }
-    let c: BatchLine = match quick::read(line) {
-        Some(c) => c,
-        None => serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}"))?,
-    };
+    let c = read_case(line)?;
     let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
         Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
         None => default_rules,
     };
-    let phase = match c.phase.as_deref().map(str::trim) {
+    let phase = line_phase(map, c.phase.as_deref())?;
+    let position = line_position(map, phase, &c)?;
+    let legal = match c.legal {
+        true => {
+            let legal =
+                crate::legal::legal_orders(map, &position, rules).map_err(|e| e.to_string())?;
+            Some(crate::legal::to_json(map, &legal))
+        }
+        false => None,
+    };
+    let mut orders = LineOrders::read(map, &c.orders, options)?;
+    orders.warn_nationality(map, &position)?;
+    let (result, _) =
+        advance(map, rules, &position, &orders.parsed, c.last_year).map_err(|e| e.to_string())?;
+    if result.input.len() < orders.parsed.len() || result.orders().len() < orders.parsed.len() {
+        return Err("internal error: an order has no result".into());
+    }
+    write_answer(out, map, c.id, &result, &orders, legal.as_ref())
+}
+
+/// The line read as a case: the fast reader's, or else serde's with its message.
+fn read_case(line: &str) -> Result<BatchLine<'_>, String> {
+    if !line.trim_start().starts_with('{') {
+        return Err(
+            "bad JSON: a batch line must be a JSON object (`{\"units\": …, \"orders\": …}`)".into(),
+        );
+    }
+    match quick::read(line) {
+        Some(c) => Ok(c),
+        None => serde_json::from_str(line).map_err(|e| format!("bad JSON: {e}")),
+    }
+}
+
+/// The line's phase: a phase's name, or `movement`, `retreat` or `adjustment` of the
+/// map's first year (no phase: its first movement).
+fn line_phase(map: &Map, phase: Option<&str>) -> Result<Phase, String> {
+    Ok(match phase.map(str::trim) {
         None | Some("movement") => Phase::first(map),
         Some("retreat") => Phase {
             kind: PhaseKind::Retreat,
@@ -560,7 +588,11 @@ fn answer(
         Some(p) => {
             Phase::parse(p).map_err(|e| format!("{e}; or write movement, retreat or adjustment"))?
         }
-    };
+    })
+}
+
+/// The line's position: its units, dislodged units, centres and saved builds.
+fn line_position(map: &Map, phase: Phase, c: &BatchLine<'_>) -> Result<Position, String> {
     let mut position =
         Position::from_units(map, phase, c.units.iter()).map_err(|e| e.to_string())?;
     position
@@ -575,83 +607,118 @@ fn answer(
     position
         .set_saved_by_name(map, c.saved.iter().map(|(k, v)| (k.as_str(), *v)))
         .map_err(|e| e.to_string())?;
-    let legal = match c.legal {
-        true => {
-            let legal =
-                crate::legal::legal_orders(map, &position, rules).map_err(|e| e.to_string())?;
-            Some(crate::legal::to_json(map, &legal))
-        }
-        false => None,
-    };
-    // Parse each order on its own; an unreadable one is reported in place.
-    let n = c.orders.items.len();
-    let mut parsed: Vec<Order> = Vec::with_capacity(n);
-    let mut slots: Vec<(Power, &str, Result<usize, String>)> = Vec::with_capacity(n);
-    let mut warnings: Vec<Vec<Diagnostic>> = Vec::with_capacity(n);
-    for (power, list) in c.orders.iter() {
-        let pw = map
-            .power_by_name(power)
-            .ok_or_else(|| format!("unknown power `{power}`"))?;
-        for text in list {
-            let text = text.as_ref();
-            match parse_order_with(map, text, Some(pw), options) {
-                Ok((o, _)) if o.power.is_some_and(|p| p != pw) => slots.push((
-                    pw,
-                    text,
-                    Err(format!(
-                        "the order is written for {}, but it is listed under {}: \
-                         list it under its own power",
-                        map.power(o.power.unwrap_or(pw)).name,
-                        map.power(pw).name
-                    )),
-                )),
-                Ok((o, w)) => {
-                    slots.push((pw, text, Ok(parsed.len())));
-                    parsed.push(o);
-                    warnings.push(w);
-                }
-                Err(d) => slots.push((
-                    pw,
-                    text,
-                    Err(match d.help {
-                        Some(h) => format!("cannot read the order: {} ({h})", d.message),
-                        None => format!("cannot read the order: {}", d.message),
-                    }),
-                )),
+    Ok(position)
+}
+
+/// The orders of a line, each parsed on its own: an unreadable one is kept in its
+/// place with the reason.
+struct LineOrders<'c> {
+    /// The orders read, in the line's order.
+    parsed: Vec<Order>,
+    /// Per text written: its power, the text, and its order's index in `parsed` (or
+    /// why it could not be read).
+    slots: Vec<(Power, &'c str, Result<usize, String>)>,
+    /// Per order read: its warnings.
+    warnings: Vec<Vec<Diagnostic>>,
+}
+
+impl<'c> LineOrders<'c> {
+    /// Parse each order of each power's list (an unknown power refuses the line).
+    fn read(
+        map: &Map,
+        lists: &'c PowerLists<'_>,
+        options: ParseOptions,
+    ) -> Result<LineOrders<'c>, String> {
+        let n = lists.items.len();
+        let mut o = LineOrders {
+            parsed: Vec::with_capacity(n),
+            slots: Vec::with_capacity(n),
+            warnings: Vec::with_capacity(n),
+        };
+        for (power, list) in lists.iter() {
+            let pw = map
+                .power_by_name(power)
+                .ok_or_else(|| format!("unknown power `{power}`"))?;
+            for text in list {
+                o.read_one(map, pw, text.as_ref(), options);
             }
         }
+        Ok(o)
     }
-    // Only an order that states a nationality can have a nationality warning.
-    for (k, o) in parsed.iter().enumerate() {
-        if let (Some(w), Some(_)) = (warnings.get_mut(k), stated_nationality(o)) {
-            let one = std::slice::from_ref(o);
-            w.extend(nationality_warnings(map, &position.units, one).map_err(|e| e.to_string())?);
+
+    /// Parse one order listed under `pw`: read, or refused with the reason.
+    #[inline]
+    fn read_one(&mut self, map: &Map, pw: Power, text: &'c str, options: ParseOptions) {
+        match parse_order_with(map, text, Some(pw), options) {
+            Ok((o, _)) if o.power.is_some_and(|p| p != pw) => self.slots.push((
+                pw,
+                text,
+                Err(format!(
+                    "the order is written for {}, but it is listed under {}: \
+                     list it under its own power",
+                    map.power(o.power.unwrap_or(pw)).name,
+                    map.power(pw).name
+                )),
+            )),
+            Ok((o, w)) => {
+                self.slots.push((pw, text, Ok(self.parsed.len())));
+                self.parsed.push(o);
+                self.warnings.push(w);
+            }
+            Err(d) => self.slots.push((
+                pw,
+                text,
+                Err(match d.help {
+                    Some(h) => format!("cannot read the order: {} ({h})", d.message),
+                    None => format!("cannot read the order: {}", d.message),
+                }),
+            )),
         }
     }
-    let (result, _) =
-        advance(map, rules, &position, &parsed, c.last_year).map_err(|e| e.to_string())?;
-    if result.input.len() < parsed.len() || result.orders().len() < parsed.len() {
-        return Err("internal error: an order has no result".into());
+
+    /// Add the nationality warnings: only an order that states a nationality can have
+    /// one.
+    fn warn_nationality(&mut self, map: &Map, position: &Position) -> Result<(), String> {
+        for (k, o) in self.parsed.iter().enumerate() {
+            if let (Some(w), Some(_)) = (self.warnings.get_mut(k), stated_nationality(o)) {
+                let one = std::slice::from_ref(o);
+                w.extend(
+                    nationality_warnings(map, &position.units, one).map_err(|e| e.to_string())?,
+                );
+            }
+        }
+        Ok(())
     }
-    // `{"id": …, ` and the result's keys: the result's orders as the line wrote them,
-    // with their warnings, and the orders that could not be read in their places.
+}
+
+/// Write the answer: `{"id": …, ` and the result's keys: the result's orders as the
+/// line wrote them, with their warnings, and the orders that could not be read in
+/// their places; then the legal orders, if asked for.
+fn write_answer(
+    out: &mut Vec<u8>,
+    map: &Map,
+    id: Option<&RawValue>,
+    result: &PhaseResult,
+    orders: &LineOrders<'_>,
+    legal: Option<&serde_json::Value>,
+) -> Result<(), String> {
     out.extend_from_slice(b"{\"id\":");
-    out.extend_from_slice(c.id.unwrap_or(RawValue::NULL).get().as_bytes());
+    out.extend_from_slice(id.unwrap_or(RawValue::NULL).get().as_bytes());
     out.push(b',');
     let mut w = json::Writer::new(out);
-    w.phase_keys(map, &result, &[], |w| {
-        for (power, text, slot) in &slots {
+    w.phase_keys(map, result, &[], |w| {
+        for (power, text, slot) in &orders.slots {
             match slot {
                 Ok(k) => {
-                    let warned = warnings.get(*k).map_or(&[][..], Vec::as_slice);
-                    w.order(map, &result, *k, text, warned);
+                    let warned = orders.warnings.get(*k).map_or(&[][..], Vec::as_slice);
+                    w.order(map, result, *k, text, warned);
                 }
                 Err(reason) => w.unread_order(&map.power(*power).id, text, reason),
             }
         }
     })
     .map_err(|e| e.to_string())?;
-    if let Some(legal) = &legal {
+    if let Some(legal) = legal {
         w.raw(b",\"legal\":");
         w.serde(legal).map_err(|e| e.to_string())?;
     }

@@ -525,150 +525,18 @@ impl Game {
 
     /// Check a game file against its map and build the game.
     pub fn from_file(map: &Map, f: &GameFile) -> Result<Game, GameFileError> {
-        if f.map != map.name {
-            return Err(GameFileError::WrongMap {
-                file: f.map.clone(),
-                loaded: map.name.clone(),
-            });
-        }
-        let rules = Rules::parse(&f.rules)
-            .ok_or_else(|| invalid("rules", format!("unknown rules edition `{}`", f.rules)))?;
-        if let Some(y) = f.last_year {
-            if y < map.start_year {
-                return Err(invalid(
-                    "last_year",
-                    format!("{y} is before the map's first year {}", map.start_year),
-                ));
-            }
-        }
-        if f.name.trim().is_empty() {
-            return Err(invalid("name", "the game has no name"));
-        }
+        let rules = check_settings(map, f)?;
         let phase = parse_phase("phase", &f.phase)?;
         let position = f.position.to_position(map, phase, "position")?;
-        let mut history = Vec::with_capacity(f.history.len());
-        for (i, h) in f.history.iter().enumerate() {
-            let at = format!("history entry {} ({})", i + 1, h.phase);
-            let before = h.position.to_position(
-                map,
-                parse_phase(&at, &h.phase)?,
-                &format!("{at}: position"),
-            )?;
-            let next = match &h.next {
-                Some(n) => Some(parse_phase(&at, n)?),
-                None => None,
-            };
-            let skipped = h
-                .skipped
-                .iter()
-                .map(|s| parse_phase(&at, s))
-                .collect::<Result<Vec<_>, _>>()?;
-            if h.orders.is_empty() {
-                return Err(invalid(&at, "no order files are recorded"));
-            }
-            if h.sheet.trim().is_empty() {
-                return Err(invalid(&at, "the sheet is missing"));
-            }
-            if let Some(n) = next {
-                if phase_key(n) <= phase_key(before.phase) {
-                    return Err(invalid(
-                        &at,
-                        format!("the next phase {n} does not come after {}", before.phase),
-                    ));
-                }
-            }
-            for r in &h.results {
-                if !h.orders.iter().any(|o| o.file == r.file) {
-                    return Err(invalid(
-                        &at,
-                        format!(
-                            "result `{}` names file `{}`, which is not among the orders",
-                            r.order, r.file
-                        ),
-                    ));
-                }
-            }
-            history.push(Judged {
-                before,
-                orders: h.orders.clone(),
-                accepted: h.accepted,
-                results: h.results.clone(),
-                skipped,
-                next,
-                sheet: h.sheet.clone(),
-            });
-        }
-        // The phases follow one another.
-        for (i, w) in history.windows(2).enumerate() {
-            let [before, after] = w else { continue };
-            if before.next != Some(after.phase()) {
-                return Err(invalid(
-                    format!("history entry {} ({})", i + 2, after.phase()),
-                    format!(
-                        "it does not follow the entry before it, whose next phase is {}",
-                        show(before.next)
-                    ),
-                ));
-            }
-        }
-        let over = match &f.over {
-            None => None,
-            Some(OverRecord {
-                winner: Some(w),
-                last_year: None,
-            }) => {
-                Some(Over::Winner(map.power_by_name(w).ok_or_else(|| {
-                    invalid("over", format!("unknown power `{w}`"))
-                })?))
-            }
-            Some(OverRecord {
-                winner: None,
-                last_year: Some(y),
-            }) => {
-                if f.last_year != Some(*y) {
-                    return Err(invalid(
-                        "over",
-                        format!(
-                            "the game ended after {y}, but its last year is {}",
-                            show_year(f.last_year)
-                        ),
-                    ));
-                }
-                Some(Over::LastYear(*y))
-            }
-            Some(_) => {
-                return Err(invalid(
-                    "over",
-                    "give exactly one of `winner` and `last_year`",
-                ))
-            }
-        };
-        match (history.last(), over) {
-            (None, Some(_)) => {
-                return Err(invalid("over", "the game is over but no phase was judged"))
-            }
-            (Some(last), None) if last.next != Some(phase) => {
-                return Err(invalid(
-                    "phase",
-                    format!(
-                        "the game is at {phase}, but the last judged phase ({}) led to {}",
-                        last.phase(),
-                        show(last.next)
-                    ),
-                ))
-            }
-            (Some(last), Some(_)) if last.next.is_some() => {
-                return Err(invalid(
-                    "over",
-                    format!(
-                        "the game is over, but the last judged phase ({}) led to {}",
-                        last.phase(),
-                        show(last.next)
-                    ),
-                ))
-            }
-            _ => {}
-        }
+        let history = f
+            .history
+            .iter()
+            .enumerate()
+            .map(|(i, h)| judged_entry(map, i, h))
+            .collect::<Result<Vec<_>, _>>()?;
+        check_phase_order(&history)?;
+        let over = game_end(map, f)?;
+        check_end_agrees(&history, over, phase)?;
         Ok(Game {
             name: f.name.clone(),
             map: f.map.clone(),
@@ -841,6 +709,165 @@ impl Game {
             }
         }
         out
+    }
+}
+
+/// The game's settings against its map: the map's name, the rules, the last year and
+/// the game's name; the rules read.
+fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
+    if f.map != map.name {
+        return Err(GameFileError::WrongMap {
+            file: f.map.clone(),
+            loaded: map.name.clone(),
+        });
+    }
+    let rules = Rules::parse(&f.rules)
+        .ok_or_else(|| invalid("rules", format!("unknown rules edition `{}`", f.rules)))?;
+    if let Some(y) = f.last_year {
+        if y < map.start_year {
+            return Err(invalid(
+                "last_year",
+                format!("{y} is before the map's first year {}", map.start_year),
+            ));
+        }
+    }
+    if f.name.trim().is_empty() {
+        return Err(invalid("name", "the game has no name"));
+    }
+    Ok(rules)
+}
+
+/// History entry `i` (from 0) checked against the map and read: its position, phases,
+/// order files, sheet and results.
+fn judged_entry(map: &Map, i: usize, h: &PhaseRecord) -> Result<Judged, GameFileError> {
+    let at = format!("history entry {} ({})", i + 1, h.phase);
+    let before =
+        h.position
+            .to_position(map, parse_phase(&at, &h.phase)?, &format!("{at}: position"))?;
+    let next = match &h.next {
+        Some(n) => Some(parse_phase(&at, n)?),
+        None => None,
+    };
+    let skipped = h
+        .skipped
+        .iter()
+        .map(|s| parse_phase(&at, s))
+        .collect::<Result<Vec<_>, _>>()?;
+    if h.orders.is_empty() {
+        return Err(invalid(&at, "no order files are recorded"));
+    }
+    if h.sheet.trim().is_empty() {
+        return Err(invalid(&at, "the sheet is missing"));
+    }
+    if let Some(n) = next {
+        if phase_key(n) <= phase_key(before.phase) {
+            return Err(invalid(
+                &at,
+                format!("the next phase {n} does not come after {}", before.phase),
+            ));
+        }
+    }
+    for r in &h.results {
+        if !h.orders.iter().any(|o| o.file == r.file) {
+            return Err(invalid(
+                &at,
+                format!(
+                    "result `{}` names file `{}`, which is not among the orders",
+                    r.order, r.file
+                ),
+            ));
+        }
+    }
+    Ok(Judged {
+        before,
+        orders: h.orders.clone(),
+        accepted: h.accepted,
+        results: h.results.clone(),
+        skipped,
+        next,
+        sheet: h.sheet.clone(),
+    })
+}
+
+/// The judged phases follow one another: each entry is the phase the one before led to.
+fn check_phase_order(history: &[Judged]) -> Result<(), GameFileError> {
+    for (i, w) in history.windows(2).enumerate() {
+        let [before, after] = w else { continue };
+        if before.next != Some(after.phase()) {
+            return Err(invalid(
+                format!("history entry {} ({})", i + 2, after.phase()),
+                format!(
+                    "it does not follow the entry before it, whose next phase is {}",
+                    show(before.next)
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// How the game ended, if it did: a known winner, or the game's own last year.
+fn game_end(map: &Map, f: &GameFile) -> Result<Option<Over>, GameFileError> {
+    Ok(match &f.over {
+        None => None,
+        Some(OverRecord {
+            winner: Some(w),
+            last_year: None,
+        }) => {
+            Some(Over::Winner(map.power_by_name(w).ok_or_else(|| {
+                invalid("over", format!("unknown power `{w}`"))
+            })?))
+        }
+        Some(OverRecord {
+            winner: None,
+            last_year: Some(y),
+        }) => {
+            if f.last_year != Some(*y) {
+                return Err(invalid(
+                    "over",
+                    format!(
+                        "the game ended after {y}, but its last year is {}",
+                        show_year(f.last_year)
+                    ),
+                ));
+            }
+            Some(Over::LastYear(*y))
+        }
+        Some(_) => {
+            return Err(invalid(
+                "over",
+                "give exactly one of `winner` and `last_year`",
+            ))
+        }
+    })
+}
+
+/// The end of the history agrees with the game: the last judged phase led to the
+/// current one, or, once the game is over, to nothing.
+fn check_end_agrees(
+    history: &[Judged],
+    over: Option<Over>,
+    phase: Phase,
+) -> Result<(), GameFileError> {
+    match (history.last(), over) {
+        (None, Some(_)) => Err(invalid("over", "the game is over but no phase was judged")),
+        (Some(last), None) if last.next != Some(phase) => Err(invalid(
+            "phase",
+            format!(
+                "the game is at {phase}, but the last judged phase ({}) led to {}",
+                last.phase(),
+                show(last.next)
+            ),
+        )),
+        (Some(last), Some(_)) if last.next.is_some() => Err(invalid(
+            "over",
+            format!(
+                "the game is over, but the last judged phase ({}) led to {}",
+                last.phase(),
+                show(last.next)
+            ),
+        )),
+        _ => Ok(()),
     }
 }
 

@@ -195,66 +195,65 @@ fn reach(map: &Map, u: &Unit) -> ProvSet {
     }
 }
 
-fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
-    let n = units.len();
-    let mut unit_at: Vec<Option<usize>> = vec![None; map.province_count()];
-    let mut fleets_at_sea = ProvSet::EMPTY;
-    for (i, u) in units.iter().enumerate() {
-        let p = map.prov_of(u.loc);
-        unit_at[p.0 as usize] = Some(i);
-        if u.kind == UnitKind::Fleet && map.is_sea(p) {
-            fleets_at_sea.insert(p);
-        }
-    }
-    let moves: Vec<Moves> = units
-        .iter()
-        .map(|u| moves_of(map, u, &fleets_at_sea))
-        .collect();
-    let via = matches!(
-        rules.convoy_intent,
-        ConvoyIntent::ViaConvoyOrOwnFleet { .. }
-    );
+/// What the legal orders of a movement phase are read from: the units, where they
+/// stand, and where each could move.
+struct Board<'a> {
+    map: &'a Map,
+    units: &'a [Unit],
+    /// Per province: the unit in it.
+    unit_at: Vec<Option<usize>>,
+    /// The provinces of the fleets at sea.
+    fleets_at_sea: ProvSet,
+    /// Per unit: where it could move.
+    moves: Vec<Moves>,
+    /// Per province: the units that could move there, as a support sees it (a fleet:
+    /// any coast; `true`: an army only by convoy), as one sorted list.
+    entries: Vec<(Prov, usize, bool)>,
+    /// The entries of province `p` are `entries[start[p]..start[p + 1]]`.
+    start: Vec<usize>,
+}
 
-    // Per province: the units that could move there, as a support sees it (a fleet:
-    // any coast; `true`: an army only by convoy), as one sorted list.
-    let mut entries: Vec<(Prov, usize, bool)> = Vec::new();
-    for (i, u) in units.iter().enumerate() {
-        match u.kind {
-            UnitKind::Fleet => {
-                entries.extend(map.fleet_reach(u.loc).iter().map(|p| (p, i, false)));
-            }
-            UnitKind::Army => {
-                let land: ProvSet = moves[i].near.iter().map(|&l| map.prov_of(l)).collect();
-                entries.extend(land.iter().map(|p| (p, i, false)));
-                entries.extend(moves[i].convoy.minus(&land).iter().map(|p| (p, i, true)));
+impl<'a> Board<'a> {
+    /// Where the units stand, where each could move, and who could move where.
+    fn new(map: &'a Map, units: &'a [Unit]) -> Board<'a> {
+        let mut unit_at: Vec<Option<usize>> = vec![None; map.province_count()];
+        let mut fleets_at_sea = ProvSet::EMPTY;
+        for (i, u) in units.iter().enumerate() {
+            let p = map.prov_of(u.loc);
+            unit_at[p.0 as usize] = Some(i);
+            if u.kind == UnitKind::Fleet && map.is_sea(p) {
+                fleets_at_sea.insert(p);
             }
         }
+        let moves: Vec<Moves> = units
+            .iter()
+            .map(|u| moves_of(map, u, &fleets_at_sea))
+            .collect();
+        let (entries, start) = support_entries(map, units, &moves);
+        Board {
+            map,
+            units,
+            unit_at,
+            fleets_at_sea,
+            moves,
+            entries,
+            start,
+        }
     }
-    entries.sort_unstable();
-    // The entries of province `p` are `entries[start[p]..start[p + 1]]`.
-    let mut start = vec![0usize; map.province_count() + 1];
-    for &(p, _, _) in &entries {
-        start[p.0 as usize + 1] += 1;
-    }
-    for k in 1..start.len() {
-        start[k] += start[k - 1];
-    }
-    let movers = |p: Prov| &entries[start[p.0 as usize]..start[p.0 as usize + 1]];
 
-    let mut out: Vec<UnitOrders> = units
-        .iter()
-        .map(|u| UnitOrders {
-            unit: *u,
-            orders: Vec::new(),
-        })
-        .collect();
-    for (i, u) in units.iter().enumerate() {
+    /// The units that could move into `p`, as a support sees it.
+    #[inline]
+    fn movers(&self, p: Prov) -> &[(Prov, usize, bool)] {
+        &self.entries[self.start[p.0 as usize]..self.start[p.0 as usize + 1]]
+    }
+
+    /// Unit `i`'s moves, in order of destination: to each adjacent place, and by
+    /// convoy (`via` a convoy to an adjacent province where the edition honours it).
+    fn push_moves(&self, i: usize, via: bool, list: &mut Vec<Order>) {
+        let (map, u) = (self.map, &self.units[i]);
         let me = Some(unit_ref(u));
         let here = map.prov_of(u.loc);
-        let list = &mut out[i].orders;
-        list.reserve(16);
-        list.push(order(map, u.power, me, OrderKind::Hold));
-        let m = &moves[i];
+        let m = &self.moves[i];
         let mut dests: Vec<(Loc, bool)> = m.near.iter().map(|&l| (l, false)).collect();
         for p in m.convoy.iter() {
             if map.army_adjacent(here, p) {
@@ -269,10 +268,16 @@ fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
         for (to, via_convoy) in dests {
             list.push(order(map, u.power, me, OrderKind::Move { to, via_convoy }));
         }
-        // Supports: to hold, then of moves, into each province this unit could enter.
+    }
+
+    /// Unit `i`'s supports: to hold, then of moves, into each province it could enter.
+    fn push_supports(&self, i: usize, list: &mut Vec<Order>) {
+        let (map, units, u) = (self.map, self.units, &self.units[i]);
+        let me = Some(unit_ref(u));
+        let here = map.prov_of(u.loc);
         let r = reach(map, u);
         for p in r.iter() {
-            if let Some(t) = unit_at[p.0 as usize].filter(|&t| t != i) {
+            if let Some(t) = self.unit_at[p.0 as usize].filter(|&t| t != i) {
                 let target = unit_ref(&units[t]);
                 list.push(order(
                     map,
@@ -283,18 +288,18 @@ fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
             }
         }
         // Without this fleet, for the routes of supported convoys (6.D.31).
-        let mut others = fleets_at_sea;
+        let mut others = self.fleets_at_sea;
         others.remove(here);
-        let at_sea = others != fleets_at_sea;
+        let at_sea = others != self.fleets_at_sea;
         for p in r.iter() {
-            for &(_, t, by_convoy) in movers(p) {
+            for &(_, t, by_convoy) in self.movers(p) {
                 if t == i {
                     continue;
                 }
                 let tp = map.prov_of(units[t].loc);
                 if by_convoy
                     && at_sea
-                    && moves[t].fleets.contains(here)
+                    && self.moves[t].fleets.contains(here)
                     && !convoy::route_exists(map, &others, tp, p)
                 {
                     continue;
@@ -312,36 +317,97 @@ fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
             }
         }
     }
-    // Convoys: for each army move by convoy, the fleets on a route that needs them.
-    let mut convoys: Vec<Vec<(usize, Prov)>> = vec![Vec::new(); n];
-    for (a, u) in units.iter().enumerate() {
-        let m = &moves[a];
-        if u.kind != UnitKind::Army || m.convoy.is_empty() {
-            continue;
-        }
-        let ap = map.prov_of(u.loc);
-        for d in m.convoy.iter() {
-            for f in convoy::necessary_among(map, &fleets_at_sea, ap, d, &m.fleets).iter() {
-                if let Some(fi) = unit_at[f.0 as usize] {
-                    convoys[fi].push((a, d));
+
+    /// Convoys: for each army move by convoy, the fleets on a route that needs them,
+    /// each fleet's after its other orders.
+    fn push_convoys(&self, out: &mut [UnitOrders]) {
+        let (map, units) = (self.map, self.units);
+        let mut convoys: Vec<Vec<(usize, Prov)>> = vec![Vec::new(); units.len()];
+        for (a, u) in units.iter().enumerate() {
+            let m = &self.moves[a];
+            if u.kind != UnitKind::Army || m.convoy.is_empty() {
+                continue;
+            }
+            let ap = map.prov_of(u.loc);
+            for d in m.convoy.iter() {
+                for f in convoy::necessary_among(map, &self.fleets_at_sea, ap, d, &m.fleets).iter()
+                {
+                    if let Some(fi) = self.unit_at[f.0 as usize] {
+                        convoys[fi].push((a, d));
+                    }
                 }
             }
         }
-    }
-    for (f, list) in convoys.into_iter().enumerate() {
-        let u = &units[f];
-        for (a, d) in list {
-            out[f].orders.push(order(
-                map,
-                u.power,
-                Some(unit_ref(u)),
-                OrderKind::Convoy {
-                    army: unit_ref(&units[a]),
-                    to: d.into(),
-                },
-            ));
+        for (f, list) in convoys.into_iter().enumerate() {
+            let u = &units[f];
+            for (a, d) in list {
+                out[f].orders.push(order(
+                    map,
+                    u.power,
+                    Some(unit_ref(u)),
+                    OrderKind::Convoy {
+                        army: unit_ref(&units[a]),
+                        to: d.into(),
+                    },
+                ));
+            }
         }
     }
+}
+
+/// Per province, the units that could move there as a support sees it, as one sorted
+/// list, and where each province's entries start in it.
+fn support_entries(
+    map: &Map,
+    units: &[Unit],
+    moves: &[Moves],
+) -> (Vec<(Prov, usize, bool)>, Vec<usize>) {
+    let mut entries: Vec<(Prov, usize, bool)> = Vec::new();
+    for (i, u) in units.iter().enumerate() {
+        match u.kind {
+            UnitKind::Fleet => {
+                entries.extend(map.fleet_reach(u.loc).iter().map(|p| (p, i, false)));
+            }
+            UnitKind::Army => {
+                let land: ProvSet = moves[i].near.iter().map(|&l| map.prov_of(l)).collect();
+                entries.extend(land.iter().map(|p| (p, i, false)));
+                entries.extend(moves[i].convoy.minus(&land).iter().map(|p| (p, i, true)));
+            }
+        }
+    }
+    entries.sort_unstable();
+    let mut start = vec![0usize; map.province_count() + 1];
+    for &(p, _, _) in &entries {
+        start[p.0 as usize + 1] += 1;
+    }
+    for k in 1..start.len() {
+        start[k] += start[k - 1];
+    }
+    (entries, start)
+}
+
+/// The legal orders of a movement phase, per unit: hold, moves, supports, convoys.
+fn movement(map: &Map, units: &[Unit], rules: Rules) -> Vec<UnitOrders> {
+    let board = Board::new(map, units);
+    let via = matches!(
+        rules.convoy_intent,
+        ConvoyIntent::ViaConvoyOrOwnFleet { .. }
+    );
+    let mut out: Vec<UnitOrders> = units
+        .iter()
+        .map(|u| UnitOrders {
+            unit: *u,
+            orders: Vec::new(),
+        })
+        .collect();
+    for (i, u) in units.iter().enumerate() {
+        let list = &mut out[i].orders;
+        list.reserve(16);
+        list.push(order(map, u.power, Some(unit_ref(u)), OrderKind::Hold));
+        board.push_moves(i, via, list);
+        board.push_supports(i, list);
+    }
+    board.push_convoys(&mut out);
     out
 }
 

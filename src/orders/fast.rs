@@ -193,67 +193,78 @@ impl<'t> Words<'t> {
                 }
                 continue;
             }
-            let next = b.get(i + 1).copied();
             // Here `c` follows a space (or begins the text): a word's `-` or `/` was
             // taken with the word.
             match c {
-                b'-' if join == Join::Space => {
-                    let len = if next == Some(b'>') { 2 } else { 1 };
-                    if b.get(i + len) != Some(&b' ') {
-                        return None;
-                    }
-                    let at = nlen as u16;
-                    w.push(
-                        i,
-                        i + len,
-                        at as usize,
-                        at as usize,
-                        Join::Space,
-                        Kind::Arrow,
-                        0,
-                    )?;
-                    i += len;
-                }
-                b'(' if join == Join::Space => {
-                    // `(sc)`, `(south coast)`: words and spaces, then `)` and a space
-                    // or the end.
-                    let len = b.get(i + 1..)?.iter().position(|&d| d == b')')?;
-                    let inner = text.get(i + 1..i + 1 + len)?;
-                    if !inner
-                        .bytes()
-                        .all(|d| d.is_ascii_alphanumeric() || d == b' ')
-                    {
-                        return None;
-                    }
-                    let nstart = nlen;
-                    for word in inner.split(' ').filter(|x| !x.is_empty()) {
-                        if nlen > nstart {
-                            *w.norm.get_mut(nlen)? = b' ';
-                            nlen += 1;
-                        }
-                        for d in word.bytes() {
-                            *w.norm.get_mut(nlen)? = d.to_ascii_lowercase();
-                            nlen += 1;
-                        }
-                    }
-                    if nlen == nstart {
-                        return None;
-                    }
-                    let nend = nlen;
-                    *w.norm.get_mut(nlen)? = b' ';
-                    nlen += 1;
-                    let end = i + len + 2;
-                    w.push(i, end, nstart, nend, Join::Space, Kind::Paren, 0)?;
-                    w.parens = true;
-                    if !matches!(b.get(end), None | Some(b' ')) {
-                        return None;
-                    }
-                    i = end;
-                }
+                b'-' if join == Join::Space => i = w.arrow(i, nlen)?,
+                b'(' if join == Join::Space => (i, nlen) = w.paren(i, nlen)?,
                 _ => return None,
             }
         }
         (join == Join::Space && w.n > 0).then_some(())
+    }
+
+    /// The move arrow (`-`, `->`) at byte `i`, which needs a space after it: the byte
+    /// after it.
+    #[inline]
+    fn arrow(&mut self, i: usize, nlen: usize) -> Option<usize> {
+        let b = self.text.as_bytes();
+        let len = if b.get(i + 1) == Some(&b'>') { 2 } else { 1 };
+        if b.get(i + len) != Some(&b' ') {
+            return None;
+        }
+        let at = nlen as u16;
+        self.push(
+            i,
+            i + len,
+            at as usize,
+            at as usize,
+            Join::Space,
+            Kind::Arrow,
+            0,
+        )?;
+        Some(i + len)
+    }
+
+    /// The parenthesis at byte `i` (`(sc)`, `(south coast)`): words and spaces, then
+    /// `)` and a space or the end; its words onto `norm` at `nlen`, then a space. The
+    /// byte after it and the new `nlen`.
+    #[inline]
+    fn paren(&mut self, i: usize, mut nlen: usize) -> Option<(usize, usize)> {
+        let text = self.text;
+        let b = text.as_bytes();
+        let len = b.get(i + 1..)?.iter().position(|&d| d == b')')?;
+        let inner = text.get(i + 1..i + 1 + len)?;
+        if !inner
+            .bytes()
+            .all(|d| d.is_ascii_alphanumeric() || d == b' ')
+        {
+            return None;
+        }
+        let nstart = nlen;
+        for word in inner.split(' ').filter(|x| !x.is_empty()) {
+            if nlen > nstart {
+                *self.norm.get_mut(nlen)? = b' ';
+                nlen += 1;
+            }
+            for d in word.bytes() {
+                *self.norm.get_mut(nlen)? = d.to_ascii_lowercase();
+                nlen += 1;
+            }
+        }
+        if nlen == nstart {
+            return None;
+        }
+        let nend = nlen;
+        *self.norm.get_mut(nlen)? = b' ';
+        nlen += 1;
+        let end = i + len + 2;
+        self.push(i, end, nstart, nend, Join::Space, Kind::Paren, 0)?;
+        self.parens = true;
+        if !matches!(b.get(end), None | Some(b' ')) {
+            return None;
+        }
+        Some((end, nlen))
     }
 
     /// Add an item: offsets below [`MAX_NORM`] (as [`Words::split`] checks first).

@@ -301,39 +301,12 @@ impl Raw {
     }
 
     /// Resolve the case against the map.
-    fn finish(self, map: &Map) -> Result<JdipCase, Error> {
-        if let Some(e) = self.error {
+    fn finish(mut self, map: &Map) -> Result<JdipCase, Error> {
+        if let Some(e) = self.error.take() {
             return Err(e);
         }
-        let err = |line: usize, message: String| Error {
-            line,
-            case: Some(self.id.clone()),
-            message,
-        };
-        let phase = match &self.phase {
-            Some((n, s)) => parse_phase(s).ok_or_else(|| {
-                err(
-                    *n,
-                    format!(
-                        "unknown phase `{s}`: write e.g. `Spring 1901, Movement`, `Fall 1901, Retreat` or `Fall 1901, Adjustment`"
-                    ),
-                )
-            })?,
-            None => Phase::first(map),
-        };
-        let units = |b: Block| -> Result<Vec<Unit>, Error> {
-            let mut out: Vec<Unit> = Vec::new();
-            for (n, line) in self.of(b) {
-                let u = unit_line(map, phase, line).map_err(|m| err(n, m))?;
-                if out.iter().any(|o| map.prov_of(o.loc) == map.prov_of(u.loc)) {
-                    let name = &map.province(map.prov_of(u.loc)).name;
-                    return Err(err(n, format!("two units in {name}")));
-                }
-                out.push(u);
-            }
-            Ok(out)
-        };
-        let pre = units(Block::Pre)?;
+        let phase = self.resolve_phase(map)?;
+        let pre = self.units(map, phase, Block::Pre)?;
         let mut position = Position {
             phase,
             units: pre.clone(),
@@ -342,34 +315,109 @@ impl Raw {
             saved: Vec::new(),
         };
         if self.owners {
-            position.owners = vec![None; map.province_count()];
-            for (n, line) in self.of(Block::Owners) {
-                let (power, p) = owner_line(map, line).map_err(|m| err(n, m))?;
-                let Some(slot) = position.owners.get_mut(p.0 as usize) else {
-                    return Err(err(n, format!("no province {} on this map", p.0)));
-                };
-                if slot.is_some_and(|o| o != power) {
-                    let name = &map.province(p).name;
-                    return Err(err(
-                        n,
-                        format!("the supply centre {name} is listed for two powers"),
-                    ));
-                }
-                *slot = Some(power);
-            }
+            position.owners = self.owners_of(map)?;
         }
-        let dislodged = units(Block::Dislodged)?;
+        let dislodged = self.units(map, phase, Block::Dislodged)?;
+        self.check_dislodged_phase(phase)?;
+        let results = self.results(map)?;
+        if phase.kind == PhaseKind::Retreat {
+            position.dislodged = retreat_options(map, &pre, &dislodged, &results);
+        }
+        let mut orders = Vec::new();
+        for (n, line) in self.of(Block::Orders) {
+            let order = order_line(map, line).map_err(|m| self.err(n, m))?;
+            orders.push((line.to_string(), order));
+        }
+        let expect_units = self.expected_units(map, phase, pre)?;
+        let expect_dislodged = self.units(map, phase, Block::PostDislodged)?;
+        Ok(JdipCase {
+            id: self.id,
+            title: self.title,
+            line: self.line,
+            position,
+            orders,
+            expect_units,
+            expect_dislodged,
+        })
+    }
+
+    /// A problem at line `line` of this case.
+    fn err(&self, line: usize, message: String) -> Error {
+        Error {
+            line,
+            case: Some(self.id.clone()),
+            message,
+        }
+    }
+
+    /// The case's phase (none stated: the map's first).
+    fn resolve_phase(&self, map: &Map) -> Result<Phase, Error> {
+        Ok(match &self.phase {
+            Some((n, s)) => parse_phase(s).ok_or_else(|| {
+                self.err(
+                    *n,
+                    format!(
+                        "unknown phase `{s}`: write e.g. `Spring 1901, Movement`, `Fall 1901, Retreat` or `Fall 1901, Adjustment`"
+                    ),
+                )
+            })?,
+            None => Phase::first(map),
+        })
+    }
+
+    /// The units of block `b`, at most one to a province.
+    fn units(&self, map: &Map, phase: Phase, b: Block) -> Result<Vec<Unit>, Error> {
+        let mut out: Vec<Unit> = Vec::new();
+        for (n, line) in self.of(b) {
+            let u = unit_line(map, phase, line).map_err(|m| self.err(n, m))?;
+            if out.iter().any(|o| map.prov_of(o.loc) == map.prov_of(u.loc)) {
+                let name = &map.province(map.prov_of(u.loc)).name;
+                return Err(self.err(n, format!("two units in {name}")));
+            }
+            out.push(u);
+        }
+        Ok(out)
+    }
+
+    /// The supply centres' owners as the owners block lists them (the others: none).
+    fn owners_of(&self, map: &Map) -> Result<Vec<Option<Power>>, Error> {
+        let mut owners = vec![None; map.province_count()];
+        for (n, line) in self.of(Block::Owners) {
+            let (power, p) = owner_line(map, line).map_err(|m| self.err(n, m))?;
+            let Some(slot) = owners.get_mut(p.0 as usize) else {
+                return Err(self.err(n, format!("no province {} on this map", p.0)));
+            };
+            if slot.is_some_and(|o| o != power) {
+                let name = &map.province(p).name;
+                return Err(self.err(
+                    n,
+                    format!("the supply centre {name} is listed for two powers"),
+                ));
+            }
+            *slot = Some(power);
+        }
+        Ok(owners)
+    }
+
+    /// Dislodged units are given only in a retreat phase.
+    fn check_dislodged_phase(&self, phase: Phase) -> Result<(), Error> {
         if let (Some((n, _)), false) = (
             self.of(Block::Dislodged).next(),
             phase.kind == PhaseKind::Retreat,
         ) {
-            return Err(err(
+            return Err(self.err(
                 n,
                 format!(
                     "dislodged units belong to a retreat phase, and this is {phase} (write e.g. `PRESTATE_SETPHASE Fall 1901, Retreat`)"
                 ),
             ));
         }
+        Ok(())
+    }
+
+    /// The results of the phase before (`SUCCESS:` or `FAILURE:` and an order), which
+    /// give a retreat phase its dislodged units' retreats.
+    fn results(&self, map: &Map) -> Result<Vec<(bool, Order)>, Error> {
         let mut results = Vec::new();
         for (n, line) in self.of(Block::Results) {
             let (flag, rest) = line.split_once(':').unwrap_or(("", line));
@@ -377,7 +425,7 @@ impl Raw {
                 "SUCCESS" => true,
                 "FAILURE" => false,
                 _ => {
-                    return Err(err(
+                    return Err(self.err(
                         n,
                         format!(
                             "a PRESTATE_RESULTS line is `SUCCESS: Power: order` or `FAILURE: Power: order`, not `{line}`"
@@ -385,43 +433,27 @@ impl Raw {
                     ))
                 }
             };
-            let order = order_line(map, rest.trim()).map_err(|m| err(n, m))?;
+            let order = order_line(map, rest.trim()).map_err(|m| self.err(n, m))?;
             results.push((success, order));
         }
-        if phase.kind == PhaseKind::Retreat {
-            position.dislodged = retreat_options(map, &pre, &dislodged, &results);
+        Ok(results)
+    }
+
+    /// The units expected after the phase: the POSTSTATE block's, or those before
+    /// (POSTSTATE_SAME); exactly one of the two is given.
+    fn expected_units(&self, map: &Map, phase: Phase, pre: Vec<Unit>) -> Result<Vec<Unit>, Error> {
+        match (self.same, self.post) {
+            (Some(_), None) => Ok(pre),
+            (None, Some(_)) => self.units(map, phase, Block::Post),
+            (Some(n), Some(_)) => Err(self.err(
+                n,
+                "both POSTSTATE and POSTSTATE_SAME: give one of them".into(),
+            )),
+            (None, None) => Err(self.err(
+                self.line,
+                "the case has neither POSTSTATE nor POSTSTATE_SAME: it states no result".into(),
+            )),
         }
-        let mut orders = Vec::new();
-        for (n, line) in self.of(Block::Orders) {
-            let order = order_line(map, line).map_err(|m| err(n, m))?;
-            orders.push((line.to_string(), order));
-        }
-        let expect_units = match (self.same, self.post) {
-            (Some(_), None) => pre,
-            (None, Some(_)) => units(Block::Post)?,
-            (Some(n), Some(_)) => {
-                return Err(err(
-                    n,
-                    "both POSTSTATE and POSTSTATE_SAME: give one of them".into(),
-                ))
-            }
-            (None, None) => {
-                return Err(err(
-                    self.line,
-                    "the case has neither POSTSTATE nor POSTSTATE_SAME: it states no result".into(),
-                ))
-            }
-        };
-        let expect_dislodged = units(Block::PostDislodged)?;
-        Ok(JdipCase {
-            id: self.id.clone(),
-            title: self.title.clone(),
-            line: self.line,
-            position,
-            orders,
-            expect_units,
-            expect_dislodged,
-        })
     }
 }
 
