@@ -1230,7 +1230,11 @@ mod fast_tests {
         let mut texts = Vec::new();
         let mut total = (0, 0, 0);
         // 10,000 orders in a debug build (the usual `cargo test`), 40,000 optimised.
-        let rounds = if cfg!(debug_assertions) { 10_000 } else { 40_000 };
+        let rounds = if cfg!(debug_assertions) {
+            10_000
+        } else {
+            40_000
+        };
         for round in 0..rounds {
             let place = |k: usize| places.get(k % places.len()).cloned().unwrap_or_default();
             let (u1, p1, p2, p3) = (pick(99), pick(9999), pick(9999), pick(9999));

@@ -21,8 +21,8 @@ use std::fmt::Write;
 use super::text::{or_list, wrap};
 use crate::game::PhaseResult;
 use crate::judge::{
-    owed_checked, unit_distances, CivilDisorder, Failure, Illegal, Opposition, Outcome,
-    ParadoxRule, Rules, Strength, Void,
+    owed_checked, unit_distances, AdjustmentResult, CivilDisorder, Failure, Illegal, Opposition,
+    Outcome, Owed, ParadoxRule, Rules, Strength, Void,
 };
 use crate::map::{BuildRule, Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
@@ -1400,6 +1400,9 @@ impl<'a> Board<'a> {
 
     // ---- adjustment ---------------------------------------------------------------
 
+    /// The adjustment phase: each power's orders with their outcomes, then what the
+    /// judge did for it (civil disorder, builds waived, saved builds lost), under a line
+    /// saying what it owed; orders that name no power come last.
     fn adjustment(&self, province: Option<Prov>) -> Vec<String> {
         let map = self.map;
         let r = self.r;
@@ -1408,90 +1411,10 @@ impl<'a> Board<'a> {
         };
         let owed = owed_checked(map, &r.owners_before, r.units(), &r.saved_before);
         let mut out = Vec::new();
-        let in_prov = |l: Loc| province.is_none_or(|p| map.prov_of(l) == p);
-        let powers: Vec<Option<Power>> = map.power_ids().map(Some).chain([None]).collect();
-        for pw in powers {
-            let mut items = Vec::new();
-            for (k, res) in r.orders().iter().enumerate() {
-                if res.power != pw {
-                    continue;
-                }
-                let o = &r.input[k];
-                let loc = res.to.or(o.unit.map(|u| u.loc));
-                if province.is_some() && !loc.is_some_and(in_prov) {
-                    continue;
-                }
-                let mut t = format!("{}: {}", self.power_name(pw), self.order(k));
-                match &res.outcome {
-                    Outcome::Illegal(i) => {
-                        let _ = write!(t, " is illegal: {}.", i.describe(map));
-                    }
-                    Outcome::Succeeds => match o.kind {
-                        OrderKind::Save => t.push_str(
-                            " succeeds: one build is not used now, and may be used next winter \
-                             in a centre that is not a home centre.",
-                        ),
-                        OrderKind::Build
-                            if map.build_rule == BuildRule::Colonial
-                                && res
-                                    .to
-                                    .is_some_and(|l| map.province(map.prov_of(l)).home != pw) =>
-                        {
-                            t.push_str(
-                                " succeeds: the unit is built with a build saved last winter.",
-                            )
-                        }
-                        OrderKind::Build => t.push_str(" succeeds: the unit is built."),
-                        OrderKind::Disband => t.push_str(" succeeds: the unit is removed."),
-                        OrderKind::Waive => t.push_str(" succeeds: one build is not used."),
-                        _ => t.push_str(" succeeds."),
-                    },
-                    other => {
-                        let _ = write!(t, " {}.", other.word());
-                    }
-                }
-                items.push(t);
-            }
-            let Some(pw) = pw else {
-                out.extend(items);
-                continue;
-            };
-            let cd: Vec<(usize, Option<u32>)> = a
-                .civil_disorder
-                .iter()
-                .copied()
-                .filter(|&(u, _)| r.units()[u].power == pw && in_prov(r.units()[u].loc))
-                .collect();
-            if !cd.is_empty() {
-                items.push(self.civil_disorder(pw, &cd));
-            }
-            let waived = a.waived.iter().find(|w| w.0 == pw).map_or(0, |w| w.1);
-            if waived > 0 && province.is_none() {
-                items.push(format!(
-                    "{}: {waived} build{} not ordered and {} waived.",
-                    map.power(pw).name,
-                    if waived == 1 { " was" } else { "s were" },
-                    if waived == 1 { "is" } else { "are" }
-                ));
-            }
+        for pw in map.power_ids() {
+            let mut items = self.adjustment_orders(Some(pw), province);
             let o = &owed[pw.0 as usize];
-            if o.saved > 0 && province.is_none() {
-                let used = a
-                    .built
-                    .iter()
-                    .filter(|u| u.power == pw && map.province(map.prov_of(u.loc)).home != Some(pw))
-                    .count();
-                let lost = o.saved.saturating_sub(used);
-                if lost > 0 {
-                    items.push(format!(
-                        "{}: {lost} build{} saved last winter {} not used and {} lost.",
-                        map.power(pw).name,
-                        if lost == 1 { "" } else { "s" },
-                        if lost == 1 { "is" } else { "are" },
-                        if lost == 1 { "is" } else { "are" },
-                    ));
-                }
-            }
+            items.extend(self.adjustment_notes(a, o, province));
             if items.is_empty() {
                 continue;
             }
@@ -1523,7 +1446,108 @@ impl<'a> Board<'a> {
             ));
             out.extend(items);
         }
+        out.extend(self.adjustment_orders(None, province));
         out
+    }
+
+    /// The adjustment orders given for `pw` (`None`: for no power), each with its
+    /// outcome in words; with `province`, only those about it.
+    fn adjustment_orders(&self, pw: Option<Power>, province: Option<Prov>) -> Vec<String> {
+        let map = self.map;
+        let r = self.r;
+        let in_prov = |l: Loc| province.is_none_or(|p| map.prov_of(l) == p);
+        let mut items = Vec::new();
+        for (k, res) in r.orders().iter().enumerate() {
+            if res.power != pw {
+                continue;
+            }
+            let o = &r.input[k];
+            let loc = res.to.or(o.unit.map(|u| u.loc));
+            if province.is_some() && !loc.is_some_and(in_prov) {
+                continue;
+            }
+            let mut t = format!("{}: {}", self.power_name(pw), self.order(k));
+            match &res.outcome {
+                Outcome::Illegal(i) => {
+                    let _ = write!(t, " is illegal: {}.", i.describe(map));
+                }
+                Outcome::Succeeds => match o.kind {
+                    OrderKind::Save => t.push_str(
+                        " succeeds: one build is not used now, and may be used next winter \
+                         in a centre that is not a home centre.",
+                    ),
+                    OrderKind::Build
+                        if map.build_rule == BuildRule::Colonial
+                            && res
+                                .to
+                                .is_some_and(|l| map.province(map.prov_of(l)).home != pw) =>
+                    {
+                        t.push_str(" succeeds: the unit is built with a build saved last winter.")
+                    }
+                    OrderKind::Build => t.push_str(" succeeds: the unit is built."),
+                    OrderKind::Disband => t.push_str(" succeeds: the unit is removed."),
+                    OrderKind::Waive => t.push_str(" succeeds: one build is not used."),
+                    _ => t.push_str(" succeeds."),
+                },
+                other => {
+                    let _ = write!(t, " {}.", other.word());
+                }
+            }
+            items.push(t);
+        }
+        items
+    }
+
+    /// What the judge did for the power `o` is owed to: its units removed in civil
+    /// disorder (4.D.8), its builds waived because none was ordered, its saved builds
+    /// lost because none was used.
+    fn adjustment_notes(
+        &self,
+        a: &AdjustmentResult,
+        o: &Owed,
+        province: Option<Prov>,
+    ) -> Vec<String> {
+        let map = self.map;
+        let r = self.r;
+        let pw = o.power;
+        let in_prov = |l: Loc| province.is_none_or(|p| map.prov_of(l) == p);
+        let mut items = Vec::new();
+        let cd: Vec<(usize, Option<u32>)> = a
+            .civil_disorder
+            .iter()
+            .copied()
+            .filter(|&(u, _)| r.units()[u].power == pw && in_prov(r.units()[u].loc))
+            .collect();
+        if !cd.is_empty() {
+            items.push(self.civil_disorder(pw, &cd));
+        }
+        let waived = a.waived.iter().find(|w| w.0 == pw).map_or(0, |w| w.1);
+        if waived > 0 && province.is_none() {
+            items.push(format!(
+                "{}: {waived} build{} not ordered and {} waived.",
+                map.power(pw).name,
+                if waived == 1 { " was" } else { "s were" },
+                if waived == 1 { "is" } else { "are" }
+            ));
+        }
+        if o.saved > 0 && province.is_none() {
+            let used = a
+                .built
+                .iter()
+                .filter(|u| u.power == pw && map.province(map.prov_of(u.loc)).home != Some(pw))
+                .count();
+            let lost = o.saved.saturating_sub(used);
+            if lost > 0 {
+                items.push(format!(
+                    "{}: {lost} build{} saved last winter {} not used and {} lost.",
+                    map.power(pw).name,
+                    if lost == 1 { "" } else { "s" },
+                    if lost == 1 { "is" } else { "are" },
+                    if lost == 1 { "is" } else { "are" },
+                ));
+            }
+        }
+        items
     }
 
     /// The civil-disorder removals of one power, with their distances and the rule.
