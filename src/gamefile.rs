@@ -420,20 +420,7 @@ impl PositionRecord {
         PositionRecord {
             units: units_by_power(map, &p.units),
             owners: owners_by_power(map, &p.owners),
-            dislodged: p
-                .dislodged
-                .iter()
-                .map(|d| DislodgedEntry {
-                    power: map.power(d.unit.power).id.clone(),
-                    unit: d.unit.short(map),
-                    by: Some(map.province(d.by).id.to_uppercase()),
-                    retreats: d
-                        .retreats
-                        .iter()
-                        .map(|&l| map.loc_upper(l).to_string())
-                        .collect(),
-                })
-                .collect(),
+            dislodged: p.dislodged.iter().map(|d| d.entry(map)).collect(),
             saved: map
                 .power_ids()
                 .filter(|&pw| p.saved_by(pw) > 0)

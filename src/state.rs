@@ -230,6 +230,29 @@ pub struct DislodgedEntry {
     pub retreats: Vec<String>,
 }
 
+impl DislodgedEntry {
+    /// The written form of a dislodged `unit`, attacked from `by`, that may retreat to
+    /// `retreats`: ids in upper case (`F PIC`, `BUR`), as every file and answer writes it.
+    pub fn new(map: &Map, unit: &Unit, by: Prov, retreats: &[Loc]) -> DislodgedEntry {
+        DislodgedEntry {
+            power: map.power(unit.power).id.clone(),
+            unit: unit.short(map),
+            by: Some(map.loc_upper(by.into()).to_string()),
+            retreats: retreats
+                .iter()
+                .map(|&l| map.loc_upper(l).to_string())
+                .collect(),
+        }
+    }
+}
+
+impl Retreating {
+    /// [`DislodgedEntry::new`] of this unit.
+    pub fn entry(&self, map: &Map) -> DislodgedEntry {
+        DislodgedEntry::new(map, &self.unit, self.by, &self.retreats)
+    }
+}
+
 impl Position {
     /// The map's starting position.
     pub fn initial(map: &Map) -> Position {

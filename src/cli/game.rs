@@ -17,7 +17,7 @@ use arbiter::judge::owed;
 use arbiter::map::{BuildRule, Map, Power, Prov};
 use arbiter::orders::{normalize, Diagnostic};
 use arbiter::report;
-use arbiter::state::{Phase, PhaseKind, Position};
+use arbiter::state::{DislodgedEntry, Phase, PhaseKind, Position};
 
 /// The width text output is fitted to.
 const WIDTH: usize = 80;
@@ -195,7 +195,7 @@ struct StatusJson {
     over: Option<OverJson>,
     /// Units by power (not the dislodged ones).
     units: BTreeMap<String, Vec<String>>,
-    dislodged: Vec<report::json::JsonDislodged>,
+    dislodged: Vec<DislodgedEntry>,
     owners: BTreeMap<String, Vec<String>>,
     centres: BTreeMap<String, usize>,
     /// In an adjustment phase: what each power builds or removes, and where it may build.
@@ -242,20 +242,7 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
                     },
                 }),
                 units: report::json::units_by_power(&map, &p.units),
-                dislodged: p
-                    .dislodged
-                    .iter()
-                    .map(|d| report::json::JsonDislodged {
-                        power: map.power(d.unit.power).id.clone(),
-                        unit: d.unit.short(&map),
-                        by: map.province(d.by).id.to_uppercase(),
-                        retreats: d
-                            .retreats
-                            .iter()
-                            .map(|&l| map.loc_upper(l).to_string())
-                            .collect(),
-                    })
-                    .collect(),
+                dislodged: p.dislodged.iter().map(|d| d.entry(&map)).collect(),
                 owners: report::json::owners_by_power(&map, &p.owners),
                 centres: map
                     .power_ids()

@@ -16,7 +16,7 @@ use crate::game::PhaseResult;
 use crate::judge::Owed;
 use crate::map::{Map, Power};
 use crate::orders::Diagnostic;
-use crate::state::Unit;
+use crate::state::{DislodgedEntry, Unit};
 
 /// An input order's result as strings, for the game file's records. (The JSON result
 /// writes its entries with [`Writer::order`].)
@@ -29,15 +29,6 @@ pub struct JsonOrder {
     pub reason: Option<String>,
     /// The orders of the units that caused the outcome.
     pub caused_by: Vec<String>,
-}
-
-/// A dislodged unit: what a movement phase gives and a retreat phase takes.
-#[derive(Serialize, Debug, Clone)]
-pub struct JsonDislodged {
-    pub power: String,
-    pub unit: String,
-    pub by: String,
-    pub retreats: Vec<String>,
 }
 
 /// What a power owes in the coming adjustment phase.
@@ -360,22 +351,10 @@ impl<'o> Writer<'o> {
         self.raw(b",\"orders\":[");
         orders(self);
         self.raw(b"],\"dislodged\":");
-        let dislodged: Vec<JsonDislodged> = result
+        let dislodged: Vec<DislodgedEntry> = result
             .dislodged()
             .iter()
-            .map(|d| {
-                let u = &result.units()[d.unit];
-                JsonDislodged {
-                    power: map.power(u.power).id.clone(),
-                    unit: u.short(map),
-                    by: map.loc_upper(d.by.into()).to_string(),
-                    retreats: d
-                        .retreats
-                        .iter()
-                        .map(|&l| map.loc_upper(l).to_string())
-                        .collect(),
-                }
-            })
+            .map(|d| DislodgedEntry::new(map, &result.units()[d.unit], d.by, &d.retreats))
             .collect();
         self.serde(&dislodged)?;
         // Each kind's keys are written for every kind (empty where they do not apply).
