@@ -17,6 +17,7 @@ use std::fmt::Write;
 use super::text::{
     closing_lines, destroyed_why, distance_words, header, or_list, order_lines, the,
 };
+use super::{centre_changes, owner_name};
 use crate::game::{Judged, PhaseResult};
 use crate::judge::{AdjustmentResult, MovementResult};
 use crate::map::{Map, Power};
@@ -188,16 +189,13 @@ fn centres(out: &mut String, map: &Map, result: &PhaseResult, after: &[Option<Po
             let _ = writeln!(out, "- {}: {}.", map.power(pw).name, names.join(", "));
         }
     }
-    let who = |o: Option<Power>| o.map_or("nobody".to_string(), |pw| map.power(pw).name.clone());
-    let changes: Vec<String> = map
-        .provs()
-        .filter(|p| before[p.0 as usize] != after[p.0 as usize])
-        .map(|p| {
+    let changes: Vec<String> = centre_changes(map, before, after)
+        .map(|(p, was, now)| {
             format!(
                 "- {} ({} to {})",
                 map.province(p).name,
-                who(before[p.0 as usize]),
-                who(after[p.0 as usize])
+                owner_name(map, was),
+                owner_name(map, now)
             )
         })
         .collect();

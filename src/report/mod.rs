@@ -16,7 +16,7 @@ pub mod text;
 
 use crate::game::PhaseResult;
 use crate::judge::{Failure, Illegal, Outcome, Void};
-use crate::map::{Map, Prov, UnitKind};
+use crate::map::{Map, Power, Prov, UnitKind};
 use crate::orders::{Order, OrderKind, UnitRef};
 use crate::state::Unit;
 
@@ -224,6 +224,24 @@ pub fn tags(result: &PhaseResult, k: usize) -> Vec<&'static str> {
         t.push("destroyed");
     }
     t
+}
+
+/// The provinces whose owner differs between the owner tables `before` and `after`
+/// (one entry per province), in province order, with the owner before and after.
+pub(crate) fn centre_changes<'a>(
+    map: &'a Map,
+    before: &'a [Option<Power>],
+    after: &'a [Option<Power>],
+) -> impl Iterator<Item = (Prov, Option<Power>, Option<Power>)> + 'a {
+    map.provs().filter_map(|p| {
+        let (was, now) = (before[p.0 as usize], after[p.0 as usize]);
+        (was != now).then_some((p, was, now))
+    })
+}
+
+/// The name of a centre's owner: the power's name, or `nobody`.
+pub(crate) fn owner_name(map: &Map, owner: Option<Power>) -> String {
+    owner.map_or_else(|| "nobody".to_string(), |pw| map.power(pw).name.clone())
 }
 
 /// `Army`, `Fleet`, with an adjective: `Turkish Army`.

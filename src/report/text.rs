@@ -17,7 +17,7 @@
 
 use std::fmt::Write;
 
-use super::{tags, unit_words};
+use super::{centre_changes, owner_name, tags, unit_words};
 use crate::game::{Judged, PhaseResult};
 use crate::judge::{AdjustmentResult, MovementResult};
 use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
@@ -417,19 +417,13 @@ fn centres(
             );
         }
     }
-    let changes: Vec<String> = map
-        .provs()
-        .filter(|p| before[p.0 as usize] != after[p.0 as usize])
-        .map(|p| {
-            let who = |o: Option<Power>| match o {
-                Some(pw) => map.power(pw).name.clone(),
-                None => "nobody".to_string(),
-            };
+    let changes: Vec<String> = centre_changes(map, before, after)
+        .map(|(p, was, now)| {
             format!(
                 "{} ({} to {})",
                 map.province(p).name,
-                who(before[p.0 as usize]),
-                who(after[p.0 as usize])
+                owner_name(map, was),
+                owner_name(map, now)
             )
         })
         .collect();
