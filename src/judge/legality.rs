@@ -157,6 +157,7 @@ impl Kept {
     /// order `e`. Identical orders are one order; different legal orders are all
     /// illegal and the unit holds (found after the pass, from `conflict`). Returns the
     /// order's result so far.
+    #[inline]
     fn keep(&mut self, k: usize, u: usize, p: Prov, power: Power, e: Eff) -> OrderResult {
         match self.order_of[u] {
             None => {
@@ -358,6 +359,7 @@ impl Board<'_> {
 
     /// Bind order `o` to its unit and the unit's province: a movement-phase order for
     /// a unit on the board, of the power that gives it.
+    #[inline]
     fn bind(&self, o: &Order) -> Result<(usize, Prov), Unbound> {
         let map = self.map;
         let unbound = |unit, why, diagnostic| Unbound {
@@ -415,6 +417,7 @@ impl Board<'_> {
 
     /// The order `kind` of unit `u`, in province `here`, as the resolver sees it, or
     /// why it can never be valid on this board.
+    #[inline]
     fn legal(&self, u: usize, here: Prov, kind: &OrderKind) -> Result<Eff, Illegal> {
         let (map, units) = (self.map, self.units);
         let unit = &units[u];
@@ -456,6 +459,7 @@ impl Board<'_> {
 
     /// [`Board::legal`] for a support by unit `u`, in province `here`, of the unit at
     /// `target` holding (`to`: `None`) or moving to `to`.
+    #[inline]
     fn legal_support(
         &self,
         u: usize,
@@ -531,6 +535,7 @@ impl Board<'_> {
     }
 
     /// [`Board::legal`] for a move of unit `u`, in province `here`, to `to`.
+    #[inline]
     fn legal_move(&self, u: usize, here: Prov, to: Loc, via_convoy: bool) -> Result<Eff, Illegal> {
         let (map, units, fleets_at_sea, rules) =
             (self.map, self.units, &self.fleets_at_sea, self.rules);

@@ -13,6 +13,11 @@
 //! each order's outcome with its cause. Orders are never processed in a fixed
 //! sequence: every list the resolver walks is kept in province order.
 
+// Inline hints: the strengths of 5.B and the read of a decided decision are
+// `#[inline(always)]` or `#[inline]`, and the search `#[inline(never)]`: measured, without
+// them the resolver-heavy benches (benches/adjudicate.rs, the world1914 phases) ran well
+// over the readability budget.
+
 // Indexing is by dense ids and by positions in vectors built here, never by raw
 // input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
 // table from validated ids) or from a position and orders whose ids `game::check_ids`
@@ -30,6 +35,28 @@ use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
 use super::{Dislodged, MovementResult, ParadoxRule, Rules};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, UnitKind};
 use crate::state::{Position, Unit};
+use std::cell::Cell;
+use std::num::NonZeroU16;
+
+/// A unit of the phase as the resolver's tables and lists name it: its index, held so
+/// that `Option<UnitId>` (no unit; the end of a list) takes two bytes, as the index does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct UnitId(NonZeroU16);
+
+impl UnitId {
+    /// Unit `u`, an index into the phase's units (fewer than `u16::MAX`, as the
+    /// legality filter's `u16` unit ids already are).
+    #[inline]
+    fn new(u: usize) -> UnitId {
+        UnitId(NonZeroU16::MIN.saturating_add(u as u16))
+    }
+
+    /// The unit's index.
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0.get()) - 1
+    }
+}
 
 /// How a move goes (DATC 4.A.3, as the edition decides it).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -55,10 +82,7 @@ struct Ordered {
     /// Where it moves, if it moves.
     dest: Option<Dest>,
     /// The unit in the province it moves to.
-    opp: Option<u16>,
-    /// The unit in the province it moves to if that unit moves here (a head-to-head
-    /// battle unless either goes by convoy).
-    swap: Option<u16>,
+    opp: Option<UnitId>,
     /// A support that matches what the supported unit does.
     matched: bool,
     /// A fleet whose convoy order matches an army's move.
@@ -91,6 +115,9 @@ struct Decision {
     route: Option<bool>,
     /// Once every decision is resolved ([`Resolver::settled`]): its prevent strength.
     prevent: Option<u8>,
+    /// Once every decision is resolved ([`Resolver::where_units_end`]): the unit that
+    /// dislodged it.
+    dislodged_by: Option<UnitId>,
 }
 
 /// The lists a unit belongs to or heads, linked through the units (`None` ends a
@@ -98,15 +125,15 @@ struct Decision {
 #[derive(Clone, Copy, Default)]
 struct Links {
     /// The next unit moving to the same province.
-    next_mover: Option<u16>,
+    next_mover: Option<UnitId>,
     /// The first unit supporting this one (a matching support).
-    first_sup: Option<u16>,
+    first_sup: Option<UnitId>,
     /// The next unit supporting the same unit.
-    next_sup: Option<u16>,
+    next_sup: Option<UnitId>,
     /// The first fleet convoying this move (a matching convoy).
-    first_conv: Option<u16>,
+    first_conv: Option<UnitId>,
     /// The next fleet convoying the same army.
-    next_conv: Option<u16>,
+    next_conv: Option<UnitId>,
 }
 
 /// What the resolver knows and keeps per unit.
@@ -130,6 +157,7 @@ impl Node {
                 open_in_cycle: None,
                 route: None,
                 prevent: None,
+                dislodged_by: None,
             },
             links: Links::default(),
         }
@@ -147,7 +175,7 @@ enum Link {
 
 impl Link {
     /// The next unit after a unit with these links in its list of this kind.
-    fn after(self, links: &Links) -> Option<u16> {
+    fn after(self, links: &Links) -> Option<UnitId> {
         match self {
             Link::Mover => links.next_mover,
             Link::Supporter => links.next_sup,
@@ -156,7 +184,7 @@ impl Link {
     }
 
     /// The field of `links` holding the next unit of its list of this kind.
-    fn next(self, links: &mut Links) -> &mut Option<u16> {
+    fn next(self, links: &mut Links) -> &mut Option<UnitId> {
         match self {
             Link::Mover => &mut links.next_mover,
             Link::Supporter => &mut links.next_sup,
@@ -168,8 +196,9 @@ impl Link {
 /// The units of the list that begins with `first`, in order. A walk that resolves
 /// decisions on the way needs the resolver itself and follows the links by hand
 /// ([`Resolver::after`]).
-fn members(node: &[Node], first: Option<u16>, link: Link) -> impl Iterator<Item = usize> + '_ {
-    std::iter::successors(first, move |&u| link.after(&node[u as usize].links)).map(usize::from)
+#[inline]
+fn members(node: &[Node], first: Option<UnitId>, link: Link) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors(first, move |&u| link.after(&node[u.index()].links)).map(UnitId::index)
 }
 
 /// Add unit `s` to the list that begins with `head` and return the list's new first
@@ -177,19 +206,20 @@ fn members(node: &[Node], first: Option<u16>, link: Link) -> impl Iterator<Item 
 /// whatever reads a list first (the cutter named for a cut support, the order of
 /// oppositions) is then the same however the input is listed. Lists are short (the
 /// units moving to one province, supporting one unit), so the walk to the place is too.
-fn insert(node: &mut [Node], head: Option<u16>, s: u16, link: Link) -> u16 {
-    let p = node[s as usize].order.prov;
-    let Some(head) = head.filter(|&h| node[h as usize].order.prov <= p) else {
-        *link.next(&mut node[s as usize].links) = head;
+#[inline]
+fn insert(node: &mut [Node], head: Option<UnitId>, s: UnitId, link: Link) -> UnitId {
+    let p = node[s.index()].order.prov;
+    let Some(head) = head.filter(|&h| node[h.index()].order.prov <= p) else {
+        *link.next(&mut node[s.index()].links) = head;
         return s;
     };
     let mut cur = head;
     loop {
-        match link.after(&node[cur as usize].links) {
-            Some(next) if node[next as usize].order.prov <= p => cur = next,
+        match link.after(&node[cur.index()].links) {
+            Some(next) if node[next.index()].order.prov <= p => cur = next,
             next => {
-                *link.next(&mut node[s as usize].links) = next;
-                *link.next(&mut node[cur as usize].links) = Some(s);
+                *link.next(&mut node[s.index()].links) = next;
+                *link.next(&mut node[cur.index()].links) = Some(s);
                 return head;
             }
         }
@@ -223,7 +253,7 @@ struct Resolver<'a> {
     node: Vec<Node>,
     /// Per province: the first unit moving there, the rest linked through
     /// [`Links::next_mover`].
-    mover_head: Vec<Option<u16>>,
+    mover_head: Vec<Option<UnitId>>,
     /// The orders left open in cycles that are not decided yet.
     cycle: Vec<u16>,
     /// The smallest stack depth of a guess read by the current adjudication (`None`:
@@ -247,19 +277,16 @@ impl<'a> Resolver<'a> {
         eff: &'a [Eff],
         unit_at: &'a [Option<u16>],
     ) -> Resolver<'a> {
-        let mut node: Vec<Node> = (0..units.len())
-            .map(|s| Node::new(ordered(map, units, eff, unit_at, s)))
-            .collect();
-        // A head-to-head battle (5.B.1): two units each moving into the other's province.
-        for s in 0..units.len() {
-            node[s].order.swap = node[s].order.opp.filter(|&o| {
-                node[o as usize]
-                    .order
-                    .dest
-                    .is_some_and(|d| d.prov == node[s].order.prov)
-            });
-        }
-        let mut mover_head = vec![None; map.province_count()];
+        let Tables {
+            mut node,
+            mut mover_head,
+            mut cycle,
+        } = TABLES.take();
+        node.clear();
+        node.extend((0..units.len()).map(|s| Node::new(ordered(map, units, eff, unit_at, s))));
+        mover_head.clear();
+        mover_head.resize(map.province_count(), None);
+        cycle.clear();
         link_lists(&mut node, &mut mover_head, eff);
         Resolver {
             map,
@@ -269,7 +296,7 @@ impl<'a> Resolver<'a> {
             unit_at,
             node,
             mover_head,
-            cycle: Vec::new(),
+            cycle,
             low: None,
             stack_depth: 0,
             backup_fired: false,
@@ -278,16 +305,47 @@ impl<'a> Resolver<'a> {
     }
 }
 
-/// What the order of unit `s` is (its head-to-head opponent aside): where it moves and
+/// The resolver's tables (see [`Resolver`]), kept by the thread for its next phase so
+/// that a phase allocates neither its node table nor its province table. Private to
+/// this module: nothing outside it sees or returns them.
+#[derive(Default)]
+struct Tables {
+    node: Vec<Node>,
+    mover_head: Vec<Option<UnitId>>,
+    cycle: Vec<u16>,
+}
+
+thread_local! {
+    static TABLES: Cell<Tables> = const {
+        Cell::new(Tables {
+            node: Vec::new(),
+            mover_head: Vec::new(),
+            cycle: Vec::new(),
+        })
+    };
+}
+
+impl Resolver<'_> {
+    /// Hand the tables back to the thread for its next phase.
+    fn give_back_tables(self) {
+        TABLES.set(Tables {
+            node: self.node,
+            mover_head: self.mover_head,
+            cycle: self.cycle,
+        });
+    }
+}
+
+/// What the order of unit `s` is: where it moves and
 /// how, and whether its support or convoy matches what the unit it names does. A
 /// support must match the supported unit's order, the coast it named included
 /// (6.B.9); a convoy must match the army's move.
+#[inline]
 fn ordered(map: &Map, units: &[Unit], eff: &[Eff], unit_at: &[Option<u16>], s: usize) -> Ordered {
     let mut order = Ordered {
         prov: map.prov_of(units[s].loc),
         dest: None,
         opp: None,
-        swap: None,
         matched: false,
         convoying: false,
     };
@@ -296,12 +354,16 @@ fn ordered(map: &Map, units: &[Unit], eff: &[Eff], unit_at: &[Option<u16>], s: u
             order.matched = !matches!(eff[target as usize], Eff::Move { .. });
         }
         Eff::SupMove { target, to, coast } => {
-            order.matched = matches!(eff[target as usize],
-                Eff::Move { to: mt, .. } if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt));
+            order.matched = matches!(
+                eff[target as usize],
+                Eff::Move { to: mt, .. } if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt)
+            );
         }
         Eff::Convoy { army, to } => {
-            order.convoying = matches!(eff[army as usize],
-                Eff::Move { to: mt, .. } if map.prov_of(mt) == to);
+            order.convoying = matches!(
+                eff[army as usize],
+                Eff::Move { to: mt, .. } if map.prov_of(mt) == to
+            );
         }
         Eff::Move {
             to,
@@ -315,7 +377,7 @@ fn ordered(map: &Map, units: &[Unit], eff: &[Eff], unit_at: &[Option<u16>], s: u
                 (true, true) => Way::ConvoyElseLand,
             };
             order.dest = Some(Dest { prov, way });
-            order.opp = unit_at[prov.0 as usize];
+            order.opp = unit_at[prov.0 as usize].map(|o| UnitId::new(usize::from(o)));
         }
         Eff::Hold => {}
     }
@@ -324,15 +386,15 @@ fn ordered(map: &Map, units: &[Unit], eff: &[Eff], unit_at: &[Option<u16>], s: u
 
 /// Link the lists: each matching support to the unit it supports, each matching
 /// convoy to the move by convoy it convoys, each move to the province it enters.
-fn link_lists(node: &mut [Node], mover_head: &mut [Option<u16>], eff: &[Eff]) {
+fn link_lists(node: &mut [Node], mover_head: &mut [Option<UnitId>], eff: &[Eff]) {
     for (s, e) in eff.iter().enumerate() {
-        let s16 = s as u16;
+        let id = UnitId::new(s);
         let order = node[s].order;
         match *e {
             Eff::SupHold { target } | Eff::SupMove { target, .. } if order.matched => {
                 let t = target as usize;
                 let head = node[t].links.first_sup;
-                node[t].links.first_sup = Some(insert(node, head, s16, Link::Supporter));
+                node[t].links.first_sup = Some(insert(node, head, id, Link::Supporter));
             }
             Eff::Convoy { army, .. }
                 if order.convoying
@@ -343,44 +405,50 @@ fn link_lists(node: &mut [Node], mover_head: &mut [Option<u16>], eff: &[Eff]) {
             {
                 let a = army as usize;
                 let head = node[a].links.first_conv;
-                node[a].links.first_conv = Some(insert(node, head, s16, Link::Convoyer));
+                node[a].links.first_conv = Some(insert(node, head, id, Link::Convoyer));
             }
             _ => {}
         }
         if let Some(d) = order.dest {
             let p = d.prov.0 as usize;
-            mover_head[p] = Some(insert(node, mover_head[p], s16, Link::Mover));
+            mover_head[p] = Some(insert(node, mover_head[p], id, Link::Mover));
         }
     }
 }
 
 impl Resolver<'_> {
+    #[inline]
     fn dest(&self, u: usize) -> Option<Dest> {
         self.node[u].order.dest
     }
 
     /// The unit after `u` in its list of kind `link`.
+    #[inline]
     fn after(&self, u: usize, link: Link) -> Option<usize> {
-        link.after(&self.node[u].links).map(usize::from)
+        link.after(&self.node[u].links).map(UnitId::index)
     }
 
     /// The first unit moving to `p`.
+    #[inline]
     fn first_mover(&self, p: Prov) -> Option<usize> {
-        self.mover_head[p.0 as usize].map(usize::from)
+        self.mover_head[p.0 as usize].map(UnitId::index)
     }
 
     /// The unit in province `p`.
+    #[inline]
     fn unit_in(&self, p: Prov) -> Option<usize> {
         self.unit_at[p.0 as usize].map(usize::from)
     }
 
     /// Once resolved: did unit `m` move?
+    #[inline]
     fn moved(&self, m: usize) -> bool {
         self.dest(m).is_some() && self.node[m].decision.res
     }
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
     /// reading of 4.A.3) goes by convoy only if its convoy route holds.
+    #[inline(always)]
     fn by_convoy(&mut self, m: usize) -> bool {
         match self.dest(m).map(|d| d.way) {
             Some(Way::ConvoyElseLand) => self.convoy_route(m),
@@ -389,10 +457,15 @@ impl Resolver<'_> {
         }
     }
 
-    /// The unit opposing `m` head to head, if any (neither move convoyed).
+    /// The unit opposing `m` head to head, if any (DATC 5.B.1): the unit in the
+    /// province `m` moves to moves to the province of `m`, and neither goes by convoy.
+    #[inline(always)]
     fn head_to_head(&mut self, m: usize) -> Option<usize> {
-        let o = usize::from(self.node[m].order.swap?);
-        if self.by_convoy(m) || self.by_convoy(o) {
+        let o = self.node[m].order.opp?.index();
+        let swap = self
+            .dest(o)
+            .is_some_and(|d| d.prov == self.node[m].order.prov);
+        if !swap || self.by_convoy(m) || self.by_convoy(o) {
             return None;
         }
         Some(o)
@@ -401,13 +474,15 @@ impl Resolver<'_> {
     /// Unit `m` (moving into the province of supporting unit `s`) cuts the support if it
     /// arrives there by its path (5.B.2): it belongs to another power and does not come
     /// from the province the support goes to.
+    #[inline]
     fn cuts_by_path(&self, s: usize, m: usize) -> bool {
         self.units[m].power != self.units[s].power
             && aimed(self.eff[s]) != Some(self.node[m].order.prov)
     }
 
-    /// Resolve decision `u`: its result at once when it is decided already, else
-    /// [`Resolver::search`].
+    /// Resolve decision `u`: its result at once when it is decided already (the
+    /// common case, read inline by every strength), else [`Resolver::search`].
+    #[inline]
     fn resolve(&mut self, u: usize) -> bool {
         let decision = self.node[u].decision;
         if decision.state == State::Resolved {
@@ -428,6 +503,7 @@ impl Resolver<'_> {
     /// that order's cycle); only the order that made every guess below it (the
     /// ancestor of the whole cycle) tries its second guess, and only when both guesses
     /// disagree (no or two resolutions) does the backup rule fire.
+    #[inline(never)]
     fn search(&mut self, u: usize) -> bool {
         let decision = self.node[u].decision;
         match decision.state {
@@ -573,6 +649,7 @@ impl Resolver<'_> {
 
     /// What decision `u` is whatever the other decisions are, if that is known from the
     /// orders alone (`None`: it rests on other decisions).
+    #[inline]
     fn decided_alone(&self, u: usize) -> Option<bool> {
         match self.eff[u] {
             Eff::Hold => None,
@@ -586,6 +663,7 @@ impl Resolver<'_> {
     /// not match fails; one whose province no unit moves to succeeds (nothing can cut
     /// or dislodge it); one that a move by land from another power attacks, not from
     /// where the support goes, is cut (the move has its path).
+    #[inline]
     fn support_alone(&self, s: usize) -> Option<bool> {
         if !self.node[s].order.matched {
             return Some(false);
@@ -601,6 +679,7 @@ impl Resolver<'_> {
 
     /// DATC 5.B.3 for convoy `c`, where it rests on no decision: no unit moves to its
     /// province, so none dislodges the fleet and it succeeds.
+    #[inline]
     fn convoy_alone(&self, c: usize) -> Option<bool> {
         self.mover_head[self.node[c].order.prov.0 as usize]
             .is_none()
@@ -616,6 +695,7 @@ impl Resolver<'_> {
     ///   against a unit that does not move (hold strength at least 1) or, into an
     ///   empty province, against another move by land there (prevent strength at
     ///   least 1).
+    #[inline]
     fn move_alone(&self, m: usize) -> Option<bool> {
         let Some(Dest {
             prov,
@@ -626,7 +706,8 @@ impl Resolver<'_> {
         };
         let order = self.node[m].order;
         let first = self.mover_head[prov.0 as usize];
-        let only_mover = members(&self.node, first, Link::Mover).all(|o| o == m);
+        // The only unit moving there: the first and the last of the list.
+        let only_mover = first == Some(UnitId::new(m)) && self.node[m].links.next_mover.is_none();
         if order.opp.is_none() && only_mover {
             return Some(true);
         }
@@ -634,7 +715,7 @@ impl Resolver<'_> {
             return None;
         }
         match order.opp {
-            Some(o) if self.dest(o as usize).is_some() => None,
+            Some(o) if self.dest(o.index()).is_some() => None,
             Some(_) => Some(false),
             None => members(&self.node, first, Link::Mover)
                 .any(|o| o != m && self.dest(o).is_some_and(|d| d.way == Way::Land))
@@ -669,6 +750,7 @@ impl Resolver<'_> {
 
     /// PATH (DATC 5.B.4): the move is not convoyed (or may fall back to land), or a
     /// chain of fleets whose convoys succeed joins its origin and destination.
+    #[inline(always)]
     fn path(&mut self, m: usize) -> bool {
         match self.dest(m) {
             Some(Dest {
@@ -680,6 +762,7 @@ impl Resolver<'_> {
 
     /// Convoyed move `m` is void: no chain of fleets ordered to convoy it (whether
     /// their convoys succeed or not) joins its origin and destination.
+    #[inline]
     fn void_convoy(&self, m: usize) -> bool {
         let Some(Dest { prov: d, way }) = self.dest(m) else {
             return false;
@@ -708,7 +791,7 @@ impl Resolver<'_> {
         let mut fleets = ProvSet::EMPTY;
         // Every convoy read is decided (none is a guess of an open cycle).
         let mut decided = true;
-        let mut next = self.node[m].links.first_conv.map(usize::from);
+        let mut next = self.node[m].links.first_conv.map(UnitId::index);
         while let Some(f) = next {
             if self.resolve(f) {
                 fleets.insert(self.node[f].order.prov);
@@ -725,9 +808,10 @@ impl Resolver<'_> {
     }
 
     /// The successful supports of unit `u`, those of power `not_of` left out.
+    #[inline(always)]
     fn support_count(&mut self, u: usize, not_of: Option<Power>) -> u8 {
         let mut n = 0;
-        let mut next = self.node[u].links.first_sup.map(usize::from);
+        let mut next = self.node[u].links.first_sup.map(UnitId::index);
         while let Some(s) = next {
             if not_of.is_none_or(|p| self.units[s].power != p) && self.resolve(s) {
                 n += 1;
@@ -738,11 +822,12 @@ impl Resolver<'_> {
     }
 
     /// The ATTACK STRENGTH of move `m` (DATC 5.B.8).
+    #[inline(always)]
     fn attack(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
         }
-        let Some(o) = self.node[m].order.opp.map(usize::from) else {
+        let Some(o) = self.node[m].order.opp.map(UnitId::index) else {
             return 1 + self.support_count(m, None);
         };
         let h2h = self.head_to_head(m).is_some();
@@ -756,12 +841,14 @@ impl Resolver<'_> {
     }
 
     /// The DEFEND STRENGTH of move `m` (DATC 5.B.7).
+    #[inline(always)]
     fn defend(&mut self, m: usize) -> u8 {
         1 + self.support_count(m, None)
     }
 
     /// The PREVENT STRENGTH of move `m` (DATC 5.B.6), kept once every decision is
     /// resolved.
+    #[inline(always)]
     fn prevent(&mut self, m: usize) -> u8 {
         if !self.settled {
             return self.prevent_now(m);
@@ -775,6 +862,7 @@ impl Resolver<'_> {
     }
 
     /// [`Resolver::prevent`], computed.
+    #[inline(always)]
     fn prevent_now(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
@@ -788,6 +876,7 @@ impl Resolver<'_> {
     }
 
     /// The HOLD STRENGTH of province `p` (DATC 5.B.5).
+    #[inline(always)]
     fn hold(&mut self, p: Prov) -> u8 {
         let Some(o) = self.unit_in(p) else {
             return 0;
@@ -830,6 +919,7 @@ impl Resolver<'_> {
     /// The unit that cuts support `s`, if any (DATC 5.B.2): a move from another power
     /// that has its path, not from where the support goes; else a move that succeeds
     /// (dislodging the supporter).
+    #[inline]
     fn cutter(&mut self, s: usize) -> Option<usize> {
         let first = self.first_mover(self.node[s].order.prov);
         let mut next = first;
@@ -852,6 +942,7 @@ impl Resolver<'_> {
 
     /// The 1971 and 1982 paradox rules (DATC 4.A.2 a and b): a convoyed army does not
     /// cut this support of fleet `s`. Under the Szykman rule no support is kept.
+    #[inline]
     fn kept_by_paradox_rule(&self, s: usize, m: usize) -> bool {
         if self.rules.paradox == ParadoxRule::Szykman
             || self.units[s].kind != UnitKind::Fleet
@@ -899,8 +990,6 @@ struct Ends {
     /// The provinces occupied after the phase: every unit's destination (a dislodged
     /// unit's province is also its dislodger's destination).
     occupied: ProvSet,
-    /// Per unit: the unit that dislodged it.
-    dislodger: Vec<Option<usize>>,
 }
 
 /// What the decisions mean once every one is resolved.
@@ -918,19 +1007,18 @@ impl Resolver<'_> {
 
     /// Where every unit ends: a unit whose move succeeds at its destination, every
     /// other where it is; a unit that stays where a move succeeds is dislodged.
-    fn where_units_end(&self) -> Ends {
+    fn where_units_end(&mut self) -> Ends {
         let n = self.units.len();
         let mut ends = Ends {
             destination: Vec::with_capacity(n),
             occupied: ProvSet::EMPTY,
-            dislodger: vec![None; n],
         };
         for (m, u) in self.units.iter().enumerate() {
             let to = match self.eff[m] {
                 Eff::Move { to, .. } if self.node[m].decision.res => {
-                    if let Some(o) = self.node[m].order.opp.map(usize::from) {
+                    if let Some(o) = self.node[m].order.opp.map(UnitId::index) {
                         if !self.moved(o) {
-                            ends.dislodger[o] = Some(m);
+                            self.node[o].decision.dislodged_by = Some(UnitId::new(m));
                         }
                     }
                     to
@@ -966,8 +1054,8 @@ impl Resolver<'_> {
     /// The dislodged units, each with where it may retreat.
     fn dislodged(&mut self, ends: &Ends, contested: &ProvSet) -> Vec<Dislodged> {
         let mut dislodged = Vec::new();
-        for (u, dislodger) in ends.dislodger.iter().enumerate() {
-            let Some(m) = *dislodger else { continue };
+        for u in 0..self.units.len() {
+            let Some(m) = self.dislodger(u) else { continue };
             let by = self.node[m].order.prov;
             let by_convoy = self.by_convoy(m);
             let blocked = |p: Prov| {
@@ -1006,8 +1094,15 @@ impl Resolver<'_> {
         }
     }
 
-    /// The outcome of the order of unit `u` (dislodged by `dislodger`), with its cause.
-    fn outcome(&mut self, u: usize, dislodger: Option<usize>) -> Outcome {
+    /// The unit that dislodged unit `u`, once [`Resolver::where_units_end`] found it.
+    fn dislodger(&self, u: usize) -> Option<usize> {
+        self.node[u].decision.dislodged_by.map(UnitId::index)
+    }
+
+    /// The outcome of the order of unit `u`, with its cause.
+    #[inline]
+    fn outcome(&mut self, u: usize) -> Outcome {
+        let dislodger = self.dislodger(u);
         match self.eff[u] {
             Eff::Hold => dislodged_or(dislodger, Outcome::Succeeds),
             Eff::Move { .. } => self.move_outcome(u),
@@ -1018,6 +1113,7 @@ impl Resolver<'_> {
 
     /// A move is void with no convoy route ordered; else it succeeds, or fails for its
     /// convoy disrupted or for what stood against it.
+    #[inline]
     fn move_outcome(&mut self, m: usize) -> Outcome {
         if self.void_convoy(m) {
             return Outcome::Invalid(Void::NoConvoyOrdered);
@@ -1077,7 +1173,8 @@ impl Resolver<'_> {
     fn why_bounced(&mut self, m: usize) -> Failure {
         let attack = self.attack(m);
         let d = self.dest(m).expect("a move").prov;
-        let mut against = Vec::new();
+        // Room for the usual number of oppositions.
+        let mut against = Vec::with_capacity(4);
         let mut oppose = |unit: usize, kind: Strength, strength: u8| {
             if strength >= attack {
                 against.push(Opposition {
@@ -1105,6 +1202,7 @@ impl Resolver<'_> {
 }
 
 /// `Fails(Dislodged)` if a unit dislodged it, else `otherwise`.
+#[inline]
 fn dislodged_or(dislodger: Option<usize>, otherwise: Outcome) -> Outcome {
     match dislodger {
         Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
@@ -1139,7 +1237,7 @@ pub(crate) fn resolve(
     for (u, k) in order_of.iter().enumerate() {
         if let Some(k) = *k {
             // A legal order's result starts as `Succeeds`.
-            results[k].outcome = r.outcome(u, ends.dislodger[u]);
+            results[k].outcome = r.outcome(u);
         }
     }
     // An order written twice shares its twin's outcome (4.D.3).
@@ -1147,6 +1245,7 @@ pub(crate) fn resolve(
         results[k].outcome = results[first].outcome.clone();
     }
     let convoyed = (0..units.len()).map(|m| r.by_convoy(m)).collect();
+    r.give_back_tables();
     MovementResult {
         rules,
         convoyed,
@@ -1230,6 +1329,7 @@ pub(crate) fn enumerate(
             solutions.push((0..decisions.len()).map(value).collect());
         }
     }
+    r.give_back_tables();
     Some(Enumeration {
         decisions,
         resolved,
