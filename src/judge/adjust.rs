@@ -20,8 +20,8 @@ use std::collections::VecDeque;
 
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{CivilDisorder, Rules};
-use crate::map::{BuildRule, Map, Power, Prov, UnitKind};
-use crate::orders::{Diagnostic, Order, OrderKind, Span};
+use crate::map::{BuildRule, Loc, Map, Power, Prov, UnitKind};
+use crate::orders::{Diagnostic, Order, OrderKind, Span, UnitRef};
 use crate::state::{Position, Unit};
 
 /// An order that saves one build for a colonial build next winter ("save for a
@@ -195,26 +195,83 @@ pub fn owed(map: &Map, owners: &[Option<Power>], units: &[Unit], saved: &[u32]) 
     out
 }
 
-/// Judge builds, removals and waives, then apply the automatic steps.
+/// Judge builds, removals, waives and saves (the first legal ones in written order,
+/// DATC 4.D.4-4.D.6), then apply the automatic steps: missing removals by civil
+/// disorder (4.D.8), missing builds waived (4.D.7).
 pub fn adjudicate_adjustments(
     map: &Map,
     position: &Position,
     orders: &[Order],
     rules: Rules,
 ) -> AdjustmentResult {
-    let units = &position.units;
-    let owed = owed(map, &position.owners, units, &position.saved);
-    let builds = |p: Power| owed[p.0 as usize].change.max(0) as usize;
-    let removals = |p: Power| (-owed[p.0 as usize].change).max(0) as usize;
-    let mut used = vec![0usize; map.powers.len()];
-    // Saved builds used for colonial builds, and builds saved now, per power.
-    let mut colonial_used = vec![0usize; map.powers.len()];
-    let mut saving = vec![0usize; map.powers.len()];
-    let mut built: Vec<Unit> = Vec::new();
-    let mut removed: Vec<usize> = Vec::new();
-    let mut out = Vec::new();
+    let mut ledger = Ledger::new(map, position);
     let mut diagnostics = Vec::new();
+    let mut results = Vec::with_capacity(orders.len());
     for o in orders {
+        let result = ledger.judge(o);
+        diagnostics.extend(adjustment_diagnostic(map, o, &result));
+        results.push(result);
+    }
+    AdjustmentResult {
+        units: position.units.clone(),
+        orders: results,
+        civil_disorder: ledger.civil_disorder(rules),
+        waived: ledger.waived(),
+        saved: ledger.saved(),
+        built: ledger.built,
+        removed: ledger.removed,
+        diagnostics,
+    }
+}
+
+/// The adjustments of a phase as its orders use them, in written order.
+struct Ledger<'a> {
+    map: &'a Map,
+    position: &'a Position,
+    /// Per power: what it owes.
+    owed: Vec<Owed>,
+    /// Per power: the builds (waives and saves included) or removals its orders used.
+    used: Vec<usize>,
+    /// Per power: the builds saved last winter used for colonial builds.
+    colonial_used: Vec<usize>,
+    /// Per power: the builds saved now for a colonial build next winter.
+    saving: Vec<usize>,
+    /// The units built, in order.
+    built: Vec<Unit>,
+    /// The units removed by order.
+    removed: Vec<usize>,
+}
+
+impl<'a> Ledger<'a> {
+    fn new(map: &'a Map, position: &'a Position) -> Ledger<'a> {
+        let npowers = map.powers.len();
+        Ledger {
+            map,
+            position,
+            owed: owed(map, &position.owners, &position.units, &position.saved),
+            used: vec![0; npowers],
+            colonial_used: vec![0; npowers],
+            saving: vec![0; npowers],
+            built: Vec::new(),
+            removed: Vec::new(),
+        }
+    }
+}
+
+impl Ledger<'_> {
+    /// The builds `p` owes.
+    fn builds(&self, p: Power) -> usize {
+        self.owed[p.0 as usize].change.max(0) as usize
+    }
+
+    /// The removals `p` owes.
+    fn removals(&self, p: Power) -> usize {
+        (-self.owed[p.0 as usize].change).max(0) as usize
+    }
+
+    /// The result of order `o`, the adjustments it uses taken.
+    fn judge(&mut self, o: &Order) -> OrderResult {
+        let (map, units) = (self.map, &self.position.units);
         let unit_here = o
             .prov(map)
             .and_then(|p| units.iter().position(|u| map.prov_of(u.loc) == p));
@@ -229,162 +286,195 @@ pub fn adjudicate_adjustments(
             (_, _, None) => Outcome::Illegal(Illegal::Build(
                 "the order does not say which power it is for",
             )),
-            (OrderKind::Waive, _, Some(pw)) => {
-                if used[pw.0 as usize] < builds(pw) {
-                    used[pw.0 as usize] += 1;
+            (OrderKind::Waive, _, Some(pw)) => self.waive(pw),
+            (OrderKind::Save, _, Some(pw)) => self.save(pw),
+            (OrderKind::Build, Some(u), Some(pw)) => match self.build(u, pw, unit_here) {
+                Ok(loc) => {
+                    result.to = Some(loc);
                     Outcome::Succeeds
-                } else {
-                    Outcome::Illegal(Illegal::Build("no build left to waive"))
                 }
-            }
-            (OrderKind::Save, _, Some(pw)) => {
-                if map.build_rule != BuildRule::Colonial {
-                    Outcome::Illegal(Illegal::Build(
-                        "this map has no colonial builds: there is nothing to save for",
-                    ))
-                } else if used[pw.0 as usize] < builds(pw) {
-                    used[pw.0 as usize] += 1;
-                    saving[pw.0 as usize] += 1;
-                    Outcome::Succeeds
-                } else {
-                    Outcome::Illegal(Illegal::Build("no build left to save"))
-                }
-            }
-            (OrderKind::Build, Some(u), Some(pw)) => {
-                let p = map.prov_of(u.loc);
-                let kind = u.kind.unwrap_or(if map.is_coast(u.loc) {
-                    UnitKind::Fleet
-                } else {
-                    UnitKind::Army
-                });
-                let loc = if kind == UnitKind::Army {
-                    p.into()
-                } else {
-                    u.loc
-                };
-                let site = site(map, pw, p);
-                let colonial = site == Ok(Site::Colonial);
-                let why = if let Err(why) = site {
-                    Some(why)
-                } else if position.owners[p.0 as usize] != Some(pw) {
-                    Some("the power does not own the centre")
-                } else if unit_here.is_some() || built.iter().any(|b| map.prov_of(b.loc) == p) {
-                    Some("the centre is occupied")
-                } else if used[pw.0 as usize] >= builds(pw) {
-                    Some("no build left")
-                } else if colonial && colonial_used[pw.0 as usize] >= owed[pw.0 as usize].saved {
-                    Some(if owed[pw.0 as usize].saved == 0 {
-                        "not a home centre: a colonial build needs a build saved last winter"
-                    } else {
-                        "not a home centre, and every build saved last winter is used"
-                    })
-                } else if kind == UnitKind::Fleet && map.is_split(p) && !map.is_coast(u.loc) {
-                    Some("a fleet built in a province with two coasts needs its coast (4.B.7)")
-                } else if kind == UnitKind::Fleet && !map.is_shore(p) {
-                    Some("a fleet cannot be built inland")
-                } else {
-                    None
-                };
-                match why {
-                    Some(w) => Outcome::Illegal(Illegal::Build(w)),
-                    None => {
-                        used[pw.0 as usize] += 1;
-                        if colonial {
-                            colonial_used[pw.0 as usize] += 1;
-                        }
-                        built.push(Unit {
-                            power: pw,
-                            kind,
-                            loc,
-                        });
-                        result.to = Some(loc);
-                        Outcome::Succeeds
-                    }
-                }
-            }
+                Err(why) => Outcome::Illegal(Illegal::Build(why)),
+            },
             (OrderKind::Disband, Some(_), Some(pw)) => match unit_here {
                 Some(i) if units[i].power != pw => {
                     Outcome::Illegal(Illegal::ForeignUnit(units[i].power))
                 }
                 Some(i) => {
                     result.unit = Some(i);
-                    if removed.contains(&i) {
-                        Outcome::Illegal(Illegal::DuplicateOrder)
-                    } else if used[pw.0 as usize] >= removals(pw) {
-                        Outcome::Illegal(Illegal::Build("no removal left"))
-                    } else {
-                        used[pw.0 as usize] += 1;
-                        removed.push(i);
-                        Outcome::Succeeds
-                    }
+                    self.remove(i, pw)
                 }
                 None => Outcome::Illegal(Illegal::NoUnit),
             },
             _ => Outcome::Illegal(Illegal::WrongPhase),
         };
-        let problem = match &result.outcome {
-            Outcome::Illegal(Illegal::WrongPhase) => Some((
-                "not an adjustment-phase order".to_string(),
-                "in an adjustment phase a power builds (`Build A Par`), removes (`Remove A Mun`) or waives",
-            )),
-            Outcome::Illegal(Illegal::NoUnit) => Some((
-                "there is no unit to remove there".to_string(),
-                "check the province",
-            )),
-            Outcome::Illegal(Illegal::ForeignUnit(p)) => Some((
-                format!("the unit belongs to {}", map.power(*p).name),
-                "a power removes only its own units",
-            )),
-            Outcome::Illegal(Illegal::Build(w)) if power.is_none() => {
-                Some((w.to_string(), "put the power's name before its orders (`France:`)"))
-            }
-            _ => None,
+        result
+    }
+
+    /// A waive uses one of the power's builds (DATC 4.D.7).
+    fn waive(&mut self, pw: Power) -> Outcome {
+        if self.used[pw.0 as usize] < self.builds(pw) {
+            self.used[pw.0 as usize] += 1;
+            Outcome::Succeeds
+        } else {
+            Outcome::Illegal(Illegal::Build("no build left to waive"))
+        }
+    }
+
+    /// A save for a colonial build uses one of the power's builds ([`save_order`]).
+    fn save(&mut self, pw: Power) -> Outcome {
+        if self.map.build_rule != BuildRule::Colonial {
+            Outcome::Illegal(Illegal::Build(
+                "this map has no colonial builds: there is nothing to save for",
+            ))
+        } else if self.used[pw.0 as usize] < self.builds(pw) {
+            self.used[pw.0 as usize] += 1;
+            self.saving[pw.0 as usize] += 1;
+            Outcome::Succeeds
+        } else {
+            Outcome::Illegal(Illegal::Build("no build left to save"))
+        }
+    }
+
+    /// A build of `u` by `pw` (`unit_here`: the unit in the province), where the map's
+    /// rule allows it, in a vacant centre the power owns, while it has a build left
+    /// (DATC 4.D.4, 4.D.5; a fleet needs its coast, 4.B.7). The location built, or
+    /// why not.
+    fn build(
+        &mut self,
+        u: UnitRef,
+        pw: Power,
+        unit_here: Option<usize>,
+    ) -> Result<Loc, &'static str> {
+        let map = self.map;
+        let p = map.prov_of(u.loc);
+        let kind = u.kind.unwrap_or(if map.is_coast(u.loc) {
+            UnitKind::Fleet
+        } else {
+            UnitKind::Army
+        });
+        let loc = if kind == UnitKind::Army {
+            p.into()
+        } else {
+            u.loc
         };
-        if let Some((message, help)) = problem {
-            diagnostics.push(Diagnostic::error(o.span, message, Some(help.to_string())));
+        let site = site(map, pw, p)?;
+        let colonial = site == Site::Colonial;
+        let saved = self.owed[pw.0 as usize].saved;
+        if self.position.owners[p.0 as usize] != Some(pw) {
+            return Err("the power does not own the centre");
         }
-        out.push(result);
-    }
-    // Missing removals: civil disorder. Missing builds: waived.
-    let mut civil_disorder = Vec::new();
-    let mut waived = Vec::new();
-    let saved = map
-        .power_ids()
-        .filter(|pw| saving[pw.0 as usize] > 0)
-        .map(|pw| (pw, saving[pw.0 as usize]))
-        .collect();
-    for pw in map.power_ids() {
-        let left = removals(pw).saturating_sub(used[pw.0 as usize]);
-        if left > 0 {
-            let candidates: Vec<usize> = (0..units.len())
-                .filter(|&i| units[i].power == pw && !removed.contains(&i))
-                .collect();
-            civil_disorder.extend(civil_disorder_removals(
-                map,
-                &position.owners,
-                units,
-                pw,
-                &candidates,
-                left,
-                rules,
-            ));
+        if unit_here.is_some() || self.built.iter().any(|b| map.prov_of(b.loc) == p) {
+            return Err("the centre is occupied");
         }
-        // Saves used builds (they are not waived).
-        let unused = builds(pw).saturating_sub(used[pw.0 as usize]);
-        if builds(pw) > 0 {
-            waived.push((pw, unused));
+        if self.used[pw.0 as usize] >= self.builds(pw) {
+            return Err("no build left");
+        }
+        if colonial && self.colonial_used[pw.0 as usize] >= saved {
+            return Err(if saved == 0 {
+                "not a home centre: a colonial build needs a build saved last winter"
+            } else {
+                "not a home centre, and every build saved last winter is used"
+            });
+        }
+        if kind == UnitKind::Fleet && map.is_split(p) && !map.is_coast(u.loc) {
+            return Err("a fleet built in a province with two coasts needs its coast (4.B.7)");
+        }
+        if kind == UnitKind::Fleet && !map.is_shore(p) {
+            return Err("a fleet cannot be built inland");
+        }
+        self.used[pw.0 as usize] += 1;
+        if colonial {
+            self.colonial_used[pw.0 as usize] += 1;
+        }
+        self.built.push(Unit {
+            power: pw,
+            kind,
+            loc,
+        });
+        Ok(loc)
+    }
+
+    /// A removal of unit `i` of `pw`, while the power has a removal left (DATC 4.D.6).
+    fn remove(&mut self, i: usize, pw: Power) -> Outcome {
+        if self.removed.contains(&i) {
+            Outcome::Illegal(Illegal::DuplicateOrder)
+        } else if self.used[pw.0 as usize] >= self.removals(pw) {
+            Outcome::Illegal(Illegal::Build("no removal left"))
+        } else {
+            self.used[pw.0 as usize] += 1;
+            self.removed.push(i);
+            Outcome::Succeeds
         }
     }
-    AdjustmentResult {
-        units: units.clone(),
-        orders: out,
-        built,
-        removed,
-        civil_disorder,
-        waived: waived.into_iter().filter(|&(_, n)| n > 0).collect(),
-        saved,
-        diagnostics,
+
+    /// The removals the orders did not make, chosen by the civil-disorder rule (DATC
+    /// 4.D.8).
+    fn civil_disorder(&self, rules: Rules) -> Vec<(usize, Option<u32>)> {
+        let units = &self.position.units;
+        let mut out = Vec::new();
+        for pw in self.map.power_ids() {
+            let left = self.removals(pw).saturating_sub(self.used[pw.0 as usize]);
+            if left > 0 {
+                let candidates: Vec<usize> = (0..units.len())
+                    .filter(|&i| units[i].power == pw && !self.removed.contains(&i))
+                    .collect();
+                out.extend(civil_disorder_removals(
+                    self.map,
+                    &self.position.owners,
+                    units,
+                    pw,
+                    &candidates,
+                    left,
+                    rules,
+                ));
+            }
+        }
+        out
     }
+
+    /// Per power, the builds it did not use: waived, by order or not ordered (DATC
+    /// 4.D.7). Saves used builds: they are not waived.
+    fn waived(&self) -> Vec<(Power, usize)> {
+        self.map
+            .power_ids()
+            .filter(|&pw| self.builds(pw) > 0)
+            .map(|pw| (pw, self.builds(pw).saturating_sub(self.used[pw.0 as usize])))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+
+    /// Per power, the builds saved for a colonial build next winter.
+    fn saved(&self) -> Vec<(Power, usize)> {
+        self.map
+            .power_ids()
+            .filter(|pw| self.saving[pw.0 as usize] > 0)
+            .map(|pw| (pw, self.saving[pw.0 as usize]))
+            .collect()
+    }
+}
+
+/// The referee's diagnostic for an adjustment order refused: one of another phase,
+/// for no unit or another power's unit, or that names no power.
+fn adjustment_diagnostic(map: &Map, o: &Order, result: &OrderResult) -> Option<Diagnostic> {
+    let (message, help) = match &result.outcome {
+        Outcome::Illegal(Illegal::WrongPhase) => (
+            "not an adjustment-phase order".to_string(),
+            "in an adjustment phase a power builds (`Build A Par`), removes (`Remove A Mun`) or waives",
+        ),
+        Outcome::Illegal(Illegal::NoUnit) => (
+            "there is no unit to remove there".to_string(),
+            "check the province",
+        ),
+        Outcome::Illegal(Illegal::ForeignUnit(p)) => (
+            format!("the unit belongs to {}", map.power(*p).name),
+            "a power removes only its own units",
+        ),
+        Outcome::Illegal(Illegal::Build(w)) if result.power.is_none() => {
+            (w.to_string(), "put the power's name before its orders (`France:`)")
+        }
+        _ => return None,
+    };
+    Some(Diagnostic::error(o.span, message, Some(help.to_string())))
 }
 
 /// The `count` units of `power` (from `candidates`) that civil disorder removes: the

@@ -19,10 +19,7 @@ use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{ConvoyIntent, Rules};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind, UnitRef};
-use crate::state::Position;
-use std::cell::Cell;
-
-pub(crate) const NONE: u16 = u16::MAX;
+use crate::state::{Position, Unit};
 
 /// A unit's order as the resolver sees it: dense ids, legality already checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,8 +50,8 @@ pub(crate) enum Eff {
 
 /// The orders bound to units, ready for the resolver.
 pub(crate) struct Checked {
-    /// Per province: the unit in it, or `NONE`.
-    pub unit_at: Vec<u16>,
+    /// Per province: the unit in it.
+    pub unit_at: Vec<Option<u16>>,
     /// Per unit: its order.
     pub eff: Vec<Eff>,
     /// Per unit: the input order its `eff` came from.
@@ -66,52 +63,71 @@ pub(crate) struct Checked {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Buffers of [`check`] kept per thread for the next phase: the tables a [`Checked`]
-/// hands to the resolver, given back with [`recycle`].
-struct Bufs {
-    unit_at: Vec<u16>,
-    eff: Vec<Eff>,
-    order_of: Vec<Option<usize>>,
-}
-
-impl Bufs {
-    const fn new() -> Bufs {
-        Bufs {
-            unit_at: Vec::new(),
-            eff: Vec::new(),
-            order_of: Vec::new(),
-        }
+/// Bind each order to its unit, judge its legality on its own (DATC 4.E.1) and keep
+/// one order per unit (4.D.3), then decide which moves go by convoy (4.A.3).
+/// Diagnostics come in three groups: every binding problem in input order, then every
+/// illegal order, then every unit with more than one order.
+pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
+    let units = &position.units;
+    let board = Board::new(map, units, rules);
+    let mut kept = Kept::new(units.len(), orders.len());
+    let mut diagnostics = Vec::new();
+    // Diagnostics of orders illegal on their own, reported after every binding one.
+    let mut illegal = Vec::new();
+    for (k, o) in orders.iter().enumerate() {
+        let result = match board.bind(o) {
+            Err(Unbound { result, diagnostic }) => {
+                diagnostics.push(diagnostic);
+                result
+            }
+            Ok((u, p)) => match board.legal(u, p, &o.kind) {
+                Ok(e) => kept.keep(k, u, p, units[u].power, e),
+                Err(why) => {
+                    illegal.push(illegal_diagnostic(map, o, &why));
+                    OrderResult {
+                        unit: Some(u),
+                        power: Some(units[u].power),
+                        outcome: Outcome::Illegal(why),
+                        to: None,
+                    }
+                }
+            },
+        };
+        kept.results.push(result);
+    }
+    diagnostics.append(&mut illegal);
+    kept.drop_conflicting(&board, orders, &mut diagnostics);
+    let Kept {
+        mut eff,
+        order_of,
+        same_as,
+        convoying,
+        results,
+        ..
+    } = kept;
+    convoy_intent(map, units, &board.unit_at, &convoying, &mut eff, rules);
+    Checked {
+        unit_at: board.unit_at,
+        eff,
+        order_of,
+        same_as,
+        results,
+        diagnostics,
     }
 }
 
-thread_local! {
-    static BUFS: Cell<Bufs> = const { Cell::new(Bufs::new()) };
-}
-
-/// `v` as `n` copies of `x`, in its own buffer.
-pub(crate) fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
-    v.clear();
-    v.resize(n, x);
-}
-
-/// Give the tables of a [`Checked`] the resolver is done with back to this thread's
-/// next [`check`].
-pub(crate) fn recycle(unit_at: Vec<u16>, eff: Vec<Eff>, order_of: Vec<Option<usize>>) {
-    BUFS.with(|c| {
-        c.set(Bufs {
-            unit_at,
-            eff,
-            order_of,
-        })
-    });
+/// An order bound to no unit of this phase: its result and why, for the referee.
+struct Unbound {
+    result: OrderResult,
+    diagnostic: Diagnostic,
 }
 
 /// The orders kept so far, one per unit (4.D.3), and the result of every order.
-struct Kept<'a> {
+struct Kept {
     /// Per unit: its first legal order (until a different one makes it hold).
-    eff: &'a mut [Eff],
+    eff: Vec<Eff>,
     /// Per unit: the input order `eff` came from.
-    order_of: &'a mut [Option<usize>],
+    order_of: Vec<Option<usize>>,
     /// (input order, the identical earlier order whose outcome it shares).
     same_as: Vec<(usize, usize)>,
     /// The provinces of units given different legal orders, and of fleets whose first
@@ -123,13 +139,26 @@ struct Kept<'a> {
     results: Vec<OrderResult>,
 }
 
-impl Kept<'_> {
-    /// Order `k`, legal on its own, gives unit `u` (in province `p`, of `power`) the
+impl Kept {
+    /// Nothing kept yet for `units` units, room for the results of `orders` orders.
+    fn new(units: usize, orders: usize) -> Kept {
+        Kept {
+            eff: vec![Eff::Hold; units],
+            order_of: vec![None; units],
+            same_as: Vec::new(),
+            conflict: ProvSet::EMPTY,
+            convoying: ProvSet::EMPTY,
+            results: Vec::with_capacity(orders),
+        }
+    }
+
+    /// DATC 4.D.3: order `k`, legal on its own, gives unit `u` (in province `p`, of
+    /// `power`) the
     /// order `e`. Identical orders are one order; different legal orders are all
-    /// illegal and the unit holds (found after the pass, from `conflict`). `eff` and
-    /// `order_of` have one entry per unit and `u` is a unit's index.
-    #[inline(always)]
-    fn keep(&mut self, k: usize, u: usize, p: Prov, power: Option<Power>, e: Eff) {
+    /// illegal and the unit holds (found after the pass, from `conflict`). Returns the
+    /// order's result so far.
+    #[inline]
+    fn keep(&mut self, k: usize, u: usize, p: Prov, power: Power, e: Eff) -> OrderResult {
         match self.order_of[u] {
             None => {
                 self.order_of[u] = Some(k);
@@ -141,161 +170,32 @@ impl Kept<'_> {
             Some(first) if self.eff[u] == e => self.same_as.push((k, first)),
             Some(_) => self.conflict.insert(p),
         }
-        // `extend` makes room before `once_with` makes the result, which the compiler
-        // then writes straight into the vector; `push` takes a result already made,
-        // built on the stack and copied.
-        self.results.extend(std::iter::once_with(|| OrderResult {
+        OrderResult {
             unit: Some(u),
-            power,
+            power: Some(power),
             outcome: Outcome::Succeeds,
             to: match e {
                 Eff::Move { to, .. } => Some(to),
                 _ => None,
             },
-        }));
-    }
-}
-
-/// Bind each order to its unit, judge its legality and keep one order per unit, in
-/// one pass over the orders. Diagnostics come as three passes would give them: every
-/// binding problem in input order, then every illegal order, then every unit with
-/// more than one order.
-pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
-    let units = &position.units;
-    let n = units.len();
-    let Bufs {
-        mut unit_at,
-        mut eff,
-        mut order_of,
-    } = BUFS.with(|c| c.replace(Bufs::new()));
-    refill(&mut unit_at, map.province_count(), NONE);
-    // The provinces of every fleet, kept to the seas once: one set operation rather
-    // than a sea test per fleet.
-    let mut fleets = ProvSet::EMPTY;
-    for (i, u) in units.iter().enumerate() {
-        let p = map.prov_of(u.loc);
-        unit_at[p.0 as usize] = i as u16;
-        if u.kind == UnitKind::Fleet {
-            fleets.insert(p);
         }
     }
-    let fleets_at_sea = fleets.and(map.seas());
-    refill(&mut eff, n, Eff::Hold);
-    refill(&mut order_of, n, None);
-    let mut diagnostics = Vec::new();
-    // Diagnostics of orders illegal on their own, reported after every binding one.
-    let mut illegal = Vec::new();
-    let board = Board {
-        map,
-        unit_at: &unit_at,
-        units,
-        fleets_at_sea: &fleets_at_sea,
-        rules,
-    };
-    let mut kept = Kept {
-        eff: &mut eff[..n],
-        order_of: &mut order_of[..n],
-        same_as: Vec::new(),
-        conflict: ProvSet::EMPTY,
-        convoying: ProvSet::EMPTY,
-        results: Vec::with_capacity(orders.len()),
-    };
-    'orders: for (k, o) in orders.iter().enumerate() {
-        // An order legal on its own is kept below and goes to the next; an order
-        // refused breaks out with its unit, power and why.
-        let (unit, power, why) = 'refused: {
-            // Bind the order to its unit (the unit tested first, the kind only for a
-            // unit given: the usual order then costs fewer tests).
-            let (p, u) = match o.unit {
-                Some(u)
-                    if !matches!(
-                        o.kind,
-                        OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband
-                    ) =>
-                {
-                    let p = map.prov_of(u.loc);
-                    let idx = unit_at[p.0 as usize];
-                    if idx == NONE {
-                        diagnostics.push(Diagnostic::error(
-                            o.span,
-                            format!("there is no unit in {}", map.province(p).name),
-                            Some("check the province, or the position the orders are for".into()),
-                        ));
-                        break 'refused (None, o.power, Illegal::NoUnit);
-                    }
-                    (p, idx as usize)
-                }
-                _ => {
-                    diagnostics.push(Diagnostic::error(
-                        o.span,
-                        "not a movement-phase order",
-                        Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
-                    ));
-                    break 'refused (None, o.power, Illegal::WrongPhase);
-                }
-            };
-            let unit = &units[u];
-            match o.power {
-                Some(pw) if pw != unit.power => {
-                    diagnostics.push(Diagnostic::error(
-                        o.span,
-                        format!(
-                            "the {} in {} belongs to {}, not {}",
-                            unit.kind.word().to_lowercase(),
-                            map.province(p).name,
-                            map.power(unit.power).name,
-                            map.power(pw).name
-                        ),
-                        Some("an order for another power's unit is illegal; the unit holds".into()),
-                    ));
-                    break 'refused (Some(u), o.power, Illegal::ForeignUnit(unit.power));
-                }
-                _ => {}
-            }
-            let power = Some(unit.power);
-            // Its legality, on its own. Moves and supports, the common orders, are
-            // each judged and kept apart from the other kinds: their `Eff` is then
-            // built and stored in place, not passed through a value of any kind.
-            let legal = match o.kind {
-                OrderKind::Move { to, via_convoy } => board
-                    .legal_move(u, p, to, via_convoy)
-                    .map(|e| kept.keep(k, u, p, power, e)),
-                OrderKind::Support { target, to } => board
-                    .legal_support(u, p, target, to)
-                    .map(|e| kept.keep(k, u, p, power, e)),
-                ref kind => board
-                    .legal(u, p, kind)
-                    .map(|e| kept.keep(k, u, p, power, e)),
-            };
-            match legal {
-                Ok(()) => continue 'orders,
-                Err(why) => {
-                    illegal.push(illegal_diagnostic(map, o, &why));
-                    break 'refused (Some(u), power, why);
-                }
-            }
-        };
-        kept.results.push(OrderResult {
-            unit,
-            power,
-            outcome: Outcome::Illegal(why),
-            to: None,
-        });
-    }
-    let Kept {
-        mut same_as,
-        conflict,
-        convoying,
-        mut results,
-        ..
-    } = kept;
-    diagnostics.append(&mut illegal);
 
-    if !conflict.is_empty() {
-        // The orders of a unit with more than one: its legal orders, those that still
-        // succeed, become illegal.
+    /// DATC 4.D.3: a unit given different legal orders holds, and those of its orders
+    /// that still succeed become illegal.
+    fn drop_conflicting(
+        &mut self,
+        board: &Board<'_>,
+        orders: &[Order],
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
+        if self.conflict.is_empty() {
+            return;
+        }
+        let (map, units) = (board.map, board.units);
+        let conflict = self.conflict;
         let conflicted = |u: usize| conflict.contains(map.prov_of(units[u].loc));
-        for (r, o) in results.iter_mut().zip(orders) {
+        for (r, o) in self.results.iter_mut().zip(orders) {
             let Some(u) = r
                 .unit
                 .filter(|&u| r.outcome == Outcome::Succeeds && conflicted(u))
@@ -309,22 +209,13 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
                 Some("all its orders are illegal and the unit holds; keep one".into()),
             ));
         }
-        same_as.retain(|&(k, _)| !results[k].unit.is_some_and(conflicted));
-        for p in conflict {
-            let u = unit_at[p.0 as usize] as usize;
-            eff[u] = Eff::Hold;
-            order_of[u] = None;
+        let results = &self.results;
+        self.same_as
+            .retain(|&(k, _)| !results[k].unit.is_some_and(conflicted));
+        for u in conflict.iter().filter_map(|p| board.unit_in(p)) {
+            self.eff[u] = Eff::Hold;
+            self.order_of[u] = None;
         }
-    }
-
-    convoy_intent(map, units, &unit_at, &convoying, &mut eff, rules);
-    Checked {
-        unit_at,
-        eff,
-        order_of,
-        same_as,
-        results,
-        diagnostics,
     }
 }
 
@@ -334,8 +225,8 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
 /// conflicting orders).
 fn convoy_intent(
     map: &Map,
-    units: &[crate::state::Unit],
-    unit_at: &[u16],
+    units: &[Unit],
+    unit_at: &[Option<u16>],
     convoying: &ProvSet,
     eff: &mut [Eff],
     rules: Rules,
@@ -345,7 +236,11 @@ fn convoy_intent(
     // province has an order, so a province stands for its army.
     let mut convoys = false;
     let mut own_convoy = ProvSet::EMPTY;
-    for f in convoying.iter().map(|p| unit_at[p.0 as usize] as usize) {
+    for f in convoying
+        .iter()
+        .filter_map(|p| unit_at[p.0 as usize])
+        .map(usize::from)
+    {
         let Eff::Convoy { army, to: dest } = eff[f] else {
             continue;
         };
@@ -419,32 +314,112 @@ fn convoy_intent(
         // the armies in `own_convoy`: only they need a look.
         own_convoy
             .iter()
-            .for_each(|p| decide(unit_at[p.0 as usize] as usize));
+            .filter_map(|p| unit_at[p.0 as usize])
+            .for_each(|a| decide(usize::from(a)));
     }
 }
 
 /// What the legality of one order is judged on: the board and the units on it.
 struct Board<'a> {
     map: &'a Map,
-    /// Per province: the unit in it, or `NONE`.
-    unit_at: &'a [u16],
-    units: &'a [crate::state::Unit],
-    fleets_at_sea: &'a ProvSet,
+    /// Per province: the unit in it.
+    unit_at: Vec<Option<u16>>,
+    units: &'a [Unit],
+    /// The provinces of the fleets at sea: where a convoy route may run.
+    fleets_at_sea: ProvSet,
     rules: Rules,
 }
 
+impl<'a> Board<'a> {
+    fn new(map: &'a Map, units: &'a [Unit], rules: Rules) -> Board<'a> {
+        let mut unit_at = vec![None; map.province_count()];
+        let mut fleets = ProvSet::EMPTY;
+        for (i, u) in units.iter().enumerate() {
+            let p = map.prov_of(u.loc);
+            unit_at[p.0 as usize] = Some(i as u16);
+            if u.kind == UnitKind::Fleet {
+                fleets.insert(p);
+            }
+        }
+        Board {
+            map,
+            unit_at,
+            units,
+            fleets_at_sea: fleets.and(map.seas()),
+            rules,
+        }
+    }
+}
+
 impl Board<'_> {
+    /// The unit in province `p`.
+    fn unit_in(&self, p: Prov) -> Option<usize> {
+        self.unit_at[p.0 as usize].map(usize::from)
+    }
+
+    /// Bind order `o` to its unit and the unit's province: a movement-phase order for
+    /// a unit on the board, of the power that gives it.
+    #[inline]
+    fn bind(&self, o: &Order) -> Result<(usize, Prov), Unbound> {
+        let map = self.map;
+        let unbound = |unit, why, diagnostic| Unbound {
+            result: OrderResult {
+                unit,
+                power: o.power,
+                outcome: Outcome::Illegal(why),
+                to: None,
+            },
+            diagnostic,
+        };
+        let unit_ref = match o.kind {
+            OrderKind::Build | OrderKind::Waive | OrderKind::Save | OrderKind::Disband => None,
+            _ => o.unit,
+        };
+        let Some(unit_ref) = unit_ref else {
+            return Err(unbound(None, Illegal::WrongPhase, Diagnostic::error(
+                o.span,
+                "not a movement-phase order",
+                Some("builds, removals, waives and disbands belong to the retreat and adjustment phases".into()),
+            )));
+        };
+        let p = map.prov_of(unit_ref.loc);
+        let Some(u) = self.unit_in(p) else {
+            return Err(unbound(
+                None,
+                Illegal::NoUnit,
+                Diagnostic::error(
+                    o.span,
+                    format!("there is no unit in {}", map.province(p).name),
+                    Some("check the province, or the position the orders are for".into()),
+                ),
+            ));
+        };
+        let unit = &self.units[u];
+        if let Some(pw) = o.power.filter(|&pw| pw != unit.power) {
+            return Err(unbound(
+                Some(u),
+                Illegal::ForeignUnit(unit.power),
+                Diagnostic::error(
+                    o.span,
+                    format!(
+                        "the {} in {} belongs to {}, not {}",
+                        unit.kind.word().to_lowercase(),
+                        map.province(p).name,
+                        map.power(unit.power).name,
+                        map.power(pw).name
+                    ),
+                    Some("an order for another power's unit is illegal; the unit holds".into()),
+                ),
+            ));
+        }
+        Ok((u, p))
+    }
+
     /// The order `kind` of unit `u`, in province `here`, as the resolver sees it, or
     /// why it can never be valid on this board.
     #[inline]
     fn legal(&self, u: usize, here: Prov, kind: &OrderKind) -> Result<Eff, Illegal> {
-        let &Board {
-            map,
-            unit_at,
-            units,
-            fleets_at_sea,
-            ..
-        } = self;
+        let (map, units) = (self.map, self.units);
         let unit = &units[u];
         match *kind {
             OrderKind::Hold => Ok(Eff::Hold),
@@ -455,11 +430,10 @@ impl Board<'_> {
                     return Err(Illegal::ConvoyNotAtSea);
                 }
                 let ap = map.prov_of(army.loc);
-                let a = unit_at[ap.0 as usize];
-                if a == NONE {
+                let Some(a) = self.unit_in(ap) else {
                     return Err(Illegal::NoTarget);
-                }
-                if units[a as usize].kind != UnitKind::Army {
+                };
+                if units[a].kind != UnitKind::Army {
                     return Err(Illegal::ConvoyNotArmy);
                 }
                 let dest = map.prov_of(to);
@@ -468,11 +442,14 @@ impl Board<'_> {
                 }
                 if !map.is_shore(ap)
                     || !map.is_shore(dest)
-                    || !convoy::necessary(map, fleets_at_sea, ap, dest, here)
+                    || !convoy::necessary(map, &self.fleets_at_sea, ap, dest, here)
                 {
                     return Err(Illegal::NotOnRoute);
                 }
-                Ok(Eff::Convoy { army: a, to: dest })
+                Ok(Eff::Convoy {
+                    army: a as u16,
+                    to: dest,
+                })
             }
             OrderKind::Disband | OrderKind::Build | OrderKind::Waive | OrderKind::Save => {
                 Err(Illegal::WrongPhase)
@@ -490,17 +467,17 @@ impl Board<'_> {
         target: UnitRef,
         to: Option<Loc>,
     ) -> Result<Eff, Illegal> {
-        let (map, unit_at, units) = (self.map, self.unit_at, self.units);
+        let (map, units) = (self.map, self.units);
         let unit = &units[u];
         let tp = map.prov_of(target.loc);
-        let t = unit_at[tp.0 as usize];
         if tp == here {
             return Err(Illegal::SupportSelf);
         }
-        if t == NONE {
+        let Some(t) = self.unit_in(tp) else {
             return Err(Illegal::NoTarget);
-        }
-        let tu = &units[t as usize];
+        };
+        let tu = &units[t];
+        let t = t as u16;
         match to {
             None => {
                 if !map.can_reach(unit.kind, unit.loc, tp) {
@@ -525,7 +502,7 @@ impl Board<'_> {
                         }
                         let ok = map.army_adjacent(tp, dest)
                             || (map.is_shore(tp) && map.is_shore(dest) && {
-                                let mut fleets = *self.fleets_at_sea;
+                                let mut fleets = self.fleets_at_sea;
                                 fleets.remove(here);
                                 convoy::route_exists(map, &fleets, tp, dest)
                             });
@@ -560,13 +537,8 @@ impl Board<'_> {
     /// [`Board::legal`] for a move of unit `u`, in province `here`, to `to`.
     #[inline]
     fn legal_move(&self, u: usize, here: Prov, to: Loc, via_convoy: bool) -> Result<Eff, Illegal> {
-        let &Board {
-            map,
-            units,
-            fleets_at_sea,
-            rules,
-            ..
-        } = self;
+        let (map, units, fleets_at_sea, rules) =
+            (self.map, self.units, &self.fleets_at_sea, self.rules);
         let unit = &units[u];
         // "via convoy" is a rule of the 2000 and 2023 editions only (4.A.3).
         let via = via_convoy

@@ -1,12 +1,22 @@
 //! The movement resolver: DATC v3.0 chapter 5. Every move, support and convoy is a
-//! yes/no decision; `adjudicate` evaluates one from the others, `resolve` caches,
-//! detects cycles and guesses (fail, then succeed) as in 5.F; a cycle with two or no
-//! solutions gets the backup rule (circular movement succeeds; with a convoy, Szykman).
-//! Attacks on a convoying fleet are evaluated with `adjudicate`, not `resolve` (5.D),
-//! so every cycle is a clean single one.
+//! yes/no decision (5.A); [`Resolver::adjudicate`] evaluates one from the others by
+//! the equations of 5.B, [`Resolver::resolve`] caches, detects cycles and guesses
+//! (fail, then succeed) as in 5.F; a cycle with two or no solutions gets the backup
+//! rule of 5.B.9 (circular movement succeeds; with a convoy, Szykman). Attacks on a
+//! convoying fleet are evaluated with `adjudicate`, not `resolve` (5.D), so every
+//! cycle is a clean single one. Before the search, [`Resolver::decide_alone`] decides
+//! the decisions that rest on no other.
 //!
-//! Orders are never processed in a fixed sequence. The hot path uses dense indices and
-//! flat tables only.
+//! [`resolve`] runs the phase in stages: the tables ([`Resolver::new`]), the decisions
+//! decided alone, the search over the rest, then what follows from the decisions:
+//! where every unit ends, the standoffs, the dislodged units with their retreats, and
+//! each order's outcome with its cause. Orders are never processed in a fixed
+//! sequence: every list the resolver walks is kept in province order.
+
+// Inline hints: the strengths of 5.B and the read of a decided decision are
+// `#[inline(always)]` or `#[inline]`, and the search `#[inline(never)]`: measured, without
+// them the resolver-heavy benches (benches/adjudicate.rs, the world1914 phases) ran well
+// over the readability budget.
 
 // Indexing is by dense ids and by positions in vectors built here, never by raw
 // input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
@@ -20,12 +30,64 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::convoy;
-use super::legality::{self, refill, Checked, Eff, NONE};
+use super::legality::{Checked, Eff};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
 use super::{Dislodged, MovementResult, ParadoxRule, Rules};
-use crate::map::{Loc, Map, Prov, ProvSet, UnitKind};
+use crate::map::{Loc, Map, Power, Prov, ProvSet, UnitKind};
 use crate::state::{Position, Unit};
 use std::cell::Cell;
+use std::num::NonZeroU16;
+
+/// A unit of the phase as the resolver's tables and lists name it: its index, held so
+/// that `Option<UnitId>` (no unit; the end of a list) takes two bytes, as the index does.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct UnitId(NonZeroU16);
+
+impl UnitId {
+    /// Unit `u`, an index into the phase's units (fewer than `u16::MAX`, as the
+    /// legality filter's `u16` unit ids already are).
+    #[inline]
+    fn new(u: usize) -> UnitId {
+        UnitId(NonZeroU16::MIN.saturating_add(u as u16))
+    }
+
+    /// The unit's index.
+    #[inline]
+    fn index(self) -> usize {
+        usize::from(self.0.get()) - 1
+    }
+}
+
+/// How a move goes (DATC 4.A.3, as the edition decides it).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Way {
+    Land,
+    Convoy,
+    /// By convoy if its convoy route holds, else by land (the 1971 reading of 4.A.3).
+    ConvoyElseLand,
+}
+
+/// Where a move goes and how.
+#[derive(Clone, Copy)]
+struct Dest {
+    prov: Prov,
+    way: Way,
+}
+
+/// What a unit's order is, fixed once the tables are built.
+#[derive(Clone, Copy)]
+struct Ordered {
+    /// The province the unit is in.
+    prov: Prov,
+    /// Where it moves, if it moves.
+    dest: Option<Dest>,
+    /// The unit in the province it moves to.
+    opp: Option<UnitId>,
+    /// A support that matches what the supported unit does.
+    matched: bool,
+    /// A fleet whose convoy order matches an army's move.
+    convoying: bool,
+}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -34,7 +96,75 @@ enum State {
     Resolved,
 }
 
-/// Which of a unit's lists a link field belongs to (see [`Node`]): the list of
+/// The unit's decision (its move, support or convoy succeeds: DATC 5.A) and what
+/// the search keeps about it.
+#[derive(Clone, Copy)]
+struct Decision {
+    state: State,
+    /// The decision's result (or current guess).
+    res: bool,
+    /// Failed by the backup rule's paradox (a convoy in a paradoxical cycle).
+    paradox: bool,
+    /// Its depth on the resolve stack while visited.
+    depth: u32,
+    /// Left open in a cycle that is not decided yet, resting on the guess made at this
+    /// stack depth.
+    open_in_cycle: Option<u32>,
+    /// Whether its convoy route holds, kept once every fleet convoying it is resolved
+    /// (a resolved decision never changes).
+    route: Option<bool>,
+    /// Once every decision is resolved ([`Resolver::settled`]): its prevent strength.
+    prevent: Option<u8>,
+    /// Once every decision is resolved ([`Resolver::where_units_end`]): the unit that
+    /// dislodged it.
+    dislodged_by: Option<UnitId>,
+}
+
+/// The lists a unit belongs to or heads, linked through the units (`None` ends a
+/// list; see [`insert`]).
+#[derive(Clone, Copy, Default)]
+struct Links {
+    /// The next unit moving to the same province.
+    next_mover: Option<UnitId>,
+    /// The first unit supporting this one (a matching support).
+    first_sup: Option<UnitId>,
+    /// The next unit supporting the same unit.
+    next_sup: Option<UnitId>,
+    /// The first fleet convoying this move (a matching convoy).
+    first_conv: Option<UnitId>,
+    /// The next fleet convoying the same army.
+    next_conv: Option<UnitId>,
+}
+
+/// What the resolver knows and keeps per unit.
+#[derive(Clone, Copy)]
+struct Node {
+    order: Ordered,
+    decision: Decision,
+    links: Links,
+}
+
+impl Node {
+    /// The node of a unit whose order is `order`, its decision not made yet.
+    fn new(order: Ordered) -> Node {
+        Node {
+            order,
+            decision: Decision {
+                state: State::Unresolved,
+                res: false,
+                paradox: false,
+                depth: 0,
+                open_in_cycle: None,
+                route: None,
+                prevent: None,
+                dislodged_by: None,
+            },
+            links: Links::default(),
+        }
+    }
+}
+
+/// Which of a unit's lists a link field belongs to (see [`Links`]): the list of
 /// units moving to one province, of a unit's supporters, of a move's convoying fleets.
 #[derive(Clone, Copy)]
 enum Link {
@@ -44,42 +174,59 @@ enum Link {
 }
 
 impl Link {
-    /// The next unit after `node` in its list of this kind (`NONE`: the last).
-    #[inline(always)]
-    fn after(self, node: &Node) -> u16 {
+    /// The next unit after a unit with these links in its list of this kind.
+    fn after(self, links: &Links) -> Option<UnitId> {
         match self {
-            Link::Mover => node.next_mover,
-            Link::Supporter => node.next_sup,
-            Link::Convoyer => node.next_conv,
+            Link::Mover => links.next_mover,
+            Link::Supporter => links.next_sup,
+            Link::Convoyer => links.next_conv,
         }
     }
 
-    /// The field of `node` holding the next unit of its list of this kind.
-    #[inline(always)]
-    fn next(self, node: &mut Node) -> &mut u16 {
+    /// The field of `links` holding the next unit of its list of this kind.
+    fn next(self, links: &mut Links) -> &mut Option<UnitId> {
         match self {
-            Link::Mover => &mut node.next_mover,
-            Link::Supporter => &mut node.next_sup,
-            Link::Convoyer => &mut node.next_conv,
+            Link::Mover => &mut links.next_mover,
+            Link::Supporter => &mut links.next_sup,
+            Link::Convoyer => &mut links.next_conv,
         }
     }
 }
 
 /// The units of the list that begins with `first`, in order. A walk that resolves
-/// decisions on the way needs the resolver itself and follows the links by hand; so
-/// does `decide_alone`, on every phase's path, where the iterator kept it from being
-/// inlined (about 1 % of a phase's instructions).
-#[inline(always)]
-fn members(node: &[Node], first: u16, link: Link) -> impl Iterator<Item = usize> + '_ {
-    std::iter::successors((first != NONE).then_some(first), move |&u| {
-        let next = link.after(&node[u as usize]);
-        (next != NONE).then_some(next)
-    })
-    .map(usize::from)
+/// decisions on the way needs the resolver itself and follows the links by hand
+/// ([`Resolver::after`]).
+#[inline]
+fn members(node: &[Node], first: Option<UnitId>, link: Link) -> impl Iterator<Item = usize> + '_ {
+    std::iter::successors(first, move |&u| link.after(&node[u.index()].links)).map(UnitId::index)
+}
+
+/// Add unit `s` to the list that begins with `head` and return the list's new first
+/// unit. A list is kept in the order of its units' provinces, not of the units:
+/// whatever reads a list first (the cutter named for a cut support, the order of
+/// oppositions) is then the same however the input is listed. Lists are short (the
+/// units moving to one province, supporting one unit), so the walk to the place is too.
+#[inline]
+fn insert(node: &mut [Node], head: Option<UnitId>, s: UnitId, link: Link) -> UnitId {
+    let p = node[s.index()].order.prov;
+    let Some(head) = head.filter(|&h| node[h.index()].order.prov <= p) else {
+        *link.next(&mut node[s.index()].links) = head;
+        return s;
+    };
+    let mut cur = head;
+    loop {
+        match link.after(&node[cur.index()].links) {
+            Some(next) if node[next.index()].order.prov <= p => cur = next,
+            next => {
+                *link.next(&mut node[s.index()].links) = next;
+                *link.next(&mut node[cur.index()].links) = Some(s);
+                return head;
+            }
+        }
+    }
 }
 
 /// The province support order `e` supports a move into (`None`: a hold support).
-#[inline(always)]
 fn aimed(e: Eff) -> Option<Prov> {
     match e {
         Eff::SupMove { to, .. } => Some(to),
@@ -87,150 +234,13 @@ fn aimed(e: Eff) -> Option<Prov> {
     }
 }
 
-/// Unit `m` (moving into the province of supporting unit `s`) cuts the support if it
-/// arrives there by its path (5.B.2): it belongs to another power and does not come
-/// from the province the support goes to.
-#[inline(always)]
-fn cuts_by_path(units: &[Unit], node: &[Node], eff: &[Eff], s: usize, m: usize) -> bool {
-    units[m].power != units[s].power && aimed(eff[s]) != Some(node[m].prov)
-}
-
-/// Add unit `s` to the list that begins with `head` (`NONE`: empty) and return the
-/// list's new first unit. A list is kept in the order of its units' provinces (a unit
-/// after those of its own province), not of the units: whatever reads a list first
-/// (the cutter named for a cut support, the order of oppositions) is then the same
-/// however the input is listed. Lists are short (the units moving to one province,
-/// supporting one unit), so the walk to the place is too.
-#[inline(always)]
-fn insert(node: &mut [Node], head: u16, s: u16, link: Link) -> u16 {
-    let p = node[s as usize].prov;
-    if head == NONE || node[head as usize].prov > p {
-        *link.next(&mut node[s as usize]) = head;
-        return s;
-    }
-    let mut cur = head;
-    loop {
-        let next = *link.next(&mut node[cur as usize]);
-        if next == NONE || node[next as usize].prov > p {
-            *link.next(&mut node[s as usize]) = next;
-            *link.next(&mut node[cur as usize]) = s;
-            return head;
-        }
-        cur = next;
-    }
-}
-
-/// What the resolver knows and keeps per unit, in one table filled once per phase.
-#[derive(Clone, Copy)]
-struct Node {
-    /// The province the unit is in.
-    prov: Prov,
-    /// The province it moves to and whether by convoy, if it moves.
-    dest: Option<(Prov, bool)>,
-    /// A move by convoy that falls back to land when its route fails (the 1971
-    /// reading of DATC 4.A.3).
-    fallback: bool,
-    /// The unit in the province it moves to if that unit moves here (a head-to-head
-    /// battle unless either goes by convoy), else `NONE`.
-    swap: u16,
-    /// The unit in the province it moves to, or `NONE`.
-    opp: u16,
-    /// Once resolved: the unit that dislodged it, or `NONE`.
-    dislodger: u16,
-    state: State,
-    /// The decision's result (or current guess).
-    res: bool,
-    /// Failed by the backup rule's paradox (a convoy in a paradoxical cycle).
-    paradox: bool,
-    /// Left open in a cycle that is not decided yet.
-    in_cycle: bool,
-    /// A support that matches what the supported unit does.
-    matched: bool,
-    /// A fleet whose convoy order matches an army's move.
-    convoying: bool,
-    /// Whether its convoy route holds (0: not known yet, 1: no, 2: yes), kept once
-    /// every fleet convoying it is resolved (a resolved decision never changes).
-    route_memo: u8,
-    /// Once every decision is resolved ([`Resolver::settled`]): its prevent strength
-    /// (`u8::MAX`: not asked yet).
-    prevent_memo: u8,
-    /// The lists, linked through the units (`NONE` ends a list; see [`insert`]): the
-    /// next unit moving to the same province, the first unit supporting this one (a
-    /// matching support), the next supporting the same unit, the first fleet
-    /// convoying this move (a matching convoy), the next convoying the same army.
-    next_mover: u16,
-    first_sup: u16,
-    next_sup: u16,
-    first_conv: u16,
-    next_conv: u16,
-    /// Its depth on the resolve stack while visited.
-    depth: u32,
-    /// While open: the smallest stack depth of a guess its result rests on.
-    low_of: u32,
-}
-
-impl Node {
-    const NEW: Node = Node {
-        prov: Prov(0),
-        dest: None,
-        fallback: false,
-        swap: NONE,
-        opp: NONE,
-        dislodger: NONE,
-        state: State::Unresolved,
-        res: false,
-        paradox: false,
-        in_cycle: false,
-        matched: false,
-        convoying: false,
-        route_memo: 0,
-        prevent_memo: u8::MAX,
-        next_mover: NONE,
-        first_sup: NONE,
-        next_sup: NONE,
-        first_conv: NONE,
-        next_conv: NONE,
-        depth: 0,
-        low_of: NO_GUESS,
-    };
-}
-
-/// The working tables of a movement phase, kept per thread and reused by the next
-/// phase so that resolving allocates none of them. Sized afresh for every phase.
-struct Scratch {
-    /// Per unit: its decision, its lists and what the search keeps about it.
-    node: Vec<Node>,
-    /// Per province: the first unit moving there (`NONE`: none), the rest linked
-    /// through [`Node::next_mover`].
-    mover_head: Vec<u16>,
-    /// The orders left open in cycles that are not decided yet.
-    cycle: Vec<u16>,
-}
-
-impl Scratch {
-    const fn new() -> Scratch {
-        Scratch {
-            node: Vec::new(),
-            mover_head: Vec::new(),
-            cycle: Vec::new(),
-        }
-    }
-
-    /// This thread's tables (new ones if another phase on the thread holds them).
-    fn take() -> Box<Scratch> {
-        SCRATCH
-            .with(Cell::take)
-            .unwrap_or_else(|| Box::new(Scratch::new()))
-    }
-
-    /// Hand the tables back for the thread's next phase.
-    fn give_back(self: Box<Scratch>) {
-        SCRATCH.with(|c| c.set(Some(self)));
-    }
-}
-
-thread_local! {
-    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
+/// How a search of one decision ended ([`Resolver::guess`]).
+enum Searched {
+    /// The decision is resolved to this.
+    Decided(bool),
+    /// Its result rests on the guess made at this stack depth, further up: it is left
+    /// open, in that guess's cycle.
+    RestsOn(u32),
 }
 
 struct Resolver<'a> {
@@ -238,11 +248,17 @@ struct Resolver<'a> {
     rules: Rules,
     units: &'a [Unit],
     eff: &'a [Eff],
-    unit_at: &'a [u16],
-    /// The phase's tables.
-    t: Box<Scratch>,
-    /// The smallest stack depth of a guess read by the current adjudication.
-    low: u32,
+    unit_at: &'a [Option<u16>],
+    /// Per unit: its order, its decision and its lists.
+    node: Vec<Node>,
+    /// Per province: the first unit moving there, the rest linked through
+    /// [`Links::next_mover`].
+    mover_head: Vec<Option<UnitId>>,
+    /// The orders left open in cycles that are not decided yet.
+    cycle: Vec<u16>,
+    /// The smallest stack depth of a guess read by the current adjudication (`None`:
+    /// it read no guess).
+    low: Option<u32>,
     stack_depth: u32,
     /// The backup rule decided some cycle (no or two resolutions).
     backup_fired: bool,
@@ -251,53 +267,233 @@ struct Resolver<'a> {
     settled: bool,
 }
 
-/// `low` when no guess was read.
-const NO_GUESS: u32 = u32::MAX;
+impl<'a> Resolver<'a> {
+    /// The resolver for a checked phase: each unit's order as the resolver reads it,
+    /// the supports and convoys matched to what their units do, and the lists linked.
+    fn new(
+        map: &'a Map,
+        rules: Rules,
+        units: &'a [Unit],
+        eff: &'a [Eff],
+        unit_at: &'a [Option<u16>],
+    ) -> Resolver<'a> {
+        let Tables {
+            mut node,
+            mut mover_head,
+            mut cycle,
+        } = TABLES.take();
+        node.clear();
+        node.extend((0..units.len()).map(|s| Node::new(ordered(map, units, eff, unit_at, s))));
+        mover_head.clear();
+        mover_head.resize(map.province_count(), None);
+        cycle.clear();
+        link_lists(&mut node, &mut mover_head, eff);
+        Resolver {
+            map,
+            rules,
+            units,
+            eff,
+            unit_at,
+            node,
+            mover_head,
+            cycle,
+            low: None,
+            stack_depth: 0,
+            backup_fired: false,
+            settled: false,
+        }
+    }
+}
+
+/// The resolver's tables (see [`Resolver`]), kept by the thread for its next phase so
+/// that a phase allocates neither its node table nor its province table. Private to
+/// this module: nothing outside it sees or returns them.
+#[derive(Default)]
+struct Tables {
+    node: Vec<Node>,
+    mover_head: Vec<Option<UnitId>>,
+    cycle: Vec<u16>,
+}
+
+thread_local! {
+    static TABLES: Cell<Tables> = const {
+        Cell::new(Tables {
+            node: Vec::new(),
+            mover_head: Vec::new(),
+            cycle: Vec::new(),
+        })
+    };
+}
 
 impl Resolver<'_> {
-    #[inline(always)]
-    fn dest(&self, u: usize) -> Option<(Prov, bool)> {
-        self.t.node[u].dest
+    /// Hand the tables back to the thread for its next phase.
+    fn give_back_tables(self) {
+        TABLES.set(Tables {
+            node: self.node,
+            mover_head: self.mover_head,
+            cycle: self.cycle,
+        });
+    }
+}
+
+/// What the order of unit `s` is: where it moves and
+/// how, and whether its support or convoy matches what the unit it names does. A
+/// support must match the supported unit's order, the coast it named included
+/// (6.B.9); a convoy must match the army's move.
+#[inline]
+fn ordered(map: &Map, units: &[Unit], eff: &[Eff], unit_at: &[Option<u16>], s: usize) -> Ordered {
+    let mut order = Ordered {
+        prov: map.prov_of(units[s].loc),
+        dest: None,
+        opp: None,
+        matched: false,
+        convoying: false,
+    };
+    match eff[s] {
+        Eff::SupHold { target } => {
+            order.matched = !matches!(eff[target as usize], Eff::Move { .. });
+        }
+        Eff::SupMove { target, to, coast } => {
+            order.matched = matches!(
+                eff[target as usize],
+                Eff::Move { to: mt, .. } if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt)
+            );
+        }
+        Eff::Convoy { army, to } => {
+            order.convoying = matches!(
+                eff[army as usize],
+                Eff::Move { to: mt, .. } if map.prov_of(mt) == to
+            );
+        }
+        Eff::Move {
+            to,
+            convoy,
+            fallback,
+        } => {
+            let prov = map.prov_of(to);
+            let way = match (convoy, fallback) {
+                (false, _) => Way::Land,
+                (true, false) => Way::Convoy,
+                (true, true) => Way::ConvoyElseLand,
+            };
+            order.dest = Some(Dest { prov, way });
+            order.opp = unit_at[prov.0 as usize].map(|o| UnitId::new(usize::from(o)));
+        }
+        Eff::Hold => {}
+    }
+    order
+}
+
+/// Link the lists: each matching support to the unit it supports, each matching
+/// convoy to the move by convoy it convoys, each move to the province it enters.
+fn link_lists(node: &mut [Node], mover_head: &mut [Option<UnitId>], eff: &[Eff]) {
+    for (s, e) in eff.iter().enumerate() {
+        let id = UnitId::new(s);
+        let order = node[s].order;
+        match *e {
+            Eff::SupHold { target } | Eff::SupMove { target, .. } if order.matched => {
+                let t = target as usize;
+                let head = node[t].links.first_sup;
+                node[t].links.first_sup = Some(insert(node, head, id, Link::Supporter));
+            }
+            Eff::Convoy { army, .. }
+                if order.convoying
+                    && node[army as usize]
+                        .order
+                        .dest
+                        .is_some_and(|d| d.way != Way::Land) =>
+            {
+                let a = army as usize;
+                let head = node[a].links.first_conv;
+                node[a].links.first_conv = Some(insert(node, head, id, Link::Convoyer));
+            }
+            _ => {}
+        }
+        if let Some(d) = order.dest {
+            let p = d.prov.0 as usize;
+            mover_head[p] = Some(insert(node, mover_head[p], id, Link::Mover));
+        }
+    }
+}
+
+impl Resolver<'_> {
+    #[inline]
+    fn dest(&self, u: usize) -> Option<Dest> {
+        self.node[u].order.dest
+    }
+
+    /// The unit after `u` in its list of kind `link`.
+    #[inline]
+    fn after(&self, u: usize, link: Link) -> Option<usize> {
+        link.after(&self.node[u].links).map(UnitId::index)
+    }
+
+    /// The first unit moving to `p`.
+    #[inline]
+    fn first_mover(&self, p: Prov) -> Option<usize> {
+        self.mover_head[p.0 as usize].map(UnitId::index)
+    }
+
+    /// The unit in province `p`.
+    #[inline]
+    fn unit_in(&self, p: Prov) -> Option<usize> {
+        self.unit_at[p.0 as usize].map(usize::from)
     }
 
     /// Once resolved: did unit `m` move?
-    #[inline(always)]
+    #[inline]
     fn moved(&self, m: usize) -> bool {
-        let node = &self.t.node[m];
-        node.dest.is_some() && node.res
+        self.dest(m).is_some() && self.node[m].decision.res
     }
 
     /// Does move `m` go by convoy? A move that may fall back to land (the 1971
     /// reading of 4.A.3) goes by convoy only if its convoy route holds.
     #[inline(always)]
     fn by_convoy(&mut self, m: usize) -> bool {
-        let node = &self.t.node[m];
-        match node.dest {
-            Some((_, true)) if node.fallback => self.convoy_route(m),
-            Some((_, convoy)) => convoy,
-            None => false,
+        match self.dest(m).map(|d| d.way) {
+            Some(Way::ConvoyElseLand) => self.convoy_route(m),
+            Some(Way::Convoy) => true,
+            Some(Way::Land) | None => false,
         }
     }
 
-    /// The unit opposing `m` head to head, if any (neither move convoyed).
+    /// The unit opposing `m` head to head, if any (DATC 5.B.1): the unit in the
+    /// province `m` moves to moves to the province of `m`, and neither goes by convoy.
     #[inline(always)]
     fn head_to_head(&mut self, m: usize) -> Option<usize> {
-        let o = self.t.node[m].swap;
-        if o == NONE || self.by_convoy(m) || self.by_convoy(o as usize) {
+        let o = self.node[m].order.opp?.index();
+        let swap = self
+            .dest(o)
+            .is_some_and(|d| d.prov == self.node[m].order.prov);
+        if !swap || self.by_convoy(m) || self.by_convoy(o) {
             return None;
         }
-        Some(o as usize)
+        Some(o)
+    }
+
+    /// Unit `m` (moving into the province of supporting unit `s`) cuts the support if it
+    /// arrives there by its path (5.B.2): it belongs to another power and does not come
+    /// from the province the support goes to.
+    #[inline]
+    fn cuts_by_path(&self, s: usize, m: usize) -> bool {
+        self.units[m].power != self.units[s].power
+            && aimed(self.eff[s]) != Some(self.node[m].order.prov)
     }
 
     /// Resolve decision `u`: its result at once when it is decided already (the
-    /// common case, kept inline), else [`Resolver::search`].
-    #[inline(always)]
+    /// common case, read inline by every strength), else [`Resolver::search`].
+    #[inline]
     fn resolve(&mut self, u: usize) -> bool {
-        let node = self.t.node[u];
-        if node.state == State::Resolved {
-            return node.res;
+        let decision = self.node[u].decision;
+        if decision.state == State::Resolved {
+            return decision.res;
         }
         self.search(u)
+    }
+
+    /// The current adjudication read a guess made at stack depth `depth`.
+    fn read_guess(&mut self, depth: u32) {
+        self.low = Some(self.low.map_or(depth, |low| low.min(depth)));
     }
 
     /// Resolve decision `u` (DATC 5.F, the guess algorithm), with cycle membership
@@ -309,317 +505,331 @@ impl Resolver<'_> {
     /// disagree (no or two resolutions) does the backup rule fire.
     #[inline(never)]
     fn search(&mut self, u: usize) -> bool {
-        match self.t.node[u].state {
-            State::Resolved => return self.t.node[u].res,
+        let decision = self.node[u].decision;
+        match decision.state {
+            State::Resolved => return decision.res,
+            // A cyclic dependency: read this order's current guess.
             State::Visited => {
-                // A cyclic dependency: read this order's current guess.
-                self.low = self.low.min(self.t.node[u].depth);
-                return self.t.node[u].res;
+                self.read_guess(decision.depth);
+                return decision.res;
             }
-            State::Unresolved if self.t.node[u].in_cycle => {
+            State::Unresolved => {
                 // Left unresolved earlier in a cycle that is still open.
-                self.low = self.low.min(self.t.node[u].low_of);
-                return self.t.node[u].res;
+                if let Some(depth) = decision.open_in_cycle {
+                    self.read_guess(depth);
+                    return decision.res;
+                }
             }
-            State::Unresolved => {}
         }
-        self.t.node[u].state = State::Visited;
-        self.t.node[u].depth = self.stack_depth;
+        self.node[u].decision.state = State::Visited;
+        self.node[u].decision.depth = self.stack_depth;
         self.stack_depth += 1;
         let old_low = self.low;
-        let old_cycle_len = self.t.cycle.len();
-        let result = self.guess(u, old_cycle_len);
+        let old_cycle_len = self.cycle.len();
+        let searched = self.guess(u, old_cycle_len);
         self.stack_depth -= 1;
-        match result {
-            Some(r) => {
-                self.low = old_low;
-                r
-            }
-            None => {
-                // Rests on a guess further up: leave it open, in the cycle.
-                let low = self.low;
-                self.t.node[u].low_of = low;
-                self.t.node[u].in_cycle = true;
-                self.t.cycle.push(u as u16);
-                self.t.node[u].state = State::Unresolved;
-                self.low = old_low.min(low);
-                self.t.node[u].res
+        self.low = old_low;
+        match searched {
+            Searched::Decided(r) => r,
+            Searched::RestsOn(depth) => {
+                // Leave it open, in the cycle of the guess it rests on.
+                let decision = &mut self.node[u].decision;
+                decision.open_in_cycle = Some(depth);
+                decision.state = State::Unresolved;
+                let res = decision.res;
+                self.cycle.push(u as u16);
+                self.read_guess(depth);
+                res
             }
         }
     }
 
     /// Adjudicate `u` under the guess `false`, then (if it is the ancestor of its
-    /// cycle) under `true`. `Some(result)` once `u` is resolved; `None` when its result
-    /// rests on a guess made further up the stack (`res[u]` holds the result).
-    fn guess(&mut self, u: usize, old_cycle_len: usize) -> Option<bool> {
-        self.low = NO_GUESS;
-        self.t.node[u].res = false;
+    /// cycle) under `true` (DATC 5.F). When the two guesses disagree, the cycle has no
+    /// or two resolutions and the backup rule decides it (5.B.9).
+    fn guess(&mut self, u: usize, old_cycle_len: usize) -> Searched {
+        let depth = self.node[u].decision.depth;
+        self.low = None;
+        self.node[u].decision.res = false;
         let first = self.adjudicate(u);
-        if self.low == NO_GUESS {
+        let Some(low) = self.low else {
             self.settle(u, first, old_cycle_len);
-            return Some(first);
-        }
-        if self.low < self.t.node[u].depth {
-            self.t.node[u].res = first;
-            return None;
+            return Searched::Decided(first);
+        };
+        if low < depth {
+            self.node[u].decision.res = first;
+            return Searched::RestsOn(low);
         }
         // `u` is the ancestor of the whole cycle: reopen the cycle, try the other guess.
         self.reopen(old_cycle_len);
-        self.low = NO_GUESS;
-        self.t.node[u].res = true;
+        self.low = None;
+        self.node[u].decision.res = true;
         let second = self.adjudicate(u);
-        if self.low != NO_GUESS && self.low < self.t.node[u].depth {
-            self.t.node[u].res = second;
-            return None;
+        if let Some(low) = self.low.filter(|&low| low < depth) {
+            self.node[u].decision.res = second;
+            return Searched::RestsOn(low);
         }
         if first == second {
             self.settle(u, first, old_cycle_len);
-            return Some(first);
+            return Searched::Decided(first);
         }
         // No resolution or two: the backup rule decides the cycle.
         self.backup_rule(u, old_cycle_len);
         self.reopen(old_cycle_len);
         self.backup_fired = true;
-        if self.t.node[u].state == State::Resolved {
-            return Some(self.t.node[u].res);
+        if self.node[u].decision.state == State::Resolved {
+            return Searched::Decided(self.node[u].decision.res);
         }
-        self.t.node[u].state = State::Unresolved;
-        self.low = NO_GUESS;
-        Some(self.resolve(u))
-    }
-
-    /// Decide at once the decisions that rest on no other decision, so that the
-    /// search never visits them (most orders of a usual phase are such):
-    ///
-    /// - a support or convoy whose province no unit moves to: nothing can cut or
-    ///   dislodge it, so it succeeds (a support only if it matches, 5.B.2);
-    /// - a support that does not match fails; one that a move not by convoy from
-    ///   another power attacks, not from where the support goes, is cut (5.B.2);
-    /// - a move not by convoy to an empty province no other unit moves to: its attack
-    ///   is at least 1 and meets no hold, defend or prevent strength, so it succeeds;
-    /// - a move not by convoy and with no matching support, to a province whose unit
-    ///   does not move (hold strength at least 1) or to an empty province another
-    ///   move not by convoy enters (prevent strength at least 1): its attack is at
-    ///   most 1, so it fails.
-    ///
-    /// What [`Resolver::adjudicate`] would find for them is exactly this, under any
-    /// guess, so the result of every other decision is the same with or without it.
-    fn decide_alone(&mut self) {
-        let t = &mut *self.t;
-        for (u, &e) in self.eff.iter().enumerate() {
-            let node = &t.node[u];
-            let heads = &t.mover_head;
-            let alone = match e {
-                Eff::Hold => continue,
-                Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                    let first = heads[node.prov.0 as usize];
-                    if first == NONE || !node.matched {
-                        node.matched
-                    } else {
-                        // Cut for certain: a move not by convoy has its path.
-                        let mut m = first;
-                        while m != NONE {
-                            let n = &t.node[m as usize];
-                            if n.dest.is_some_and(|(_, c)| !c)
-                                && cuts_by_path(self.units, &t.node, self.eff, u, m as usize)
-                            {
-                                break;
-                            }
-                            m = n.next_mover;
-                        }
-                        if m == NONE {
-                            continue;
-                        }
-                        false
-                    }
-                }
-                Eff::Convoy { .. } => {
-                    if heads[node.prov.0 as usize] != NONE {
-                        continue;
-                    }
-                    true
-                }
-                Eff::Move { convoy: false, .. } => {
-                    let Some((d, _)) = node.dest else { continue };
-                    let first = heads[d.0 as usize];
-                    if node.opp == NONE && first == u as u16 && node.next_mover == NONE {
-                        // The only unit moving there: the first and last of the list.
-                        true
-                    } else if node.first_sup != NONE {
-                        continue;
-                    } else if node.opp != NONE {
-                        if t.node[node.opp as usize].dest.is_some() {
-                            continue;
-                        }
-                        false
-                    } else {
-                        // Another unit moves there, not by convoy?
-                        let mut o = first;
-                        while o != NONE
-                            && (o == u as u16 || t.node[o as usize].dest.is_none_or(|(_, c)| c))
-                        {
-                            o = t.node[o as usize].next_mover;
-                        }
-                        if o == NONE {
-                            continue;
-                        }
-                        false
-                    }
-                }
-                Eff::Move { .. } => continue,
-            };
-            t.node[u].res = alone;
-            t.node[u].state = State::Resolved;
-        }
+        self.node[u].decision.state = State::Unresolved;
+        self.low = None;
+        Searched::Decided(self.resolve(u))
     }
 
     /// `u` is decided; orders left open below it are re-resolved when next asked.
-    #[inline(always)]
     fn settle(&mut self, u: usize, r: bool, old_cycle_len: usize) {
         self.reopen(old_cycle_len);
-        self.t.node[u].res = r;
-        self.t.node[u].state = State::Resolved;
+        self.node[u].decision.res = r;
+        self.node[u].decision.state = State::Resolved;
     }
 
     /// Forget the open orders of the cycle above `old_cycle_len`.
     fn reopen(&mut self, old_cycle_len: usize) {
-        for &m in &self.t.cycle[old_cycle_len..] {
-            self.t.node[m as usize].in_cycle = false;
+        for &m in &self.cycle[old_cycle_len..] {
+            self.node[m as usize].decision.open_in_cycle = None;
         }
-        self.t.cycle.truncate(old_cycle_len);
+        self.cycle.truncate(old_cycle_len);
     }
 
-    /// Two or no solutions: circular movement succeeds; a cycle with a convoy in it
-    /// is a paradox and the convoys fail (Szykman); anything else fails.
+    /// The backup rule (DATC 5.B.9), for a cycle with two or no solutions: circular
+    /// movement succeeds; a cycle with a convoy in it is a paradox and the convoys fail
+    /// (Szykman); anything else fails.
     fn backup_rule(&mut self, u: usize, from: usize) {
         // The cycle's members: the open orders above `from`, and `u`.
-        let pushed = !self.t.cycle[from..].contains(&(u as u16));
+        let pushed = !self.cycle[from..].contains(&(u as u16));
         if pushed {
-            self.t.cycle.push(u as u16);
+            self.cycle.push(u as u16);
         }
         let is_convoy = |e: Eff| matches!(e, Eff::Convoy { .. });
-        let members = &self.t.cycle[from..];
+        let members = &self.cycle[from..];
         let convoys = members.iter().any(|&m| is_convoy(self.eff[m as usize]));
         let all_moves = members
             .iter()
             .all(|&m| matches!(self.eff[m as usize], Eff::Move { .. }));
-        for i in from..self.t.cycle.len() {
-            let m = self.t.cycle[i] as usize;
+        for i in from..self.cycle.len() {
+            let m = self.cycle[i] as usize;
+            let decision = &mut self.node[m].decision;
             if convoys {
                 if is_convoy(self.eff[m]) {
-                    self.t.node[m].res = false;
-                    self.t.node[m].state = State::Resolved;
-                    self.t.node[m].paradox = true;
+                    decision.res = false;
+                    decision.state = State::Resolved;
+                    decision.paradox = true;
                 }
             } else {
-                self.t.node[m].res = all_moves;
-                self.t.node[m].state = State::Resolved;
+                decision.res = all_moves;
+                decision.state = State::Resolved;
             }
         }
         if pushed {
-            self.t.cycle.pop();
+            self.cycle.pop();
         }
     }
 
+    /// Decide at once the decisions that rest on no other decision, so that the
+    /// search never visits them (most orders of a usual phase are such). What
+    /// [`Resolver::adjudicate`] would find for them is exactly this, under any guess,
+    /// so the result of every other decision is the same with or without it.
+    fn decide_alone(&mut self) {
+        for u in 0..self.eff.len() {
+            if let Some(result) = self.decided_alone(u) {
+                self.node[u].decision.res = result;
+                self.node[u].decision.state = State::Resolved;
+            }
+        }
+    }
+
+    /// What decision `u` is whatever the other decisions are, if that is known from the
+    /// orders alone (`None`: it rests on other decisions).
+    #[inline]
+    fn decided_alone(&self, u: usize) -> Option<bool> {
+        match self.eff[u] {
+            Eff::Hold => None,
+            Eff::SupHold { .. } | Eff::SupMove { .. } => self.support_alone(u),
+            Eff::Convoy { .. } => self.convoy_alone(u),
+            Eff::Move { .. } => self.move_alone(u),
+        }
+    }
+
+    /// DATC 5.B.2 for support `s`, where it rests on no decision: a support that does
+    /// not match fails; one whose province no unit moves to succeeds (nothing can cut
+    /// or dislodge it); one that a move by land from another power attacks, not from
+    /// where the support goes, is cut (the move has its path).
+    #[inline]
+    fn support_alone(&self, s: usize) -> Option<bool> {
+        if !self.node[s].order.matched {
+            return Some(false);
+        }
+        let first = self.mover_head[self.node[s].order.prov.0 as usize];
+        if first.is_none() {
+            return Some(true);
+        }
+        let cut = members(&self.node, first, Link::Mover)
+            .any(|m| self.dest(m).is_some_and(|d| d.way == Way::Land) && self.cuts_by_path(s, m));
+        cut.then_some(false)
+    }
+
+    /// DATC 5.B.3 for convoy `c`, where it rests on no decision: no unit moves to its
+    /// province, so none dislodges the fleet and it succeeds.
+    #[inline]
+    fn convoy_alone(&self, c: usize) -> Option<bool> {
+        self.mover_head[self.node[c].order.prov.0 as usize]
+            .is_none()
+            .then_some(true)
+    }
+
+    /// DATC 5.B.1 for move `m`, where it rests on no decision. Only a move by land is
+    /// decided alone (its path holds and its attack strength is at least 1):
+    ///
+    /// - to an empty province no other unit moves to, it meets no hold, defend or
+    ///   prevent strength, so it succeeds;
+    /// - with no matching support, its attack strength is at most 1, so it fails
+    ///   against a unit that does not move (hold strength at least 1) or, into an
+    ///   empty province, against another move by land there (prevent strength at
+    ///   least 1).
+    #[inline]
+    fn move_alone(&self, m: usize) -> Option<bool> {
+        let Some(Dest {
+            prov,
+            way: Way::Land,
+        }) = self.dest(m)
+        else {
+            return None;
+        };
+        let order = self.node[m].order;
+        let first = self.mover_head[prov.0 as usize];
+        // The only unit moving there: the first and the last of the list.
+        let only_mover = first == Some(UnitId::new(m)) && self.node[m].links.next_mover.is_none();
+        if order.opp.is_none() && only_mover {
+            return Some(true);
+        }
+        if self.node[m].links.first_sup.is_some() {
+            return None;
+        }
+        match order.opp {
+            Some(o) if self.dest(o.index()).is_some() => None,
+            Some(_) => Some(false),
+            None => members(&self.node, first, Link::Mover)
+                .any(|o| o != m && self.dest(o).is_some_and(|d| d.way == Way::Land))
+                .then_some(false),
+        }
+    }
+
+    /// Evaluate decision `u` from the others (DATC 5.B).
     fn adjudicate(&mut self, u: usize) -> bool {
         match self.eff[u] {
             Eff::Move { .. } => self.move_succeeds(u),
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                self.t.node[u].matched && self.cutter(u).is_none()
+                self.node[u].order.matched && self.cutter(u).is_none()
             }
-            Eff::Convoy { .. } => {
-                // 5.D: attacks on the fleet are adjudicated, not resolved.
-                let mut m = self.t.mover_head[self.t.node[u].prov.0 as usize];
-                while m != NONE {
-                    if self.adjudicate(m as usize) {
-                        return false;
-                    }
-                    m = self.t.node[m as usize].next_mover;
-                }
-                true
-            }
+            Eff::Convoy { .. } => self.convoy_succeeds(u),
             Eff::Hold => true,
         }
     }
 
-    /// PATH: the move is not convoyed (or may fall back to land), or a chain of
-    /// fleets whose convoys succeed joins its origin and destination.
+    /// DATC 5.B.3: convoy `c` succeeds unless a unit moves into its province. The
+    /// attacks on the fleet are adjudicated, not resolved (5.D).
+    fn convoy_succeeds(&mut self, c: usize) -> bool {
+        let mut next = self.first_mover(self.node[c].order.prov);
+        while let Some(m) = next {
+            if self.adjudicate(m) {
+                return false;
+            }
+            next = self.after(m, Link::Mover);
+        }
+        true
+    }
+
+    /// PATH (DATC 5.B.4): the move is not convoyed (or may fall back to land), or a
+    /// chain of fleets whose convoys succeed joins its origin and destination.
     #[inline(always)]
     fn path(&mut self, m: usize) -> bool {
-        let node = &self.t.node[m];
-        match node.dest {
-            Some((_, true)) if !node.fallback => self.convoy_route(m),
+        match self.dest(m) {
+            Some(Dest {
+                way: Way::Convoy, ..
+            }) => self.convoy_route(m),
             _ => true,
         }
     }
 
     /// Convoyed move `m` is void: no chain of fleets ordered to convoy it (whether
     /// their convoys succeed or not) joins its origin and destination.
+    #[inline]
     fn void_convoy(&self, m: usize) -> bool {
-        let Some((d, true)) = self.dest(m) else {
+        let Some(Dest { prov: d, way }) = self.dest(m) else {
             return false;
         };
-        let node = &self.t.node;
-        let fleets: ProvSet = members(node, node[m].first_conv, Link::Convoyer)
-            .map(|f| node[f].prov)
+        if way == Way::Land {
+            return false;
+        }
+        let fleets: ProvSet = members(&self.node, self.node[m].links.first_conv, Link::Convoyer)
+            .map(|f| self.node[f].order.prov)
             .collect();
-        !convoy::route_exists(self.map, &fleets, node[m].prov, d)
+        !convoy::route_exists(self.map, &fleets, self.node[m].order.prov, d)
     }
 
     /// A chain of fleets whose convoys succeed joins the origin and destination of
     /// convoyed move `m`.
     fn convoy_route(&mut self, m: usize) -> bool {
-        let Some((d, true)) = self.dest(m) else {
+        let Some(Dest { prov: d, way }) = self.dest(m) else {
             return false;
         };
-        if self.t.node[m].route_memo != 0 {
-            return self.t.node[m].route_memo == 2;
+        if way == Way::Land {
+            return false;
+        }
+        if let Some(route) = self.node[m].decision.route {
+            return route;
         }
         let mut fleets = ProvSet::EMPTY;
         // Every convoy read is decided (none is a guess of an open cycle).
         let mut decided = true;
-        let mut f = self.t.node[m].first_conv;
-        while f != NONE {
-            let fu = f as usize;
-            if self.resolve(fu) {
-                fleets.insert(self.t.node[fu].prov);
+        let mut next = self.node[m].links.first_conv.map(UnitId::index);
+        while let Some(f) = next {
+            if self.resolve(f) {
+                fleets.insert(self.node[f].order.prov);
             }
-            decided &= self.t.node[fu].state == State::Resolved;
-            f = self.t.node[fu].next_conv;
+            decided &= self.node[f].decision.state == State::Resolved;
+            next = self.after(f, Link::Convoyer);
         }
-        let route =
-            !fleets.is_empty() && convoy::route_exists(self.map, &fleets, self.t.node[m].prov, d);
+        let route = !fleets.is_empty()
+            && convoy::route_exists(self.map, &fleets, self.node[m].order.prov, d);
         if decided {
-            self.t.node[m].route_memo = 1 + u8::from(route);
+            self.node[m].decision.route = Some(route);
         }
         route
     }
 
+    /// The successful supports of unit `u`, those of power `not_of` left out.
     #[inline(always)]
-    fn support_count(&mut self, u: usize, not_of: Option<crate::map::Power>) -> u8 {
+    fn support_count(&mut self, u: usize, not_of: Option<Power>) -> u8 {
         let mut n = 0;
-        let mut s = self.t.node[u].first_sup;
-        while s != NONE {
-            let su = s as usize;
-            if not_of.is_none_or(|p| self.units[su].power != p) && self.resolve(su) {
+        let mut next = self.node[u].links.first_sup.map(UnitId::index);
+        while let Some(s) = next {
+            if not_of.is_none_or(|p| self.units[s].power != p) && self.resolve(s) {
                 n += 1;
             }
-            s = self.t.node[su].next_sup;
+            next = self.after(s, Link::Supporter);
         }
         n
     }
 
-    /// The attack strength of move `m`.
+    /// The ATTACK STRENGTH of move `m` (DATC 5.B.8).
     #[inline(always)]
     fn attack(&mut self, m: usize) -> u8 {
         if !self.path(m) {
             return 0;
         }
-        let o = self.t.node[m].opp;
-        if o == NONE {
+        let Some(o) = self.node[m].order.opp.map(UnitId::index) else {
             return 1 + self.support_count(m, None);
-        }
-        let o = o as usize;
+        };
         let h2h = self.head_to_head(m).is_some();
         if !h2h && self.dest(o).is_some() && self.resolve(o) {
             return 1 + self.support_count(m, None);
@@ -630,22 +840,28 @@ impl Resolver<'_> {
         1 + self.support_count(m, Some(self.units[o].power))
     }
 
+    /// The DEFEND STRENGTH of move `m` (DATC 5.B.7).
     #[inline(always)]
     fn defend(&mut self, m: usize) -> u8 {
         1 + self.support_count(m, None)
     }
 
+    /// The PREVENT STRENGTH of move `m` (DATC 5.B.6), kept once every decision is
+    /// resolved.
     #[inline(always)]
     fn prevent(&mut self, m: usize) -> u8 {
         if !self.settled {
             return self.prevent_now(m);
         }
-        if self.t.node[m].prevent_memo == u8::MAX {
-            self.t.node[m].prevent_memo = self.prevent_now(m);
+        if let Some(strength) = self.node[m].decision.prevent {
+            return strength;
         }
-        self.t.node[m].prevent_memo
+        let strength = self.prevent_now(m);
+        self.node[m].decision.prevent = Some(strength);
+        strength
     }
 
+    /// [`Resolver::prevent`], computed.
     #[inline(always)]
     fn prevent_now(&mut self, m: usize) -> u8 {
         if !self.path(m) {
@@ -659,24 +875,26 @@ impl Resolver<'_> {
         1 + self.support_count(m, None)
     }
 
+    /// The HOLD STRENGTH of province `p` (DATC 5.B.5).
     #[inline(always)]
     fn hold(&mut self, p: Prov) -> u8 {
-        let o = self.unit_at[p.0 as usize];
-        if o == NONE {
+        let Some(o) = self.unit_in(p) else {
             return 0;
-        }
-        let o = o as usize;
+        };
         if self.dest(o).is_some() {
             return if self.resolve(o) { 0 } else { 1 };
         }
         1 + self.support_count(o, None)
     }
 
+    /// MOVE (DATC 5.B.1): the attack strength of `m` beats the defend strength of the
+    /// unit it meets head to head, or else the hold strength of its destination, and
+    /// the prevent strength of every other unit moving there.
     // `m` is a move: callers reach here only for units whose effective order is
     // `Eff::Move` (they matched it or `dest` returned `Some`), so `dest` cannot fail.
     #[allow(clippy::expect_used)]
     fn move_succeeds(&mut self, m: usize) -> bool {
-        let (d, _) = self.dest(m).expect("a move");
+        let d = self.dest(m).expect("a move").prov;
         let a = self.attack(m);
         if a == 0 {
             return false;
@@ -688,49 +906,44 @@ impl Resolver<'_> {
         } else if a <= self.hold(d) {
             return false;
         }
-        let mut other = self.t.mover_head[d.0 as usize];
-        while other != NONE {
-            let o = other as usize;
+        let mut next = self.first_mover(d);
+        while let Some(o) = next {
             if o != m && a <= self.prevent(o) {
                 return false;
             }
-            other = self.t.node[o].next_mover;
+            next = self.after(o, Link::Mover);
         }
         true
     }
 
-    /// The unit that cuts support `s`, if any (5.B.2).
-    #[inline(always)]
+    /// The unit that cuts support `s`, if any (DATC 5.B.2): a move from another power
+    /// that has its path, not from where the support goes; else a move that succeeds
+    /// (dislodging the supporter).
+    #[inline]
     fn cutter(&mut self, s: usize) -> Option<usize> {
-        let p = self.t.node[s].prov;
-        let first = self.t.mover_head[p.0 as usize];
+        let first = self.first_mover(self.node[s].order.prov);
         let mut next = first;
-        while next != NONE {
-            let m = next as usize;
-            if cuts_by_path(self.units, &self.t.node, self.eff, s, m)
-                && !self.kept_by_paradox_rule(s, m)
-                && self.path(m)
-            {
+        while let Some(m) = next {
+            if self.cuts_by_path(s, m) && !self.kept_by_paradox_rule(s, m) && self.path(m) {
                 return Some(m);
             }
-            next = self.t.node[m].next_mover;
+            next = self.after(m, Link::Mover);
         }
         next = first;
-        while next != NONE {
-            let m = next as usize;
+        while let Some(m) = next {
             // The 1971 and 1982 rules take precedence over the dislodge rule (6.F.17).
             if !self.kept_by_paradox_rule(s, m) && self.resolve(m) {
                 return Some(m);
             }
-            next = self.t.node[m].next_mover;
+            next = self.after(m, Link::Mover);
         }
         None
     }
 
     /// The 1971 and 1982 paradox rules (DATC 4.A.2 a and b): a convoyed army does not
     /// cut this support of fleet `s`. Under the Szykman rule no support is kept.
-    #[inline(always)]
-    fn kept_by_paradox_rule(&mut self, s: usize, m: usize) -> bool {
+    #[inline]
+    fn kept_by_paradox_rule(&self, s: usize, m: usize) -> bool {
         if self.rules.paradox == ParadoxRule::Szykman
             || self.units[s].kind != UnitKind::Fleet
             || self.units[m].kind != UnitKind::Army
@@ -745,117 +958,261 @@ impl Resolver<'_> {
             ParadoxRule::SeaSupportNotCut1982 => {
                 let at = match self.eff[s] {
                     Eff::SupMove { to, .. } => to,
-                    Eff::SupHold { target } => self.t.node[target as usize].prov,
+                    Eff::SupHold { target } => self.node[target as usize].order.prov,
                     _ => return false,
                 };
-                let f = self.unit_at[at.0 as usize];
-                self.map.is_sea(at) && f != NONE && self.t.node[f as usize].convoying
+                self.map.is_sea(at)
+                    && self
+                        .unit_in(at)
+                        .is_some_and(|f| self.node[f].order.convoying)
             }
             // "supporting a fleet which is attacking one of the convoy fleets".
             ParadoxRule::ConvoyAttackSupportNotCut1971 => {
                 let Eff::SupMove { target, to, .. } = self.eff[s] else {
                     return false;
                 };
-                let f = self.unit_at[to.0 as usize];
-                if self.units[target as usize].kind != UnitKind::Fleet || f == NONE {
+                if self.units[target as usize].kind != UnitKind::Fleet {
                     return false;
                 }
-                members(&self.t.node, self.t.node[m].first_conv, Link::Convoyer)
-                    .any(|c| c == f as usize)
+                let Some(f) = self.unit_in(to) else {
+                    return false;
+                };
+                members(&self.node, self.node[m].links.first_conv, Link::Convoyer).any(|c| c == f)
             }
         }
     }
 }
 
-/// The resolver for a checked phase, supports and convoys matched to what their units
-/// do, its tables in the buffers of `t`.
-fn new_resolver<'a>(
-    map: &'a Map,
-    rules: Rules,
-    units: &'a [Unit],
-    eff: &'a [Eff],
-    unit_at: &'a [u16],
-    mut t: Box<Scratch>,
-) -> Resolver<'a> {
-    // One pass: each unit's node, the supports and convoys matched to what their units
-    // do, and the lists linked. A list is ordered by its units' provinces, and the
-    // nodes of the units listed before this one are filled in already.
-    refill(&mut t.node, units.len(), Node::NEW);
-    refill(&mut t.mover_head, map.province_count(), NONE);
-    let node = &mut t.node;
-    for (s, (u, e)) in units.iter().zip(eff).enumerate() {
-        let s16 = s as u16;
-        let here = map.prov_of(u.loc);
-        node[s].prov = here;
-        match *e {
-            Eff::SupHold { target } => {
-                if !matches!(eff[target as usize], Eff::Move { .. }) {
-                    node[s].matched = true;
-                    let head = node[target as usize].first_sup;
-                    node[target as usize].first_sup = insert(node, head, s16, Link::Supporter);
-                }
+/// Where every unit ends the phase, and who dislodged whom.
+struct Ends {
+    /// Per unit: where it ends the phase (its own location if it did not move).
+    destination: Vec<Loc>,
+    /// The provinces occupied after the phase: every unit's destination (a dislodged
+    /// unit's province is also its dislodger's destination).
+    occupied: ProvSet,
+}
+
+/// What the decisions mean once every one is resolved.
+impl Resolver<'_> {
+    /// Resolve every decision the orders make (DATC 5.F); from here on nothing read
+    /// changes.
+    fn resolve_all(&mut self) {
+        for (u, e) in self.eff.iter().enumerate() {
+            if !matches!(e, Eff::Hold) {
+                self.resolve(u);
             }
-            Eff::SupMove { target, to, coast } => {
-                if let Eff::Move { to: mt, .. } = eff[target as usize] {
-                    if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt) {
-                        node[s].matched = true;
-                        let head = node[target as usize].first_sup;
-                        node[target as usize].first_sup = insert(node, head, s16, Link::Supporter);
-                    }
-                }
-            }
-            Eff::Convoy { army, to } => {
-                if let Eff::Move { to: mt, convoy, .. } = eff[army as usize] {
-                    if map.prov_of(mt) == to {
-                        node[s].convoying = true;
-                        if convoy {
-                            let head = node[army as usize].first_conv;
-                            node[army as usize].first_conv =
-                                insert(node, head, s16, Link::Convoyer);
+        }
+        self.settled = true;
+    }
+
+    /// Where every unit ends: a unit whose move succeeds at its destination, every
+    /// other where it is; a unit that stays where a move succeeds is dislodged.
+    fn where_units_end(&mut self) -> Ends {
+        let n = self.units.len();
+        let mut ends = Ends {
+            destination: Vec::with_capacity(n),
+            occupied: ProvSet::EMPTY,
+        };
+        for (m, u) in self.units.iter().enumerate() {
+            let to = match self.eff[m] {
+                Eff::Move { to, .. } if self.node[m].decision.res => {
+                    if let Some(o) = self.node[m].order.opp.map(UnitId::index) {
+                        if !self.moved(o) {
+                            self.node[o].decision.dislodged_by = Some(UnitId::new(m));
                         }
                     }
+                    to
                 }
+                _ => u.loc,
+            };
+            ends.destination.push(to);
+            ends.occupied.insert(self.map.prov_of(to));
+        }
+        ends
+    }
+
+    /// The standoffs: provinces empty after the phase into which a move with prevent
+    /// strength failed (no retreat goes there). Only the destination of a failed move
+    /// can be one.
+    fn standoffs(&mut self, occupied: &ProvSet) -> ProvSet {
+        let mut contested = ProvSet::EMPTY;
+        for m in 0..self.units.len() {
+            let Some(Dest { prov: p, .. }) = self.dest(m) else {
+                continue;
+            };
+            if !self.node[m].decision.res
+                && !occupied.contains(p)
+                && !contested.contains(p)
+                && self.prevent(m) > 0
+            {
+                contested.insert(p);
             }
-            Eff::Move {
-                to,
-                convoy,
-                fallback,
-            } => {
-                let d = map.prov_of(to);
-                let o = unit_at[d.0 as usize];
-                let n = &mut node[s];
-                n.dest = Some((d, convoy));
-                n.fallback = fallback;
-                n.opp = o;
-                let head = t.mover_head[d.0 as usize];
-                t.mover_head[d.0 as usize] = insert(node, head, s16, Link::Mover);
-                // A swap is found by the later of its two units, once both moves are known.
-                if o != NONE
-                    && (o as usize) < s
-                    && node[o as usize].dest.is_some_and(|(b, _)| b == here)
-                {
-                    node[s].swap = o;
-                    node[o as usize].swap = s16;
-                }
-            }
-            Eff::Hold => {}
+        }
+        contested
+    }
+
+    /// The dislodged units, each with where it may retreat.
+    fn dislodged(&mut self, ends: &Ends, contested: &ProvSet) -> Vec<Dislodged> {
+        let mut dislodged = Vec::new();
+        for u in 0..self.units.len() {
+            let Some(m) = self.dislodger(u) else { continue };
+            let by = self.node[m].order.prov;
+            let by_convoy = self.by_convoy(m);
+            let blocked = |p: Prov| {
+                ends.occupied.contains(p) || contested.contains(p) || (!by_convoy && p == by)
+            };
+            dislodged.push(Dislodged {
+                unit: u,
+                by,
+                by_convoy,
+                retreats: self.retreats(u, blocked),
+            });
+        }
+        dislodged
+    }
+
+    /// Where dislodged unit `u` may retreat: the places it could move to but those
+    /// `blocked` (occupied after the phase, a standoff, or the attacker's province
+    /// unless the attacker came by convoy, DATC 4.A.5).
+    fn retreats(&self, u: usize, blocked: impl Fn(Prov) -> bool) -> Vec<Loc> {
+        let unit = &self.units[u];
+        match unit.kind {
+            UnitKind::Army => self
+                .map
+                .army_neighbours(self.node[u].order.prov)
+                .iter()
+                .filter(|&p| !blocked(p))
+                .map(Loc::from)
+                .collect(),
+            UnitKind::Fleet => self
+                .map
+                .fleet_neighbours(unit.loc)
+                .iter()
+                .copied()
+                .filter(|&l| !blocked(self.map.prov_of(l)))
+                .collect(),
         }
     }
-    t.cycle.clear();
-    Resolver {
-        map,
-        rules,
-        units,
-        eff,
-        unit_at,
-        t,
-        low: NO_GUESS,
-        stack_depth: 0,
-        backup_fired: false,
-        settled: false,
+
+    /// The unit that dislodged unit `u`, once [`Resolver::where_units_end`] found it.
+    fn dislodger(&self, u: usize) -> Option<usize> {
+        self.node[u].decision.dislodged_by.map(UnitId::index)
+    }
+
+    /// The outcome of the order of unit `u`, with its cause.
+    #[inline]
+    fn outcome(&mut self, u: usize) -> Outcome {
+        let dislodger = self.dislodger(u);
+        match self.eff[u] {
+            Eff::Hold => dislodged_or(dislodger, Outcome::Succeeds),
+            Eff::Move { .. } => self.move_outcome(u),
+            Eff::SupHold { .. } | Eff::SupMove { .. } => self.support_outcome(u, dislodger),
+            Eff::Convoy { .. } => self.convoy_outcome(u, dislodger),
+        }
+    }
+
+    /// A move is void with no convoy route ordered; else it succeeds, or fails for its
+    /// convoy disrupted or for what stood against it.
+    #[inline]
+    fn move_outcome(&mut self, m: usize) -> Outcome {
+        if self.void_convoy(m) {
+            return Outcome::Invalid(Void::NoConvoyOrdered);
+        }
+        if self.node[m].decision.res {
+            return Outcome::Succeeds;
+        }
+        if !self.path(m) {
+            return Outcome::Fails(Failure::ConvoyDisrupted);
+        }
+        match self.why_bounced(m) {
+            // Nothing stood against it: only the backup rule fails such a move.
+            Failure::Bounced { against, .. } if against.is_empty() => {
+                Outcome::Fails(Failure::Paradox)
+            }
+            f => Outcome::Fails(f),
+        }
+    }
+
+    /// A support is void when it does not match; else it succeeds, or fails
+    /// dislodged, cut, or by the backup rule.
+    fn support_outcome(&mut self, s: usize, dislodger: Option<usize>) -> Outcome {
+        if !self.node[s].order.matched {
+            return Outcome::Invalid(Void::SupportNotMatched);
+        }
+        if self.node[s].decision.res {
+            return Outcome::Succeeds;
+        }
+        if let Some(m) = dislodger {
+            return Outcome::Fails(Failure::Dislodged { by: m });
+        }
+        match self.cutter(s) {
+            Some(by) => Outcome::Fails(Failure::Cut { by }),
+            // Only the backup rule fails a support that nothing cut.
+            None => Outcome::Fails(Failure::Paradox),
+        }
+    }
+
+    /// A convoy is void when it does not match; else it succeeds unless its fleet is
+    /// dislodged or the backup rule failed it (Szykman).
+    fn convoy_outcome(&mut self, c: usize, dislodger: Option<usize>) -> Outcome {
+        if !self.node[c].order.convoying {
+            return Outcome::Invalid(Void::ConvoyNotMatched);
+        }
+        let otherwise = if self.node[c].decision.paradox {
+            Outcome::Fails(Failure::Paradox)
+        } else {
+            Outcome::Succeeds
+        };
+        dislodged_or(dislodger, otherwise)
+    }
+
+    /// The opposition that stopped move `m`: the defend or hold strength it met and
+    /// the prevent strengths of the other moves there, each as strong as its attack.
+    // `m` is a move (called for a failed `Eff::Move` only), so `dest` cannot fail.
+    #[allow(clippy::expect_used)]
+    fn why_bounced(&mut self, m: usize) -> Failure {
+        let attack = self.attack(m);
+        let d = self.dest(m).expect("a move").prov;
+        // Room for the usual number of oppositions.
+        let mut against = Vec::with_capacity(4);
+        let mut oppose = |unit: usize, kind: Strength, strength: u8| {
+            if strength >= attack {
+                against.push(Opposition {
+                    unit,
+                    kind,
+                    strength,
+                });
+            }
+        };
+        let h2h = self.head_to_head(m);
+        if let Some(o) = h2h {
+            oppose(o, Strength::Defend, self.defend(o));
+        } else if let Some(o) = self.unit_in(d) {
+            oppose(o, Strength::Hold, self.hold(d));
+        }
+        let mut next = self.first_mover(d);
+        while let Some(other) = next {
+            if other != m && h2h != Some(other) {
+                oppose(other, Strength::Prevent, self.prevent(other));
+            }
+            next = self.after(other, Link::Mover);
+        }
+        Failure::Bounced { attack, against }
     }
 }
 
+/// `Fails(Dislodged)` if a unit dislodged it, else `otherwise`.
+#[inline]
+fn dislodged_or(dislodger: Option<usize>, otherwise: Outcome) -> Outcome {
+    match dislodger {
+        Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
+        None => otherwise,
+    }
+}
+
+/// Resolve a checked movement phase: the decisions that rest on no other first, then
+/// the search (DATC 5.F), then where the units end, the standoffs, the dislodged
+/// units with their retreats, and every order's outcome.
 pub(crate) fn resolve(
     map: &Map,
     position: &Position,
@@ -871,222 +1228,34 @@ pub(crate) fn resolve(
         diagnostics,
     } = checked;
     let units = &position.units;
-    let n = units.len();
-    let t = Scratch::take();
-    let mut r = new_resolver(map, rules, units, &eff, &unit_at, t);
-    // Only a move by convoy can be void, or go by convoy.
-    let by_convoy = eff
-        .iter()
-        .any(|e| matches!(e, Eff::Move { convoy: true, .. }));
+    let mut r = Resolver::new(map, rules, units, &eff, &unit_at);
     r.decide_alone();
-    for (u, e) in eff.iter().enumerate() {
-        if !matches!(e, Eff::Hold) {
-            r.resolve(u);
-        }
-    }
-    r.settled = true;
-
-    // Where every unit ends, and who is dislodged by whom. The provinces occupied after
-    // the phase are every unit's destination: a dislodged unit's province is also its
-    // dislodger's destination.
-    let mut destination: Vec<Loc> = Vec::with_capacity(n);
-    let mut occupied = ProvSet::EMPTY;
-    let mut dislodgements = 0;
-    for (m, u) in units.iter().enumerate() {
-        let to = match eff[m] {
-            Eff::Move { to, .. } if r.t.node[m].res => {
-                let o = r.t.node[m].opp;
-                if o != NONE && !r.moved(o as usize) {
-                    r.t.node[o as usize].dislodger = m as u16;
-                    dislodgements += 1;
-                }
-                to
-            }
-            _ => u.loc,
-        };
-        destination.push(to);
-        occupied.insert(map.prov_of(to));
-    }
-    // Contested: empty after the phase, and a move there with prevent strength failed.
-    // Only the destination of a failed move can be; listed in province order.
-    let mut contested_set = ProvSet::EMPTY;
-    for m in 0..n {
-        let Some((p, _)) = r.dest(m) else { continue };
-        if !r.t.node[m].res
-            && !occupied.contains(p)
-            && !contested_set.contains(p)
-            && r.prevent(m) > 0
-        {
-            contested_set.insert(p);
-        }
-    }
-    let mut contested: Vec<Prov> = Vec::with_capacity(contested_set.len());
-    contested.extend(contested_set.iter());
-    let mut dislodged = Vec::with_capacity(dislodgements);
-
-    // The dislodged units with their retreats, and the outcomes with their causes.
-    for (u, (&e, &k)) in eff.iter().zip(&order_of).enumerate() {
-        let node = &r.t.node[u];
-        // Most units are not dislodged and their orders succeed: their result
-        // (`Succeeds` already) stays as it is.
-        let succeeds = match e {
-            Eff::Hold => true,
-            Eff::Move { convoy: false, .. } | Eff::SupHold { .. } | Eff::SupMove { .. } => node.res,
-            Eff::Move { .. } => false,
-            Eff::Convoy { .. } => node.convoying && !node.paradox,
-        };
-        if succeeds && node.dislodger == NONE {
-            continue;
-        }
-        let dislodger = match node.dislodger {
-            NONE => None,
-            m => Some(m as usize),
-        };
-        if let Some(m) = dislodger {
-            let by = r.t.node[m].prov;
-            let by_convoy = r.by_convoy(m);
-            let unit = &units[u];
-            let open = |l: &Loc| {
-                let p = map.prov_of(*l);
-                !occupied.contains(p) && !contested_set.contains(p) && (by_convoy || p != by)
-            };
-            let mut retreats = Vec::new();
-            match unit.kind {
-                UnitKind::Army => {
-                    for p in map.army_neighbours(r.t.node[u].prov).iter() {
-                        if open(&Loc::from(p)) {
-                            retreats.push(Loc::from(p));
-                        }
-                    }
-                }
-                UnitKind::Fleet => {
-                    for &l in map.fleet_neighbours(unit.loc) {
-                        if open(&l) {
-                            retreats.push(l);
-                        }
-                    }
-                }
-            }
-            dislodged.push(Dislodged {
-                unit: u,
-                by,
-                by_convoy,
-                retreats,
-            });
-        }
-        let Some(k) = k else { continue };
-        let outcome = match e {
-            Eff::Hold => match dislodger {
-                Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
-                None => Outcome::Succeeds,
-            },
-            Eff::Move { convoy: true, .. } if r.void_convoy(u) => {
-                Outcome::Invalid(Void::NoConvoyOrdered)
-            }
-            Eff::Move { .. } if r.t.node[u].res => Outcome::Succeeds,
-            Eff::Move { .. } => {
-                if !r.path(u) {
-                    Outcome::Fails(Failure::ConvoyDisrupted)
-                } else {
-                    match why_bounced(&mut r, u) {
-                        // Nothing stood against it: only the backup rule fails such a move.
-                        Failure::Bounced { against, .. } if against.is_empty() => {
-                            Outcome::Fails(Failure::Paradox)
-                        }
-                        f => Outcome::Fails(f),
-                    }
-                }
-            }
-            Eff::SupHold { .. } | Eff::SupMove { .. } if !r.t.node[u].matched => {
-                Outcome::Invalid(Void::SupportNotMatched)
-            }
-            Eff::SupHold { .. } | Eff::SupMove { .. } => {
-                if r.t.node[u].res {
-                    Outcome::Succeeds
-                } else if let Some(m) = dislodger {
-                    Outcome::Fails(Failure::Dislodged { by: m })
-                } else {
-                    match r.cutter(u) {
-                        Some(by) => Outcome::Fails(Failure::Cut { by }),
-                        // Only the backup rule fails a support that nothing cut.
-                        None => Outcome::Fails(Failure::Paradox),
-                    }
-                }
-            }
-            Eff::Convoy { .. } if !r.t.node[u].convoying => {
-                Outcome::Invalid(Void::ConvoyNotMatched)
-            }
-            Eff::Convoy { .. } => match dislodger {
-                Some(m) => Outcome::Fails(Failure::Dislodged { by: m }),
-                None if r.t.node[u].paradox => Outcome::Fails(Failure::Paradox),
-                None => Outcome::Succeeds,
-            },
-        };
-        // A legal order's result starts as `Succeeds`.
-        if outcome != Outcome::Succeeds {
-            results[k].outcome = outcome;
+    r.resolve_all();
+    let ends = r.where_units_end();
+    let contested = r.standoffs(&ends.occupied);
+    let dislodged = r.dislodged(&ends, &contested);
+    for (u, k) in order_of.iter().enumerate() {
+        if let Some(k) = *k {
+            // A legal order's result starts as `Succeeds`.
+            results[k].outcome = r.outcome(u);
         }
     }
     // An order written twice shares its twin's outcome (4.D.3).
     for (k, first) in same_as {
         results[k].outcome = results[first].outcome.clone();
     }
-    // Not `vec![false; n]`: a zeroed allocation takes mimalloc's slow aligned path.
-    let mut convoyed = Vec::with_capacity(n);
-    if by_convoy {
-        for m in 0..n {
-            convoyed.push(r.by_convoy(m));
-        }
-    } else {
-        convoyed.resize(n, false);
-    }
-    let t = r.t;
-    t.give_back();
-    legality::recycle(unit_at, eff, order_of);
+    let convoyed = (0..units.len()).map(|m| r.by_convoy(m)).collect();
+    r.give_back_tables();
     MovementResult {
         rules,
         convoyed,
         units: units.clone(),
         orders: results,
-        destination,
+        destination: ends.destination,
         dislodged,
-        contested,
+        contested: contested.iter().collect(),
         diagnostics,
     }
-}
-
-/// The opposition that stopped move `m`.
-// `m` is a move (called for a failed `Eff::Move` only), so `dest` cannot fail.
-#[allow(clippy::expect_used)]
-fn why_bounced(r: &mut Resolver<'_>, m: usize) -> Failure {
-    let attack = r.attack(m);
-    let (d, _) = r.dest(m).expect("a move");
-    // Room for the usual number of oppositions, so that pushing them does not grow it.
-    let mut against = Vec::with_capacity(4);
-    let mut oppose = |unit: usize, kind: Strength, strength: u8| {
-        if strength >= attack {
-            against.push(Opposition {
-                unit,
-                kind,
-                strength,
-            });
-        }
-    };
-    let h2h = r.head_to_head(m);
-    if let Some(o) = h2h {
-        oppose(o, Strength::Defend, r.defend(o));
-    } else if r.unit_at[d.0 as usize] != NONE {
-        oppose(r.unit_at[d.0 as usize] as usize, Strength::Hold, r.hold(d));
-    }
-    let mut next = r.t.mover_head[d.0 as usize];
-    while next != NONE {
-        let other = next as usize;
-        if other != m && h2h != Some(other) {
-            oppose(other, Strength::Prevent, r.prevent(other));
-        }
-        next = r.t.node[other].next_mover;
-    }
-    Failure::Bounced { attack, against }
 }
 
 /// Every consistent resolution of a movement phase, found by brute force over its
@@ -1117,14 +1286,7 @@ pub(crate) fn enumerate(
     max_decisions: usize,
 ) -> Option<Enumeration> {
     let units = &position.units;
-    let mut r = new_resolver(
-        map,
-        rules,
-        units,
-        &checked.eff,
-        &checked.unit_at,
-        Scratch::take(),
-    );
+    let mut r = Resolver::new(map, rules, units, &checked.eff, &checked.unit_at);
     let decisions: Vec<usize> = (0..units.len())
         .filter(|&u| !matches!(checked.eff[u], Eff::Hold))
         .collect();
@@ -1135,34 +1297,30 @@ pub(crate) fn enumerate(
     r.decide_alone();
     let alone: Vec<(usize, bool)> = decisions
         .iter()
-        .filter(|&&u| r.t.node[u].state == State::Resolved)
-        .map(|&u| (u, r.t.node[u].res))
+        .filter(|&&u| r.node[u].decision.state == State::Resolved)
+        .map(|&u| (u, r.node[u].decision.res))
         .collect();
     let mut alone_wrong = Vec::new();
     for &u in &decisions {
         r.resolve(u);
     }
-    let resolved: Vec<bool> = decisions.iter().map(|&u| r.t.node[u].res).collect();
+    let resolved: Vec<bool> = decisions.iter().map(|&u| r.node[u].decision.res).collect();
     let backup_fired = r.backup_fired;
     let mut solutions = Vec::new();
     for mask in 0u32..(1 << decisions.len()) {
         let value = |i: usize| mask >> i & 1 == 1;
         for (i, &u) in decisions.iter().enumerate() {
-            r.t.node[u].res = value(i);
-            r.t.node[u].state = State::Resolved;
+            r.node[u].decision.res = value(i);
+            r.node[u].decision.state = State::Resolved;
         }
         // Each assignment decides every convoy afresh: no route is kept from the last.
-        for node in r.t.node.iter_mut() {
-            node.route_memo = 0;
-        }
+        r.forget_routes();
         for &(u, v) in &alone {
             if r.adjudicate(u) != v && !alone_wrong.contains(&u) {
                 alone_wrong.push(u);
             }
         }
-        for node in r.t.node.iter_mut() {
-            node.route_memo = 0;
-        }
+        r.forget_routes();
         if decisions
             .iter()
             .enumerate()
@@ -1171,7 +1329,7 @@ pub(crate) fn enumerate(
             solutions.push((0..decisions.len()).map(value).collect());
         }
     }
-    r.t.give_back();
+    r.give_back_tables();
     Some(Enumeration {
         decisions,
         resolved,
@@ -1180,4 +1338,14 @@ pub(crate) fn enumerate(
         alone_wrong,
         solutions,
     })
+}
+
+impl Resolver<'_> {
+    /// Forget every convoy route kept (for [`enumerate`], which assigns the decisions
+    /// afresh).
+    fn forget_routes(&mut self) {
+        for node in &mut self.node {
+            node.decision.route = None;
+        }
+    }
 }
