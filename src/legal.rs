@@ -146,7 +146,7 @@ fn moves_of(map: &Map, u: &Unit, fleets_at_sea: &ProvSet) -> Moves {
                 .collect();
             let mut convoy = ProvSet::EMPTY;
             let mut fleets = ProvSet::EMPTY;
-            if map.is_shore(here) {
+            if map.is_coastal(here) {
                 fleets = convoy::reachable(map, fleets_at_sea, here);
                 let mut touched = ProvSet::EMPTY;
                 for s in fleets.iter() {
@@ -154,7 +154,7 @@ fn moves_of(map: &Map, u: &Unit, fleets_at_sea: &ProvSet) -> Moves {
                 }
                 for p in touched.iter() {
                     if p != here
-                        && map.is_shore(p)
+                        && map.is_coastal(p)
                         && !matches!(map.terrain(p), Terrain::Sea | Terrain::Impassable)
                         && map.fleet_reach_any(p).intersects(&fleets)
                     {
@@ -470,7 +470,7 @@ fn adjustments(map: &Map, position: &Position) -> Vec<PowerOrders> {
                     if map.terrain(p) != Terrain::Sea {
                         orders.push(build(UnitKind::Army, p.into()));
                     }
-                    if map.is_shore(p) {
+                    if map.is_coastal(p) {
                         for l in map.unit_locs(UnitKind::Fleet, p) {
                             orders.push(build(UnitKind::Fleet, l));
                         }

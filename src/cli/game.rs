@@ -507,7 +507,7 @@ fn build_site(map: &Map, p: Prov) -> String {
             .filter_map(|&l| map.coast(l).map(|c| c.name.to_lowercase()))
             .collect();
         format!("{name} (army, or fleet on the {})", or_list(&coasts))
-    } else if map.is_shore(p) {
+    } else if map.is_coastal(p) {
         format!("{name} (army or fleet)")
     } else {
         format!("{name} (army)")

@@ -299,7 +299,7 @@ fn table<const N: usize>(rows: &[[String; N]], right: &[bool; N]) -> String {
 fn terrain_word(t: Terrain) -> &'static str {
     match t {
         Terrain::Sea => "sea",
-        Terrain::Coast => "coast",
+        Terrain::Coastal => "coast",
         Terrain::Land => "land",
         Terrain::Impassable => "impassable",
     }

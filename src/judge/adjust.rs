@@ -347,7 +347,7 @@ impl Ledger<'_> {
     ) -> Result<Loc, &'static str> {
         let map = self.map;
         let p = map.prov_of(u.loc);
-        let kind = u.kind.unwrap_or(if map.is_coast(u.loc) {
+        let kind = u.kind.unwrap_or(if map.is_named_coast(u.loc) {
             UnitKind::Fleet
         } else {
             UnitKind::Army
@@ -376,10 +376,10 @@ impl Ledger<'_> {
                 "not a home centre, and every build saved last winter is used"
             });
         }
-        if kind == UnitKind::Fleet && map.is_split(p) && !map.is_coast(u.loc) {
+        if kind == UnitKind::Fleet && map.is_split(p) && !map.is_named_coast(u.loc) {
             return Err("a fleet built in a province with two coasts needs its coast (4.B.7)");
         }
-        if kind == UnitKind::Fleet && !map.is_shore(p) {
+        if kind == UnitKind::Fleet && !map.is_coastal(p) {
             return Err("a fleet cannot be built inland");
         }
         self.used[pw.0 as usize] += 1;

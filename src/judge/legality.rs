@@ -440,8 +440,8 @@ impl Board<'_> {
                 if dest == ap {
                     return Err(Illegal::SameProvince);
                 }
-                if !map.is_shore(ap)
-                    || !map.is_shore(dest)
+                if !map.is_coastal(ap)
+                    || !map.is_coastal(dest)
                     || !convoy::necessary(map, &self.fleets_at_sea, ap, dest, here)
                 {
                     return Err(Illegal::NotOnRoute);
@@ -501,7 +501,7 @@ impl Board<'_> {
                             return Err(Illegal::SupportedMoveImpossible);
                         }
                         let ok = map.army_adjacent(tp, dest)
-                            || (map.is_shore(tp) && map.is_shore(dest) && {
+                            || (map.is_coastal(tp) && map.is_coastal(dest) && {
                                 let mut fleets = self.fleets_at_sea;
                                 fleets.remove(here);
                                 convoy::route_exists(map, &fleets, tp, dest)
@@ -515,7 +515,7 @@ impl Board<'_> {
                         if !map.fleet_reach(tu.loc).contains(dest) {
                             return Err(Illegal::SupportedMoveImpossible);
                         }
-                        if map.is_coast(dl) {
+                        if map.is_named_coast(dl) {
                             if !map.fleet_adjacent(tu.loc, dl) {
                                 return Err(Illegal::SupportedMoveImpossible);
                             }
@@ -590,7 +590,7 @@ pub(crate) fn move_target(
             if adjacent && !via_convoy {
                 return Ok((dest.into(), false));
             }
-            if !map.is_shore(here) || !map.is_shore(dest) {
+            if !map.is_coastal(here) || !map.is_coastal(dest) {
                 return if adjacent {
                     Ok((dest.into(), false))
                 } else {
@@ -610,7 +610,7 @@ pub(crate) fn move_target(
                 return Err(Illegal::FleetInland);
             }
             if map.is_split(dest) {
-                if map.is_coast(to) {
+                if map.is_named_coast(to) {
                     if map.fleet_adjacent(from, to) {
                         return Ok((to, false));
                     }

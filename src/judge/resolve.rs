@@ -1,10 +1,12 @@
 //! The movement resolver: DATC v3.0 chapter 5. Every move, support and convoy is a
-//! yes/no decision (5.A); [`Resolver::adjudicate`] evaluates one from the others by
-//! the equations of 5.B, [`Resolver::resolve`] caches, detects cycles and guesses
-//! (fail, then succeed) as in 5.F; a cycle with two or no solutions gets the backup
-//! rule of 5.B.9 (circular movement succeeds; with a convoy, Szykman). Attacks on a
-//! convoying fleet are evaluated with `adjudicate`, not `resolve` (5.D), so every
-//! cycle is a clean single one. Before the search, [`Resolver::decide_alone`] decides
+//! yes/no decision (5.A); [`Resolver::evaluate`] evaluates one from the others by
+//! the equations of 5.B (the DATC's "adjudicate"), [`Resolver::decide`] caches,
+//! detects cycles and guesses (fail, then succeed) as in 5.F (the DATC's "resolve");
+//! the names here keep those two words for the phase functions ([`resolve`],
+//! `judge::adjudicate`). A cycle with two or no solutions gets the backup rule of
+//! 5.B.9 (circular movement succeeds; with a convoy, Szykman). Attacks on a convoying
+//! fleet are evaluated with `evaluate`, not `decide` (5.D), so every cycle is a clean
+//! single one. Before the search, [`Resolver::decide_alone`] decides
 //! the decisions that rest on no other.
 //!
 //! [`resolve`] runs the phase in stages: the tables ([`Resolver::new`]), the decisions
@@ -20,7 +22,7 @@
 
 // Indexing is by dense ids and by positions in vectors built here, never by raw
 // input. Prov/Loc/Power ids come from the map loader (which builds every adjacency
-// table from validated ids) or from a position and orders whose ids `game::check_ids`
+// table from validated ids) or from a position and orders whose ids `state::check_ids`
 // (at the entry of `advance`) or `check_unit_ids` (of `adjudicate`: the units and
 // orders, all a movement phase reads) validated; the public phase functions
 // re-exported from `judge` take ids of the `map` they are given, the contract
@@ -480,10 +482,11 @@ impl Resolver<'_> {
             && aimed(self.eff[s]) != Some(self.node[m].order.prov)
     }
 
-    /// Resolve decision `u`: its result at once when it is decided already (the
+    /// Decide decision `u` (the DATC's "resolve"): its result at once when it is
+    /// decided already (the
     /// common case, read inline by every strength), else [`Resolver::search`].
     #[inline]
-    fn resolve(&mut self, u: usize) -> bool {
+    fn decide(&mut self, u: usize) -> bool {
         let decision = self.node[u].decision;
         if decision.state == State::Resolved {
             return decision.res;
@@ -551,7 +554,7 @@ impl Resolver<'_> {
         let depth = self.node[u].decision.depth;
         self.low = None;
         self.node[u].decision.res = false;
-        let first = self.adjudicate(u);
+        let first = self.evaluate(u);
         let Some(low) = self.low else {
             self.settle(u, first, old_cycle_len);
             return Searched::Decided(first);
@@ -564,7 +567,7 @@ impl Resolver<'_> {
         self.reopen(old_cycle_len);
         self.low = None;
         self.node[u].decision.res = true;
-        let second = self.adjudicate(u);
+        let second = self.evaluate(u);
         if let Some(low) = self.low.filter(|&low| low < depth) {
             self.node[u].decision.res = second;
             return Searched::RestsOn(low);
@@ -582,7 +585,7 @@ impl Resolver<'_> {
         }
         self.node[u].decision.state = State::Unresolved;
         self.low = None;
-        Searched::Decided(self.resolve(u))
+        Searched::Decided(self.decide(u))
     }
 
     /// `u` is decided; orders left open below it are re-resolved when next asked.
@@ -636,7 +639,7 @@ impl Resolver<'_> {
 
     /// Decide at once the decisions that rest on no other decision, so that the
     /// search never visits them (most orders of a usual phase are such). What
-    /// [`Resolver::adjudicate`] would find for them is exactly this, under any guess,
+    /// [`Resolver::evaluate`] would find for them is exactly this, under any guess,
     /// so the result of every other decision is the same with or without it.
     fn decide_alone(&mut self) {
         for u in 0..self.eff.len() {
@@ -723,8 +726,9 @@ impl Resolver<'_> {
         }
     }
 
-    /// Evaluate decision `u` from the others (DATC 5.B).
-    fn adjudicate(&mut self, u: usize) -> bool {
+    /// Evaluate decision `u` from the current values of the others (DATC 5.B; the
+    /// DATC's "adjudicate").
+    fn evaluate(&mut self, u: usize) -> bool {
         match self.eff[u] {
             Eff::Move { .. } => self.move_succeeds(u),
             Eff::SupHold { .. } | Eff::SupMove { .. } => {
@@ -740,7 +744,7 @@ impl Resolver<'_> {
     fn convoy_succeeds(&mut self, c: usize) -> bool {
         let mut next = self.first_mover(self.node[c].order.prov);
         while let Some(m) = next {
-            if self.adjudicate(m) {
+            if self.evaluate(m) {
                 return false;
             }
             next = self.after(m, Link::Mover);
@@ -793,7 +797,7 @@ impl Resolver<'_> {
         let mut decided = true;
         let mut next = self.node[m].links.first_conv.map(UnitId::index);
         while let Some(f) = next {
-            if self.resolve(f) {
+            if self.decide(f) {
                 fleets.insert(self.node[f].order.prov);
             }
             decided &= self.node[f].decision.state == State::Resolved;
@@ -813,7 +817,7 @@ impl Resolver<'_> {
         let mut n = 0;
         let mut next = self.node[u].links.first_sup.map(UnitId::index);
         while let Some(s) = next {
-            if not_of.is_none_or(|p| self.units[s].power != p) && self.resolve(s) {
+            if not_of.is_none_or(|p| self.units[s].power != p) && self.decide(s) {
                 n += 1;
             }
             next = self.after(s, Link::Supporter);
@@ -831,7 +835,7 @@ impl Resolver<'_> {
             return 1 + self.support_count(m, None);
         };
         let h2h = self.head_to_head(m).is_some();
-        if !h2h && self.dest(o).is_some() && self.resolve(o) {
+        if !h2h && self.dest(o).is_some() && self.decide(o) {
             return 1 + self.support_count(m, None);
         }
         if self.units[o].power == self.units[m].power {
@@ -868,7 +872,7 @@ impl Resolver<'_> {
             return 0;
         }
         if let Some(o) = self.head_to_head(m) {
-            if self.resolve(o) {
+            if self.decide(o) {
                 return 0;
             }
         }
@@ -882,7 +886,7 @@ impl Resolver<'_> {
             return 0;
         };
         if self.dest(o).is_some() {
-            return if self.resolve(o) { 0 } else { 1 };
+            return if self.decide(o) { 0 } else { 1 };
         }
         1 + self.support_count(o, None)
     }
@@ -932,7 +936,7 @@ impl Resolver<'_> {
         next = first;
         while let Some(m) = next {
             // The 1971 and 1982 rules take precedence over the dislodge rule (6.F.17).
-            if !self.kept_by_paradox_rule(s, m) && self.resolve(m) {
+            if !self.kept_by_paradox_rule(s, m) && self.decide(m) {
                 return Some(m);
             }
             next = self.after(m, Link::Mover);
@@ -996,10 +1000,10 @@ struct Ends {
 impl Resolver<'_> {
     /// Resolve every decision the orders make (DATC 5.F); from here on nothing read
     /// changes.
-    fn resolve_all(&mut self) {
+    fn decide_all(&mut self) {
         for (u, e) in self.eff.iter().enumerate() {
             if !matches!(e, Eff::Hold) {
-                self.resolve(u);
+                self.decide(u);
             }
         }
         self.settled = true;
@@ -1230,7 +1234,7 @@ pub(crate) fn resolve(
     let units = &position.units;
     let mut r = Resolver::new(map, rules, units, &eff, &unit_at);
     r.decide_alone();
-    r.resolve_all();
+    r.decide_all();
     let ends = r.where_units_end();
     let contested = r.standoffs(&ends.occupied);
     let dislodged = r.dislodged(&ends, &contested);
@@ -1302,7 +1306,7 @@ pub(crate) fn enumerate(
         .collect();
     let mut alone_wrong = Vec::new();
     for &u in &decisions {
-        r.resolve(u);
+        r.decide(u);
     }
     let resolved: Vec<bool> = decisions.iter().map(|&u| r.node[u].decision.res).collect();
     let backup_fired = r.backup_fired;
@@ -1316,7 +1320,7 @@ pub(crate) fn enumerate(
         // Each assignment decides every convoy afresh: no route is kept from the last.
         r.forget_routes();
         for &(u, v) in &alone {
-            if r.adjudicate(u) != v && !alone_wrong.contains(&u) {
+            if r.evaluate(u) != v && !alone_wrong.contains(&u) {
                 alone_wrong.push(u);
             }
         }
@@ -1324,7 +1328,7 @@ pub(crate) fn enumerate(
         if decisions
             .iter()
             .enumerate()
-            .all(|(i, &u)| r.adjudicate(u) == value(i))
+            .all(|(i, &u)| r.evaluate(u) == value(i))
         {
             solutions.push((0..decisions.len()).map(value).collect());
         }

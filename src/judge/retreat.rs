@@ -242,8 +242,8 @@ fn retreat_to(map: &Map, position: &Position, i: usize, to: Loc) -> Result<Loc, 
     match open.as_slice() {
         [] => Err(Illegal::NotARetreat),
         _ if d.unit.kind == UnitKind::Army => Ok(open[0]),
-        _ if map.is_coast(to) && open.contains(&to) => Ok(to),
-        _ if map.is_coast(to) => Err(Illegal::UnreachableCoast),
+        _ if map.is_named_coast(to) && open.contains(&to) => Ok(to),
+        _ if map.is_named_coast(to) => Err(Illegal::UnreachableCoast),
         [one] => Ok(*one),
         _ => Err(Illegal::CoastNeeded(open)),
     }

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use super::file::MapFile;
 use super::locate::{Lines, Pos};
 use super::{
-    Coast, Loc, Map, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind, MAX_ALIASES,
-    MAX_COASTS, MAX_LIST, MAX_POWERS, MAX_PROVINCES,
+    Loc, Map, NamedCoast, Power, PowerInfo, Prov, ProvSet, Province, Terrain, UnitKind,
+    MAX_ALIASES, MAX_COASTS, MAX_LIST, MAX_POWERS, MAX_PROVINCES,
 };
 
 /// How bad a problem is, for every kind of problem arbiter reports: the map loader's
@@ -290,7 +290,7 @@ struct Board {
     prov_ids: HashMap<String, Prov>,
     power_ids: HashMap<String, Power>,
     provinces: Vec<Province>,
-    coasts: Vec<Coast>,
+    coasts: Vec<NamedCoast>,
 }
 
 impl Board {
@@ -511,11 +511,14 @@ impl Loader<'_> {
 
     /// Locations: the provinces, then their named coasts; a province's home power,
     /// `build:` and coasts checked against its terrain and `supply`.
-    fn locations(&mut self, power_ids: &HashMap<String, Power>) -> (Vec<Province>, Vec<Coast>) {
+    fn locations(
+        &mut self,
+        power_ids: &HashMap<String, Power>,
+    ) -> (Vec<Province>, Vec<NamedCoast>) {
         use ProblemCode as C;
         let (f, lines) = (self.f, &self.lines);
         let n = f.provinces.len();
-        let mut coasts: Vec<Coast> = Vec::new();
+        let mut coasts: Vec<NamedCoast> = Vec::new();
         let mut provinces: Vec<Province> = Vec::new();
         for (i, p) in f.provinces.iter().enumerate() {
             let line = lines.block("provinces", &p.id);
@@ -570,7 +573,7 @@ impl Loader<'_> {
                     );
                 }
                 locs.push(Loc((n + coasts.len()) as u16));
-                coasts.push(Coast {
+                coasts.push(NamedCoast {
                     province: Prov(i as u16),
                     id: cid,
                     name: c.name.clone(),
@@ -578,7 +581,7 @@ impl Loader<'_> {
                     at: c.at,
                 });
             }
-            if !p.coasts.is_empty() && p.kind != Terrain::Coast {
+            if !p.coasts.is_empty() && p.kind != Terrain::Coastal {
                 self.problems.add(
                     lines.at(line, "coasts", None),
                     C::CoastsNotCoastal,
@@ -998,7 +1001,7 @@ impl Loader<'_> {
     }
 }
 
-/// The map from its checked tables, with the tables derived from them (seas, shores,
+/// The map from its checked tables, with the tables derived from them (seas, coastal provinces,
 /// fleet reach, the sea table, location ids).
 fn assemble(
     f: &MapFile,
@@ -1008,11 +1011,11 @@ fn assemble(
     fleet_adj: Vec<Vec<Loc>>,
 ) -> Map {
     let mut seas = ProvSet::EMPTY;
-    let mut shores = ProvSet::EMPTY;
+    let mut coastal = ProvSet::EMPTY;
     for (i, p) in b.provinces.iter().enumerate() {
         match p.terrain {
             Terrain::Sea => seas.insert(Prov(i as u16)),
-            Terrain::Coast => shores.insert(Prov(i as u16)),
+            Terrain::Coastal => coastal.insert(Prov(i as u16)),
             _ => {}
         }
     }
@@ -1049,7 +1052,7 @@ fn assemble(
         fleet_reach,
         fleet_reach_any,
         seas,
-        shores,
+        coastal,
         names: std::sync::OnceLock::new(),
         sea_table,
         ids,

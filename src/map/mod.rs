@@ -99,8 +99,10 @@ impl UnitKind {
 pub enum Terrain {
     /// Water: fleets only; fleets here may convoy.
     Sea,
-    /// Land touching water: armies and fleets.
-    Coast,
+    /// A coastal province: land touching water, for armies and fleets (written
+    /// `coast` in map files).
+    #[serde(rename = "coast")]
+    Coastal,
     /// Inland: armies only.
     Land,
     /// No unit may enter (Switzerland on the classic board).
@@ -127,7 +129,7 @@ pub struct Province {
 
 /// A named coast of a split province.
 #[derive(Clone, Debug)]
-pub struct Coast {
+pub struct NamedCoast {
     pub province: Prov,
     /// Short id as written after the slash: `nc`.
     pub id: String,
@@ -212,7 +214,7 @@ pub struct Map {
     /// Where powers may build.
     pub build_rule: BuildRule,
     pub provinces: Vec<Province>,
-    pub coasts: Vec<Coast>,
+    pub coasts: Vec<NamedCoast>,
     pub powers: Vec<PowerInfo>,
     pub victory: u16,
     pub start_season: Season,
@@ -230,7 +232,7 @@ pub struct Map {
     /// Names players write, built on first use.
     names: std::sync::OnceLock<names::NameIndex>,
     /// Coastal provinces (where an army may be convoyed from or to).
-    shores: ProvSet,
+    coastal: ProvSet,
     /// The seas numbered `0..`, for convoy searches on small bit sets; `None` when the
     /// map has more than 128 seas.
     sea_table: Option<SeaTable>,
@@ -249,7 +251,7 @@ pub(crate) struct LocIds {
 }
 
 impl LocIds {
-    pub(crate) fn new(provinces: &[Province], coasts: &[Coast]) -> LocIds {
+    pub(crate) fn new(provinces: &[Province], coasts: &[NamedCoast]) -> LocIds {
         let ids: Vec<String> = provinces
             .iter()
             .map(|p| p.id.clone())
@@ -390,14 +392,14 @@ impl Map {
     }
 
     /// The named coast of a location, if it is one.
-    pub fn coast(&self, l: Loc) -> Option<&Coast> {
+    pub fn coast(&self, l: Loc) -> Option<&NamedCoast> {
         (l.0 as usize)
             .checked_sub(self.provinces.len())
             .map(|i| &self.coasts[i])
     }
 
     /// Is this location a named coast?
-    pub fn is_coast(&self, l: Loc) -> bool {
+    pub fn is_named_coast(&self, l: Loc) -> bool {
         l.0 as usize >= self.provinces.len()
     }
 
@@ -415,8 +417,8 @@ impl Map {
     }
 
     /// A coastal province: armies may be convoyed from and to it.
-    pub fn is_shore(&self, p: Prov) -> bool {
-        self.shores.contains(p)
+    pub fn is_coastal(&self, p: Prov) -> bool {
+        self.coastal.contains(p)
     }
 
     /// All sea provinces.
@@ -562,7 +564,7 @@ impl Map {
             (_, Terrain::Impassable) => Some("the province is impassable".into()),
             (UnitKind::Army, Terrain::Sea) => Some("an army cannot be at sea".into()),
             (UnitKind::Fleet, Terrain::Land) => Some("a fleet cannot be inland".into()),
-            (UnitKind::Fleet, _) if self.is_split(p) && !self.is_coast(loc) => {
+            (UnitKind::Fleet, _) if self.is_split(p) && !self.is_named_coast(loc) => {
                 let coasts: Vec<String> = self
                     .province(p)
                     .coasts

@@ -362,7 +362,7 @@ impl Raw {
                 aliases: list(get(p, "aliases")),
                 kind: match text(get(p, "kind")).as_str() {
                     "sea" => Some(Terrain::Sea),
-                    "coast" => Some(Terrain::Coast),
+                    "coast" => Some(Terrain::Coastal),
                     "land" => Some(Terrain::Land),
                     "impassable" => Some(Terrain::Impassable),
                     _ => None,
@@ -616,12 +616,12 @@ impl Checker<'_> {
 
 /// Land an army can stand on (a province whose kind cannot be read is neither).
 fn is_land(k: Option<Terrain>) -> bool {
-    matches!(k, Some(Terrain::Land | Terrain::Coast))
+    matches!(k, Some(Terrain::Land | Terrain::Coastal))
 }
 
 /// Water a fleet can stand on.
 fn is_water(k: Option<Terrain>) -> bool {
-    matches!(k, Some(Terrain::Sea | Terrain::Coast))
+    matches!(k, Some(Terrain::Sea | Terrain::Coastal))
 }
 
 /// The text between the first pair of backticks.
@@ -950,7 +950,7 @@ impl Checker<'_> {
             }
         }
         for (i, p) in raw.provinces.iter().enumerate() {
-            if p.kind == Some(Terrain::Coast) && !touches_sea[i] {
+            if p.kind == Some(Terrain::Coastal) && !touches_sea[i] {
                 self.add(
                     self.pos(&format!("provinces.{i}.kind")),
                     "COAST_WITHOUT_SEA",
@@ -960,7 +960,7 @@ impl Checker<'_> {
                 );
             }
             for (k, c) in p.coasts.iter().enumerate() {
-                if c.fleet.is_empty() && p.kind == Some(Terrain::Coast) {
+                if c.fleet.is_empty() && p.kind == Some(Terrain::Coastal) {
                     self.add(
                         self.pos(&format!("provinces.{i}.coasts.{k}.id")),
                         "COAST_WITHOUT_FLEET",
@@ -1084,7 +1084,7 @@ impl Checker<'_> {
             }
         }
         for (i, p) in raw.provinces.iter().enumerate() {
-            if p.kind != Some(Terrain::Coast) || !p.coasts.is_empty() || seas_of[i].len() < 2 {
+            if p.kind != Some(Terrain::Coastal) || !p.coasts.is_empty() || seas_of[i].len() < 2 {
                 continue;
             }
             // Group the seas around the province by the borders among themselves.
@@ -1236,7 +1236,7 @@ impl Checker<'_> {
                             .into(),
                     ),
                 );
-            } else if !sites.iter().any(|&p| raw.kind(p) == Some(Terrain::Coast)) {
+            } else if !sites.iter().any(|&p| raw.kind(p) == Some(Terrain::Coastal)) {
                 self.add(
                     at,
                     "NO_COASTAL_HOME",

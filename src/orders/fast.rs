@@ -531,7 +531,7 @@ impl Ctx<'_> {
         let [loc] = *locs else {
             return None;
         };
-        if self.map.is_coast(loc) {
+        if self.map.is_named_coast(loc) {
             return None;
         }
         self.coast_at(w, loc, j + 1)

@@ -424,8 +424,8 @@ pub fn svg(map: &Map, scene: &Scene) -> Result<String, ForeignIds> {
                     n(r)
                 );
             }
-            Terrain::Land | Terrain::Coast => {
-                let (stroke, sw) = if prov.terrain == Terrain::Coast {
+            Terrain::Land | Terrain::Coastal => {
+                let (stroke, sw) = if prov.terrain == Terrain::Coastal {
                     (WATER_EDGE, 2.2)
                 } else {
                     ("#a89466", 1.0)
@@ -433,7 +433,7 @@ pub fn svg(map: &Map, scene: &Scene) -> Result<String, ForeignIds> {
                 let _ = writeln!(
                     under,
                     "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"{}\" fill=\"{LAND_FILL}\" stroke=\"{stroke}\" stroke-width=\"{}\">{title}</rect>",
-                    if prov.terrain == Terrain::Coast { "coast" } else { "land" },
+                    if prov.terrain == Terrain::Coastal { "coast" } else { "land" },
                     n(x - r),
                     n(y - r),
                     n(2.0 * r),

@@ -216,8 +216,8 @@ impl<'a> Board<'a> {
                 let to = self.r.orders()[k].to.unwrap_or(to);
                 let dest = map.prov_of(to);
                 let convoy = unit.kind == UnitKind::Army
-                    && map.is_shore(here)
-                    && map.is_shore(dest)
+                    && map.is_coastal(here)
+                    && map.is_coastal(dest)
                     && (via_convoy || !map.army_adjacent(here, dest));
                 Act::Move { to, convoy }
             }
@@ -558,7 +558,7 @@ impl<'a> Board<'a> {
             (None, Some(x)) => match (o.kind, x.kind) {
                 (OrderKind::Build, None) => format!(
                     "{} {}",
-                    if map.is_coast(x.loc) { 'F' } else { 'A' },
+                    if map.is_named_coast(x.loc) { 'F' } else { 'A' },
                     map.loc_name(x.loc)
                 ),
                 (_, Some(kind)) => format!("{} {}", kind.letter(), map.loc_name(x.loc)),

@@ -42,7 +42,7 @@ pub(crate) fn order_text(map: &Map, result: &PhaseResult, k: usize) -> String {
         (None, None) => return "WAIVE".to_string(),
     };
     let kind = match (o.kind, r.to) {
-        (OrderKind::Build, Some(_)) => kind.or(Some(if map.is_coast(loc) {
+        (OrderKind::Build, Some(_)) => kind.or(Some(if map.is_named_coast(loc) {
             UnitKind::Fleet
         } else {
             UnitKind::Army

@@ -357,7 +357,7 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
                             to: Some(to),
                         },
                     ));
-                    if t.kind == UnitKind::Army && !map.is_coast(to) {
+                    if t.kind == UnitKind::Army && !map.is_named_coast(to) {
                         v.push(mk(u, OrderKind::Convoy { army: me(t), to }));
                     }
                 }
@@ -388,8 +388,8 @@ fn check_complete(map: &Map, rules: Rules, pos: &Position) {
                 *via_convoy &= honours_via
                     && unit.kind == UnitKind::Army
                     && map.army_adjacent(here, dest)
-                    && map.is_shore(here)
-                    && map.is_shore(dest)
+                    && map.is_coastal(here)
+                    && map.is_coastal(dest)
                     && {
                         let (r23, _) =
                             advance(map, Rules::default(), pos, std::slice::from_ref(o), None)

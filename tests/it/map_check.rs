@@ -248,14 +248,14 @@ fn importing_the_classic_dpjudge_file_gives_the_reference_board() {
     for line in read("tests/golden/standard-provinces.csv").lines().skip(1) {
         let f: Vec<&str> = line.split(',').collect();
         let l = map.loc_by_id(f[0]).unwrap_or_else(|| panic!("no {}", f[0]));
-        if map.is_coast(l) {
+        if map.is_named_coast(l) {
             continue;
         }
         let p = map.province(map.prov_of(l));
         assert_eq!(p.name, f[1], "{}", f[0]);
         let kind = match f[2] {
             "sea" => Terrain::Sea,
-            "coast" => Terrain::Coast,
+            "coast" => Terrain::Coastal,
             "land" => Terrain::Land,
             _ => Terrain::Impassable,
         };

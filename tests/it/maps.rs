@@ -94,14 +94,14 @@ fn classic_board_matches_reference_provinces_and_setup() {
         let f: Vec<&str> = line.split(',').collect();
         let l = loc(&map, f[0]);
         let p = map.province(map.prov_of(l));
-        if map.is_coast(l) {
+        if map.is_named_coast(l) {
             assert!(map.province(map.prov_of(l)).coasts.contains(&l));
             continue;
         }
         assert_eq!(p.name, f[1], "{}", f[0]);
         let kind = match f[2] {
             "sea" => Terrain::Sea,
-            "coast" => Terrain::Coast,
+            "coast" => Terrain::Coastal,
             "land" => Terrain::Land,
             _ => Terrain::Impassable,
         };

@@ -140,13 +140,13 @@ fn check_territories(map: &Map, territories: &str) {
         seen.insert(l);
         if let Some(c) = map.coast(l) {
             assert_eq!(c.at, at, "{}", row[0]);
-            assert_eq!(map.terrain(c.province), Terrain::Coast, "{}", row[0]);
+            assert_eq!(map.terrain(c.province), Terrain::Coastal, "{}", row[0]);
             continue;
         }
         let p = map.province(map.prov_of(l));
         let kind = match row[1].as_str() {
             "Sea" => Terrain::Sea,
-            "Coast" => Terrain::Coast,
+            "Coast" => Terrain::Coastal,
             "Land" => Terrain::Land,
             k => panic!("unknown type {k}"),
         };
@@ -201,7 +201,7 @@ fn counts(map: &Map) -> (usize, usize, usize, usize, usize) {
     (
         map.province_count(),
         kind(Terrain::Sea),
-        kind(Terrain::Coast),
+        kind(Terrain::Coastal),
         kind(Terrain::Land),
         map.provs().filter(|&p| map.province(p).supply).count(),
     )

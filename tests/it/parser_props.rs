@@ -132,7 +132,7 @@ fn random_board(map: &Map, rng: &mut Rng) -> Vec<Unit> {
         let fleet = match pr.terrain {
             Terrain::Sea => true,
             Terrain::Land => false,
-            Terrain::Coast => rng.chance(2),
+            Terrain::Coastal => rng.chance(2),
             Terrain::Impassable => continue,
         };
         let loc: Loc = if fleet && !pr.coasts.is_empty() {
@@ -183,7 +183,7 @@ fn random_order(map: &Map, units: &[Unit], i: usize, rng: &mut Rng) -> Want {
             return j;
         }
     };
-    let shores: Vec<Prov> = map.provs().filter(|&p| map.is_shore(p)).collect();
+    let shores: Vec<Prov> = map.provs().filter(|&p| map.is_coastal(p)).collect();
     match rng.below(6) {
         0 => Want::Hold,
         1 | 2 => match moves(map, u).as_slice() {
@@ -207,7 +207,7 @@ fn random_order(map: &Map, units: &[Unit], i: usize, rng: &mut Rng) -> Want {
         _ => {
             let armies: Vec<usize> = (0..units.len())
                 .filter(|&j| j != i && units[j].kind == UnitKind::Army)
-                .filter(|&j| map.is_shore(map.prov_of(units[j].loc)))
+                .filter(|&j| map.is_coastal(map.prov_of(units[j].loc)))
                 .collect();
             let to: Loc = (*rng.pick(&shores)).into();
             match (u.kind, map.is_sea(map.prov_of(u.loc)), armies.as_slice()) {
@@ -215,7 +215,7 @@ fn random_order(map: &Map, units: &[Unit], i: usize, rng: &mut Rng) -> Want {
                     army: *rng.pick(&armies),
                     to,
                 },
-                (UnitKind::Army, _, _) if map.is_shore(map.prov_of(u.loc)) => {
+                (UnitKind::Army, _, _) if map.is_coastal(map.prov_of(u.loc)) => {
                     Want::Move { to, via: true }
                 }
                 _ => Want::Hold,

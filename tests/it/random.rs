@@ -166,7 +166,7 @@ fn random_orders(map: &Map, rng: &mut Rng, pos: &Position) -> Vec<Order> {
                     .collect();
                 let shores: Vec<Loc> = reach
                     .iter()
-                    .filter(|&p| map.is_shore(p))
+                    .filter(|&p| map.is_coastal(p))
                     .map(Loc::from)
                     .collect();
                 if armies.is_empty() || shores.is_empty() {
