@@ -168,18 +168,10 @@ impl<'a> Board<'a> {
         for (i, u) in r.units().iter().enumerate() {
             at[map.prov_of(u.loc).0 as usize] = Some(i);
         }
-        let mut order = vec![None; n];
-        for (k, o) in r.orders().iter().enumerate() {
-            if let Some(u) = o.unit {
-                if order[u].is_none() && !matches!(o.outcome, Outcome::Illegal(_)) {
-                    order[u] = Some(k);
-                }
-            }
-        }
         let mut b = Board {
             map,
             r,
-            order,
+            order: r.order_of.clone(),
             act: vec![Act::Hold; n],
             at,
         };
