@@ -1332,7 +1332,7 @@ impl<'a> Board<'a> {
                 }
             }
             let mut t = format!("{}: {}", self.power_name(res.power), self.heading(k));
-            let gone = |u: usize| self.r.destroyed().contains(&u);
+            let gone = |u: usize| self.r.is_destroyed(u);
             match &res.outcome {
                 Outcome::Succeeds => match (o.kind, res.to, res.unit) {
                     (OrderKind::Move { .. }, Some(to), _) => {

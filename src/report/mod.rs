@@ -220,7 +220,7 @@ pub fn tags(result: &PhaseResult, k: usize) -> Vec<&'static str> {
     if r.unit.is_some_and(|u| result.is_dislodged(u)) && !foreign {
         t.push("dislodged");
     }
-    if r.unit.is_some_and(|u| result.destroyed().contains(&u)) && !foreign {
+    if r.unit.is_some_and(|u| result.is_destroyed(u)) && !foreign {
         t.push("destroyed");
     }
     t
