@@ -285,7 +285,12 @@ impl<'a> Resolver<'a> {
             mut cycle,
         } = TABLES.take();
         node.clear();
-        node.extend((0..units.len()).map(|s| Node::new(ordered(map, units, eff, unit_at, s))));
+        node.extend(
+            units
+                .iter()
+                .zip(eff)
+                .map(|(unit, &e)| Node::new(ordered(map, eff, unit_at, unit, e))),
+        );
         mover_head.clear();
         mover_head.resize(map.province_count(), None);
         cycle.clear();
@@ -338,20 +343,20 @@ impl Resolver<'_> {
     }
 }
 
-/// What the order of unit `s` is: where it moves and
+/// What the order `e` of `unit` is: where it moves and
 /// how, and whether its support or convoy matches what the unit it names does. A
 /// support must match the supported unit's order, the coast it named included
 /// (6.B.9); a convoy must match the army's move.
 #[inline]
-fn ordered(map: &Map, units: &[Unit], eff: &[Eff], unit_at: &[Option<u16>], s: usize) -> Ordered {
+fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<u16>], unit: &Unit, e: Eff) -> Ordered {
     let mut order = Ordered {
-        prov: map.prov_of(units[s].loc),
+        prov: map.prov_of(unit.loc),
         dest: None,
         opp: None,
         matched: false,
         convoying: false,
     };
-    match eff[s] {
+    match e {
         Eff::SupHold { target } => {
             order.matched = !matches!(eff[target as usize], Eff::Move { .. });
         }
