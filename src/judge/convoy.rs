@@ -110,8 +110,8 @@ trait Net {
     fn adj(&self, s: usize) -> Self::B;
     /// The seas a fleet in province `p` (any coast) may move to.
     fn touch(&self, p: Prov) -> Self::B;
-    /// The number of the sea province `p`.
-    fn number(&self, p: Prov) -> usize;
+    /// The number of the sea province `p` (`None` for a province that is not a sea).
+    fn number(&self, p: Prov) -> Option<usize>;
 }
 
 /// At most 128 seas: `u128`.
@@ -128,8 +128,8 @@ impl Net for Small<'_> {
         self.0.touch[p.0 as usize]
     }
     #[inline]
-    fn number(&self, p: Prov) -> usize {
-        self.0.number[p.0 as usize] as usize
+    fn number(&self, p: Prov) -> Option<usize> {
+        self.0.number[p.0 as usize].map(usize::from)
     }
 }
 
@@ -144,8 +144,8 @@ impl Net for Wide<'_> {
     fn touch(&self, p: Prov) -> ProvSet {
         *self.0.fleet_reach_any(p)
     }
-    fn number(&self, p: Prov) -> usize {
-        p.0 as usize
+    fn number(&self, p: Prov) -> Option<usize> {
+        Some(p.0 as usize)
     }
 }
 
@@ -160,11 +160,7 @@ fn small<'a>(map: &'a Map, fleets: &ProvSet) -> Option<(Small<'a>, u128)> {
     }
     let mut bits = 0u128;
     for p in fleets.iter() {
-        let n = t.number[p.0 as usize];
-        if n == u8::MAX {
-            return None;
-        }
-        bits |= 1 << n;
+        bits |= 1 << t.number[p.0 as usize]?;
     }
     Some((Small(t), bits))
 }
@@ -254,7 +250,11 @@ pub fn necessary(map: &Map, fleets: &ProvSet, from: Prov, to: Prov, f: Prov) -> 
         return false;
     }
     let answer = match small(map, fleets) {
-        Some((net, bits)) => on_needed_route(&net, bits, from, to, net.number(f)),
+        // A fleet not at sea is on no convoy route.
+        Some((net, bits)) => match net.number(f) {
+            Some(n) => on_needed_route(&net, bits, from, to, n),
+            None => Some(false),
+        },
         None => on_needed_route(&Wide(map), *fleets, from, to, f.0 as usize),
     };
     answer.unwrap_or(true)
@@ -476,8 +476,8 @@ mod tests {
                 self.to
             }
         }
-        fn number(&self, p: Prov) -> usize {
-            p.0 as usize
+        fn number(&self, p: Prov) -> Option<usize> {
+            Some(p.0 as usize)
         }
     }
 

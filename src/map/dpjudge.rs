@@ -796,12 +796,10 @@ impl Reader {
         self.unplaced(&coasts_of, &mut notes);
         let mut all = std::mem::take(&mut self.notes);
         all.extend(notes);
-        // In reading order: by file (as first read), then line.
+        // In reading order: by file (as first read; a file never read last), then line.
         let order = |f: &str| {
-            self.read_order
-                .iter()
-                .position(|x| x == f)
-                .unwrap_or(usize::MAX)
+            let first_read = self.read_order.iter().position(|x| x == f);
+            (first_read.is_none(), first_read)
         };
         all.sort_by_key(|n| (order(&n.file), n.line));
         Imported {

@@ -279,8 +279,8 @@ impl LocIds {
 pub struct SeaTable {
     /// Sea numbers are province ids (the map has at most 128 provinces).
     pub identity: bool,
-    /// Per province: its sea number, or `u8::MAX` for a province that is not a sea.
-    pub number: Vec<u8>,
+    /// Per province: its sea number (`None` for a province that is not a sea).
+    pub number: Vec<Option<u8>>,
     /// Every sea, as numbers.
     pub seas: u128,
     /// Per sea number (per province, when `identity`): the seas a fleet there may move
@@ -301,14 +301,14 @@ impl SeaTable {
             return None;
         }
         let identity = fleet_reach_any.len() <= 128;
-        let mut number = vec![u8::MAX; fleet_reach_any.len()];
+        let mut number = vec![None; fleet_reach_any.len()];
         for (i, p) in provs.iter().enumerate() {
-            number[p.0 as usize] = if identity { p.0 as u8 } else { i as u8 };
+            number[p.0 as usize] = Some(if identity { p.0 as u8 } else { i as u8 });
         }
         let bits = |s: &ProvSet| {
             s.iter()
-                .filter(|p| number[p.0 as usize] != u8::MAX)
-                .fold(0u128, |b, p| b | 1 << number[p.0 as usize])
+                .filter_map(|p| number[p.0 as usize])
+                .fold(0u128, |b, n| b | 1 << n)
         };
         let touch: Vec<u128> = fleet_reach_any.iter().map(bits).collect();
         let adj = if identity {

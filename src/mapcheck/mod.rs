@@ -1006,22 +1006,23 @@ impl Checker<'_> {
                     );
                 }
             }
-            let mut comp = vec![usize::MAX; n];
+            // Per province: the component it is in, once reached.
+            let mut comp: Vec<Option<usize>> = vec![None; n];
             let mut comps: Vec<Vec<usize>> = Vec::new();
             for &s in &open {
-                if comp[s] != usize::MAX || adj[s].is_empty() {
+                if comp[s].is_some() || adj[s].is_empty() {
                     continue;
                 }
                 let c = comps.len();
                 let mut members = vec![s];
-                comp[s] = c;
+                comp[s] = Some(c);
                 let mut k = 0;
                 while k < members.len() {
                     let u = members[k];
                     k += 1;
                     for &v in &adj[u] {
-                        if comp[v] == usize::MAX {
-                            comp[v] = c;
+                        if comp[v].is_none() {
+                            comp[v] = Some(c);
                             members.push(v);
                         }
                     }

@@ -900,12 +900,10 @@ impl<'a> Board<'a> {
                     _ => false,
                 }
         };
-        let mut items: Vec<(usize, String)> = Vec::new();
+        let mut items: Vec<((bool, Option<Power>), String)> = Vec::new();
         for k in 0..self.r.input.len() {
             if concerns_order(k) {
-                let key = self.r.orders()[k]
-                    .power
-                    .map_or(usize::MAX, |p| p.0 as usize);
+                let key = super::power_first(self.r.orders()[k].power);
                 items.push((key, self.movement_order(k)));
             }
         }
@@ -920,7 +918,7 @@ impl<'a> Board<'a> {
                     self.unit(u)
                 );
                 self.stay(&mut t, u);
-                items.push((self.power(u).0 as usize, t));
+                items.push((super::power_first(Some(self.power(u))), t));
             }
         }
         items.sort_by_key(|&(key, _)| key);
@@ -1320,7 +1318,7 @@ impl<'a> Board<'a> {
 
     fn retreat(&self, province: Option<Prov>) -> Vec<String> {
         let map = self.map;
-        let mut items: Vec<(usize, String)> = Vec::new();
+        let mut items: Vec<((bool, Option<Power>), String)> = Vec::new();
         for (k, res) in self.r.orders().iter().enumerate() {
             let o = &self.r.input[k];
             if let Some(p) = province {
@@ -1372,7 +1370,7 @@ impl<'a> Board<'a> {
                     let _ = write!(t, " {}.", other.word());
                 }
             }
-            let key = res.power.map_or(usize::MAX, |p| p.0 as usize);
+            let key = super::power_first(res.power);
             items.push((key, t));
         }
         for u in 0..self.r.units().len() {
@@ -1383,7 +1381,7 @@ impl<'a> Board<'a> {
                     map.power(self.power(u)).name,
                     self.unit(u)
                 );
-                items.push((self.power(u).0 as usize, t));
+                items.push((super::power_first(Some(self.power(u))), t));
             }
         }
         items.sort_by_key(|&(key, _)| key);

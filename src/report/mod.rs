@@ -239,6 +239,12 @@ pub(crate) fn centre_changes<'a>(
     })
 }
 
+/// The sort key that lists each power's orders in map order, then the orders given for
+/// no power.
+pub(crate) fn power_first(power: Option<Power>) -> (bool, Option<Power>) {
+    (power.is_none(), power)
+}
+
 /// The name of a centre's owner: the power's name, or `nobody`.
 pub(crate) fn owner_name(map: &Map, owner: Option<Power>) -> String {
     owner.map_or_else(|| "nobody".to_string(), |pw| map.power(pw).name.clone())

@@ -134,11 +134,11 @@ pub struct SheetLine {
 /// unit that received no order is listed too (`HOLD`, tag `no order`), so a missing
 /// slip is seen on the sheet.
 pub fn order_lines(map: &Map, result: &PhaseResult) -> Vec<SheetLine> {
-    let mut lines: Vec<(usize, SheetLine)> = (0..result.input.len())
+    let mut lines: Vec<((bool, Option<Power>), SheetLine)> = (0..result.input.len())
         .map(|k| {
             let power = result.orders()[k].power;
             (
-                power.map_or(usize::MAX, |p| p.0 as usize),
+                super::power_first(power),
                 SheetLine {
                     power,
                     text: order_text(map, result, k),
@@ -162,7 +162,7 @@ pub fn order_lines(map: &Map, result: &PhaseResult) -> Vec<SheetLine> {
                 tags.push("dislodged");
             }
             lines.push((
-                u.power.0 as usize,
+                super::power_first(Some(u.power)),
                 SheetLine {
                     power: Some(u.power),
                     text: format!("{} {} HOLD", u.kind.word(), map.loc_name(u.loc)),
