@@ -13,7 +13,7 @@ if [ -z "${ARBITER:-}" ]; then
     # The first build on a fresh clone compiles every dependency: say so before it goes
     # quiet (to standard error, so the game's output stays as shown in the README).
     if [ ! -x target/release/arbiter ]; then
-        echo "Building arbiter (release) for the first time: about 3 minutes on 2 cores..." >&2
+        echo "Building arbiter (release) for the first time: about 2 minutes on 2 cores..." >&2
     fi
     cargo build --quiet --release
     arbiter=target/release/arbiter
