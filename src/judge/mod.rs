@@ -168,6 +168,32 @@ pub(crate) fn adjudicate_adjustments_checked(
     adjust::adjudicate_adjustments(map, position, orders, rules)
 }
 
+/// The strengths of DATC 5.B of one unit once its phase is resolved: for a move, its
+/// attack, defend and prevent strengths (0 for a unit that does not move); for every
+/// unit, the hold strength of its province.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Strengths {
+    pub attack: u8,
+    pub defend: u8,
+    pub prevent: u8,
+    pub hold: u8,
+}
+
+/// The strengths the resolver reckons for the movement phase of `position` with
+/// `orders` (legality, then the resolver, as [`adjudicate`] runs them), one per unit of
+/// the position: what an explanation of the phase reads rather than reckoning them
+/// again. Refused, as [`adjudicate`] is, if an id is not on `map`.
+pub fn strengths(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+) -> Result<Vec<Strengths>, ForeignIds> {
+    check_unit_ids(map, &position.units, orders)?;
+    let checked = legality::check(map, position, orders, rules);
+    Ok(resolve::strengths(map, position, checked, rules))
+}
+
 /// Brute force for tests: every consistent resolution of a movement phase with at most
 /// `max_decisions` moves, supports and convoys (`None` if it has more, or if an id is
 /// not on `map`), beside what

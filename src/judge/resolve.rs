@@ -34,7 +34,7 @@
 use super::convoy;
 use super::legality::{Checked, Eff};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
-use super::{Dislodged, MovementResult, ParadoxRule, Rules};
+use super::{Dislodged, MovementResult, ParadoxRule, Rules, Strengths};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, UnitKind};
 use crate::state::{Position, Unit};
 use std::cell::Cell;
@@ -1274,6 +1274,39 @@ pub(crate) fn resolve(
         contested: contested.iter().collect(),
         diagnostics,
     }
+}
+
+/// The strengths of DATC 5.B as the resolver reckons them once every decision is
+/// resolved (for an explanation of the phase), one entry per unit.
+pub(crate) fn strengths(
+    map: &Map,
+    position: &Position,
+    checked: Checked,
+    rules: Rules,
+) -> Vec<Strengths> {
+    let units = &position.units;
+    let mut r = Resolver::new(map, rules, units, &checked.eff, &checked.unit_at);
+    r.decide_alone();
+    r.decide_all();
+    let out = (0..units.len())
+        .map(|u| {
+            let hold = r.hold(r.node[u].order.prov);
+            match r.dest(u) {
+                Some(_) => Strengths {
+                    attack: r.attack(u),
+                    defend: r.defend(u),
+                    prevent: r.prevent(u),
+                    hold,
+                },
+                None => Strengths {
+                    hold,
+                    ..Strengths::default()
+                },
+            }
+        })
+        .collect();
+    r.give_back_tables();
+    out
 }
 
 /// Every consistent resolution of a movement phase, found by brute force over its

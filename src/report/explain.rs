@@ -21,12 +21,12 @@ use std::fmt::Write;
 use super::text::{or_list, wrap};
 use crate::game::PhaseResult;
 use crate::judge::{
-    owed_checked, unit_distances, AdjustmentResult, CivilDisorder, Failure, Illegal, Opposition,
-    Outcome, Owed, ParadoxRule, Rules, Strength, Void,
+    owed_checked, strengths, unit_distances, AdjustmentResult, CivilDisorder, Failure, Illegal,
+    Opposition, Outcome, Owed, ParadoxRule, Rules, Strength, Strengths, Void,
 };
 use crate::map::{BuildRule, Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
-use crate::state::PhaseKind;
+use crate::state::{PhaseKind, Position};
 
 /// Why each order of the phase ended as it did; with `province`, only the orders of
 /// units in it, moving to it or supporting into it (and builds or removals there).
@@ -102,6 +102,9 @@ struct Board<'a> {
     act: Vec<Act>,
     /// Per province: the unit standing there at the start of the phase.
     at: Vec<Option<usize>>,
+    /// Per unit: the strengths of DATC 5.B as the resolver reckoned them (movement
+    /// phases; empty in the others).
+    strengths: Vec<Strengths>,
 }
 
 /// `a`, `a and b`, `a, b and c`.
@@ -174,6 +177,7 @@ impl<'a> Board<'a> {
             order: r.order_of.clone(),
             act: vec![Act::Hold; n],
             at,
+            strengths: Vec::new(),
         };
         if r.phase.kind != PhaseKind::Movement {
             for u in 0..n {
@@ -186,6 +190,17 @@ impl<'a> Board<'a> {
         for u in 0..n {
             b.act[u] = b.order[u].map_or(Act::Hold, |k| b.rebuild(u, k));
         }
+        // The strengths are the resolver's, reckoned again from the phase's position and
+        // orders: the result came from them, so their ids are the map's and the call
+        // cannot be refused.
+        let position = Position {
+            phase: r.phase,
+            units: r.units().to_vec(),
+            owners: r.owners_before.clone(),
+            dislodged: Vec::new(),
+            saved: r.saved_before.clone(),
+        };
+        b.strengths = strengths(map, &position, &r.input, r.rules).unwrap_or_default();
         // Which moves went by convoy is the judge's decision (DATC 4.A.3, by edition).
         for a in 0..n {
             if let (Act::Move { to, .. }, Some(&convoy)) =
@@ -331,35 +346,29 @@ impl<'a> Board<'a> {
         Some(self.power(o))
     }
 
-    /// The attack strength of move `m` (DATC 5.B.4).
+    /// The resolver's strengths of unit `u`.
+    fn strength(&self, u: usize) -> Strengths {
+        self.strengths.get(u).copied().unwrap_or_default()
+    }
+
+    /// The attack strength of move `m` (DATC 5.B.8).
     fn attack(&self, m: usize) -> u8 {
-        if !self.path(m) {
-            return 0;
-        }
-        match self.excluded(m) {
-            Some(p) if p == self.power(m) => 0,
-            not_of => 1 + self.given(m, not_of).len() as u8,
-        }
+        self.strength(m).attack
     }
 
-    /// The hold strength of province `p` (DATC 5.B.3).
+    /// The hold strength of province `p` (DATC 5.B.5): 0 when nobody stands there.
     fn hold(&self, p: Prov) -> u8 {
-        match self.at[p.0 as usize] {
-            None => 0,
-            Some(o) if self.dest(o).is_some() => u8::from(!self.moved(o)),
-            Some(o) => 1 + self.given(o, None).len() as u8,
-        }
+        self.at[p.0 as usize].map_or(0, |o| self.strength(o).hold)
     }
 
+    /// The defend strength of move `o` (DATC 5.B.7).
     fn defend(&self, o: usize) -> u8 {
-        1 + self.given(o, None).len() as u8
+        self.strength(o).defend
     }
 
+    /// The prevent strength of move `o` (DATC 5.B.6).
     fn prevent(&self, o: usize) -> u8 {
-        if !self.path(o) || self.head_to_head(o).is_some_and(|x| self.moved(x)) {
-            return 0;
-        }
-        1 + self.given(o, None).len() as u8
+        self.strength(o).prevent
     }
 
     /// The unit that moved into `u`'s province while `u` stayed.
