@@ -257,10 +257,7 @@ impl TestCase {
         let got: BTreeMap<String, String> = r
             .dislodged()
             .iter()
-            .filter_map(|d| {
-                let u = r.units().get(d.unit)?;
-                Some((prov(u.loc), map.province(d.by).id.clone()))
-            })
+            .map(|d| (prov(d.unit.loc), map.province(d.by).id.clone()))
             .collect();
         if got != self.dislodged {
             diffs.push(format!(
@@ -281,11 +278,10 @@ impl TestCase {
             let have: BTreeMap<String, Vec<String>> = r
                 .dislodged()
                 .iter()
-                .filter_map(|d| {
-                    let u = r.units().get(d.unit)?;
+                .map(|d| {
                     let mut l: Vec<String> = d.retreats.iter().map(|&l| map.loc_id(l)).collect();
                     l.sort();
-                    Some((prov(u.loc), l))
+                    (prov(d.unit.loc), l)
                 })
                 .collect();
             let want: BTreeMap<String, Vec<String>> = want

@@ -145,7 +145,7 @@ impl std::fmt::Display for Phase {
 
 /// A unit dislodged in a movement phase, waiting for the retreat phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Retreating {
+pub struct Dislodged {
     pub unit: Unit,
     /// The province the attacker came from.
     pub by: Prov,
@@ -163,7 +163,7 @@ pub struct Position {
     /// Per province: the power owning the supply centre there.
     pub owners: Vec<Option<Power>>,
     /// The units dislodged in the last movement phase, with their retreats.
-    pub dislodged: Vec<Retreating>,
+    pub dislodged: Vec<Dislodged>,
     /// Per power (map order): builds saved last winter for a colonial build in the
     /// coming adjustment phase (maps with the colonial build rule). Empty when no
     /// power has one; read it with [`Position::saved_by`].
@@ -246,8 +246,8 @@ impl DislodgedEntry {
     }
 }
 
-impl Retreating {
-    /// [`DislodgedEntry::new`] of this unit.
+impl Dislodged {
+    /// The written form of this unit ([`DislodgedEntry::new`]).
     pub fn entry(&self, map: &Map) -> DislodgedEntry {
         DislodgedEntry::new(map, &self.unit, self.by, &self.retreats)
     }
@@ -459,7 +459,7 @@ impl Position {
                 }
                 retreats.push(l);
             }
-            self.dislodged.push(Retreating { unit, by, retreats });
+            self.dislodged.push(Dislodged { unit, by, retreats });
         }
         Ok(())
     }

@@ -8,20 +8,19 @@
 //! kind, and every report renders that.
 
 // `advance` runs `check_ids` first, so every id indexed below is in range; the
-// other indices are positions in the results the judge built (`Dislodged::unit`
-// into `units`) and `saved` has one entry per power of the map. Out of range is
-// a bug, not input.
+// other indices are positions in the results the judge built (into `units`) and
+// `saved` has one entry per power of the map. Out of range is a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
 use crate::judge::{
     adjudicate_adjustments_checked, adjudicate_checked, adjudicate_retreats_checked, owed_checked,
-    owners_after_checked, AdjustmentResult, Dislodged, MovementResult, OrderResult, Outcome, Owed,
+    owners_after_checked, AdjustmentResult, MovementResult, OrderResult, Outcome, Owed,
     RetreatResult, Rules,
 };
 use crate::map::{Map, Power, Prov};
 use crate::orders::{Diagnostic, Order};
 use crate::state::{
-    check_ids, next_phase, ForeignIds, Ids, Phase, PhaseKind, Position, Retreating, Unit,
+    check_ids, next_phase, Dislodged, ForeignIds, Ids, Phase, PhaseKind, Position, Unit,
 };
 
 /// What one phase decided, for every kind of phase: what the judge decided for the
@@ -131,7 +130,9 @@ impl PhaseResult {
 
     /// Is unit `i` (of [`PhaseResult::units`]) dislodged in this movement phase?
     pub fn is_dislodged(&self, i: usize) -> bool {
-        self.dislodged().iter().any(|d| d.unit == i)
+        self.units()
+            .get(i)
+            .is_some_and(|u| self.dislodged().iter().any(|d| d.unit == *u))
     }
 
     /// Is unit `i` (of [`PhaseResult::units`]) destroyed in this retreat phase
@@ -154,7 +155,13 @@ impl PhaseResult {
     /// map is refused by whoever draws or words it against `map`. Linear in the result.
     pub fn check_ids(&self, map: &Map) -> Result<(), ForeignIds> {
         let ids = Ids::of(map);
-        ids.units(self.units().iter().chain(&self.units_after))?;
+        let dislodged = self.dislodged().iter().map(|d| &d.unit);
+        ids.units(
+            self.units()
+                .iter()
+                .chain(&self.units_after)
+                .chain(dislodged),
+        )?;
         ids.orders(&self.input)?;
         let provs = map.province_count();
         let in_range = |p: &Prov| usize::from(p.0) < provs;
@@ -230,15 +237,7 @@ pub fn advance(
         PhaseKind::Movement => {
             let m = adjudicate_checked(map, position, orders, rules);
             next.units = m.units_after();
-            next.dislodged = m
-                .dislodged
-                .iter()
-                .map(|d| Retreating {
-                    unit: m.units[d.unit],
-                    by: d.by,
-                    retreats: d.retreats.clone(),
-                })
-                .collect();
+            next.dislodged = m.dislodged.clone();
             Judged::Movement(m)
         }
         PhaseKind::Retreat => {

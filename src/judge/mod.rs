@@ -23,20 +23,9 @@ pub use rules::{CivilDisorder, ConvoyIntent, ParadoxRule, Rules};
 use crate::map::Power;
 use crate::map::{Loc, Map, Prov};
 use crate::orders::{Diagnostic, Order};
-use crate::state::{check_board_ids, check_ids, check_unit_ids, ForeignIds, Position, Unit};
-
-/// A unit dislodged in a movement phase.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Dislodged {
-    /// Index into [`MovementResult::units`].
-    pub unit: usize,
-    /// The province the attacker came from.
-    pub by: Prov,
-    /// The attacker came by convoy (a retreat to `by` is then allowed, DATC 4.A.5).
-    pub by_convoy: bool,
-    /// Where the unit may retreat.
-    pub retreats: Vec<Loc>,
-}
+use crate::state::{
+    check_board_ids, check_ids, check_unit_ids, Dislodged, ForeignIds, Position, Unit,
+};
 
 /// Everything a movement phase decided.
 #[derive(Clone, Debug)]
@@ -72,7 +61,9 @@ impl MovementResult {
 
     /// Is unit `i` dislodged?
     pub fn is_dislodged(&self, i: usize) -> bool {
-        self.dislodged.iter().any(|d| d.unit == i)
+        self.units
+            .get(i)
+            .is_some_and(|u| self.dislodged.iter().any(|d| d.unit == *u))
     }
 }
 

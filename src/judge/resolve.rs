@@ -34,8 +34,9 @@
 use super::convoy;
 use super::legality::{Checked, Eff};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
-use super::{Dislodged, MovementResult, ParadoxRule, Rules, Strengths};
+use super::{MovementResult, ParadoxRule, Rules, Strengths};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, UnitKind};
+use crate::state::Dislodged;
 use crate::state::{Position, Unit};
 use std::cell::Cell;
 use std::num::NonZeroU16;
@@ -1076,9 +1077,8 @@ impl Resolver<'_> {
                 ends.occupied.contains(p) || contested.contains(p) || (!by_convoy && p == by)
             };
             dislodged.push(Dislodged {
-                unit: u,
+                unit: self.units[u],
                 by,
-                by_convoy,
                 retreats: self.retreats(u, blocked),
             });
         }

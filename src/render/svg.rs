@@ -293,8 +293,8 @@ pub fn svg(map: &Map, scene: &Scene) -> Result<String, ForeignIds> {
     if !scene.bare {
         match result {
             Some(r) if r.phase.kind == PhaseKind::Movement => {
-                for (i, u) in r.units().iter().enumerate() {
-                    let d = r.dislodged().iter().find(|d| d.unit == i);
+                for u in r.units() {
+                    let d = r.dislodged().iter().find(|d| d.unit == *u);
                     drawn.push(Drawn {
                         unit: *u,
                         at: match d {

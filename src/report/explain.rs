@@ -10,7 +10,7 @@
 //! [`Failure::Bounced`]. The resolver is never run again here.
 
 // Reports index a `PhaseResult` produced by the judge on the same map: unit
-// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// and order indices (`k`, `unit`, supporters) are positions in
 // that result's own vectors, and Prov/Loc/Power ids are the map's own or were
 // checked by `game::check_ids` before the phase was judged. An out-of-range index
 // is a bug, not input.
@@ -632,7 +632,8 @@ impl<'a> Board<'a> {
 
     /// `It may retreat to Clyde or Yorkshire.` for dislodged unit `u`.
     fn retreat_words(&self, u: usize) -> String {
-        match self.r.dislodged().iter().find(|d| d.unit == u) {
+        let unit = self.r.units().get(u);
+        match self.r.dislodged().iter().find(|d| Some(&d.unit) == unit) {
             Some(d) if !d.retreats.is_empty() => {
                 let places: Vec<String> = d.retreats.iter().map(|&l| self.place(l)).collect();
                 format!("It may retreat to {}.", or_list(&places))

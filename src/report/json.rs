@@ -2,7 +2,7 @@
 //! batch answers with the same object per line.
 
 // Reports index a `PhaseResult` produced by the judge on the same map: unit
-// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// and order indices (`k`, `unit`, supporters) are positions in
 // that result's own vectors, and Prov/Loc/Power ids are the map's own or were
 // checked by `game::check_ids` before the phase was judged. An out-of-range index
 // is a bug, not input.
@@ -351,11 +351,8 @@ impl<'o> Writer<'o> {
         self.raw(b",\"orders\":[");
         orders(self);
         self.raw(b"],\"dislodged\":");
-        let dislodged: Vec<DislodgedEntry> = result
-            .dislodged()
-            .iter()
-            .map(|d| DislodgedEntry::new(map, &result.units()[d.unit], d.by, &d.retreats))
-            .collect();
+        let dislodged: Vec<DislodgedEntry> =
+            result.dislodged().iter().map(|d| d.entry(map)).collect();
         self.serde(&dislodged)?;
         // Each kind's keys are written for every kind (empty where they do not apply).
         let contested = result.movement().map_or(&[][..], |m| &m.contested);

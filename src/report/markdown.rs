@@ -6,7 +6,7 @@
 //! winner) as lists. Table cells escape `|`.
 
 // Reports index a `PhaseResult` produced by the judge on the same map: unit
-// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// and order indices (`k`, `unit`, supporters) are positions in
 // that result's own vectors, and Prov/Loc/Power ids are the map's own or were
 // checked by `game::check_ids` before the phase was judged. An out-of-range index
 // is a bug, not input.
@@ -21,6 +21,7 @@ use super::{centre_changes, owner_name};
 use crate::game::{Judged, PhaseResult};
 use crate::judge::{AdjustmentResult, MovementResult};
 use crate::map::{Map, Power};
+use crate::state::Unit;
 
 /// A table cell: `|` escaped, line breaks flattened.
 fn cell(s: &str) -> String {
@@ -87,7 +88,11 @@ fn section(out: &mut String, title: &str) {
 
 /// `The French Fleet in Edinburgh`.
 fn the_unit(map: &Map, result: &PhaseResult, i: usize) -> String {
-    let u = &result.units()[i];
+    a_unit(map, &result.units()[i])
+}
+
+/// `The French army in Paris`.
+fn a_unit(map: &Map, u: &Unit) -> String {
     format!(
         "The {} {} in {}",
         map.power(u.power).adjective,
@@ -100,7 +105,7 @@ fn movement(out: &mut String, map: &Map, result: &PhaseResult, m: &MovementResul
     if !result.dislodged().is_empty() {
         section(out, "Dislodged units");
         for d in result.dislodged() {
-            let who = the_unit(map, result, d.unit);
+            let who = a_unit(map, &d.unit);
             if d.retreats.is_empty() {
                 let _ = writeln!(out, "- {who} with no valid retreats.");
             } else {

@@ -3,7 +3,7 @@
 //! [`PhaseResult`]; tags and reasons are derived from outcomes, never stored.
 
 // Reports index a `PhaseResult` produced by the judge on the same map: unit
-// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// and order indices (`k`, `unit`, supporters) are positions in
 // that result's own vectors, and Prov/Loc/Power ids are the map's own or were
 // checked by `game::check_ids` before the phase was judged. An out-of-range index
 // is a bug, not input.

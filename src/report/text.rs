@@ -9,7 +9,7 @@
 //! ```
 
 // Reports index a `PhaseResult` produced by the judge on the same map: unit
-// and order indices (`k`, `unit`, `Dislodged::unit`, supporters) are positions in
+// and order indices (`k`, `unit`, supporters) are positions in
 // that result's own vectors, and Prov/Loc/Power ids are the map's own or were
 // checked by `game::check_ids` before the phase was judged. An out-of-range index
 // is a bug, not input.
@@ -286,7 +286,7 @@ fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult, m: &Movement
         out.push('\n');
         let _ = writeln!(out, "The following units were dislodged:");
         for d in result.dislodged() {
-            let u = &result.units()[d.unit];
+            let u = &d.unit;
             let who = format!("The {} in {}", unit_words(map, u, true), the(map, u.loc));
             if d.retreats.is_empty() {
                 wrap(out, &format!("{who} with no valid retreats."));

@@ -36,7 +36,7 @@ use crate::game::advance;
 use crate::judge::Rules;
 use crate::map::{Loc, Map, Power, Prov, ProvSet, UnitKind};
 use crate::orders::{normalize, parse_order, Order, OrderKind};
-use crate::state::{Phase, PhaseKind, Position, Retreating, Unit};
+use crate::state::{Dislodged, Phase, PhaseKind, Position, Unit};
 
 use super::Checked;
 
@@ -583,7 +583,7 @@ pub fn retreat_options(
     units: &[Unit],
     dislodged: &[Unit],
     results: &[(bool, Order)],
-) -> Vec<Retreating> {
+) -> Vec<Dislodged> {
     struct Move {
         success: bool,
         from: Prov,
@@ -680,7 +680,7 @@ pub fn retreat_options(
                     !occupied.contains(p) && !contested.contains(p) && (convoyed || p != by)
                 })
                 .collect();
-            Retreating { unit, by, retreats }
+            Dislodged { unit, by, retreats }
         })
         .collect()
 }
@@ -749,10 +749,7 @@ impl JdipCase {
             }
         };
         let got_dislodged: Vec<Unit> = if self.position.phase.kind == PhaseKind::Movement {
-            r.dislodged()
-                .iter()
-                .filter_map(|d| r.units().get(d.unit).copied())
-                .collect()
+            r.dislodged().iter().map(|d| d.unit).collect()
         } else {
             Vec::new()
         };

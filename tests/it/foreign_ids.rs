@@ -17,7 +17,7 @@ use arbiter::map::{Loc, Map, Power, Prov, Season, UnitKind};
 use arbiter::orders::{Order, OrderKind, Span, UnitRef};
 use arbiter::render::{self, Scene};
 use arbiter::selfplay::{scatter, SplitMix64};
-use arbiter::state::{check_ids, Phase, PhaseKind, Position, Retreating, Unit};
+use arbiter::state::{check_ids, Dislodged, Phase, PhaseKind, Position, Unit};
 
 fn maps() -> &'static [Map; 2] {
     static MAPS: OnceLock<[Map; 2]> = OnceLock::new();
@@ -109,7 +109,7 @@ fn random_position(
             .map(|_| (rng.below(3) > 0).then(|| Power(rng.below(powers) as u8)))
             .collect(),
         dislodged: (0..n / 2)
-            .map(|_| Retreating {
+            .map(|_| Dislodged {
                 unit: unit(rng),
                 by: Prov(rng.below(bound) as u16),
                 retreats: vec![Loc(rng.below(bound) as u16)],

@@ -14,7 +14,7 @@ use arbiter::map::{Loc, Map, UnitKind};
 use arbiter::orders::{parse_order, Order, OrderKind, Span, UnitRef};
 use arbiter::report::canonical;
 use arbiter::selfplay::{scatter, SplitMix64};
-use arbiter::state::{Phase, Position, Retreating, Unit};
+use arbiter::state::{Dislodged, Phase, Position, Unit};
 
 fn texts(l: &LegalOrders, map: &Map, loc: &str) -> BTreeSet<String> {
     let loc = map.loc_by_id(loc).unwrap();
@@ -237,7 +237,7 @@ fn retreats_and_disbands() {
     let l = |s: &str| map.loc_by_id(s).unwrap();
     let italy = map.power_by_name("italy").unwrap();
     pos.dislodged = vec![
-        Retreating {
+        Dislodged {
             unit: Unit {
                 power: italy,
                 kind: UnitKind::Fleet,
@@ -246,7 +246,7 @@ fn retreats_and_disbands() {
             by: map.prov_by_id("eng").unwrap(),
             retreats: vec![l("spa/nc"), l("spa/sc"), l("por")],
         },
-        Retreating {
+        Dislodged {
             unit: Unit {
                 power: italy,
                 kind: UnitKind::Army,

@@ -246,9 +246,9 @@ fn summary(map: &Map, r: &PhaseResult) -> Summary {
                 to.sort();
                 format!(
                     "dislodged {} by {} {} {to:?}",
-                    unit_name(map, &r.units()[d.unit]),
+                    unit_name(map, &d.unit),
                     prov_name(map, d.by),
-                    d.by_convoy
+                    crate::common::attack_by_convoy(map, r.movement().unwrap(), d)
                 )
             })
             .collect(),
@@ -407,7 +407,7 @@ fn movement_sound(map: &Map, r: &PhaseResult) -> Result<(), TestCaseError> {
     }
     let contested: BTreeSet<Prov> = r.movement().unwrap().contested.iter().copied().collect();
     for d in r.dislodged() {
-        let u = &r.units()[d.unit];
+        let u = &d.unit;
         prop_assert!(
             !r.units_after.contains(u),
             "a dislodged unit stayed on the board"
@@ -418,7 +418,7 @@ fn movement_sound(map: &Map, r: &PhaseResult) -> Result<(), TestCaseError> {
             prop_assert!(!seen.contains(&p), "{}, which is occupied", what);
             prop_assert!(!contested.contains(&p), "{}, a standoff", what);
             prop_assert!(
-                p != d.by || d.by_convoy,
+                p != d.by || crate::common::attack_by_convoy(map, r.movement().unwrap(), d),
                 "{}, the attacker's province",
                 what
             );
@@ -464,12 +464,8 @@ fn retreat_orders(
     for d in &p.dislodged {
         let mut bad: Vec<Prov> = Vec::new();
         let open: BTreeSet<Prov> = d.retreats.iter().map(|&l| map.prov_of(l)).collect();
-        let dd = moved
-            .dislodged()
-            .iter()
-            .find(|x| moved.units()[x.unit] == d.unit)
-            .unwrap();
-        if !dd.by_convoy {
+        let dd = moved.dislodged().iter().find(|x| x.unit == d.unit).unwrap();
+        if !crate::common::attack_by_convoy(map, moved.movement().unwrap(), dd) {
             bad.push(d.by);
         }
         bad.extend(moved.movement().unwrap().contested.iter().copied());
@@ -913,7 +909,7 @@ fn the_cutter_named_does_not_depend_on_the_order_of_the_units() {
 #[test]
 fn an_illegal_retreat_beside_a_legal_order_is_ignored() {
     use arbiter::map::Season;
-    use arbiter::state::{Phase, Retreating};
+    use arbiter::state::{Dislodged, Phase};
     let map = &maps()[0];
     let mut p = Position::initial(map);
     p.phase = Phase {
@@ -922,7 +918,7 @@ fn an_illegal_retreat_beside_a_legal_order_is_ignored() {
         kind: PhaseKind::Retreat,
     };
     p.units = vec![unit(map, "france", UnitKind::Army, "mun")];
-    p.dislodged = vec![Retreating {
+    p.dislodged = vec![Dislodged {
         unit: unit(map, "germany", UnitKind::Army, "bur"),
         by: map.prov_by_id("mar").unwrap(),
         retreats: vec![map.prov_by_id("pic").unwrap().into()],

@@ -272,10 +272,7 @@ fn summary(map: &Map, r: &MovementResult) -> Summary {
         .map(|d| {
             let mut ret: Vec<String> = d.retreats.iter().map(|&l| map.loc_id(l)).collect();
             ret.sort();
-            (
-                r.units[d.unit].short(map),
-                (map.province(d.by).id.clone(), ret),
-            )
+            (d.unit.short(map), (map.province(d.by).id.clone(), ret))
         })
         .collect();
     let contested = r
@@ -298,14 +295,17 @@ fn check_consistent(map: &Map, pos: &Position, r: &MovementResult) {
     }
     assert_eq!(r.units_after().len() + r.dislodged.len(), pos.units.len());
     for d in &r.dislodged {
-        let here = map.prov_of(r.units[d.unit].loc);
+        let here = map.prov_of(d.unit.loc);
         // The attacker now stands where the dislodged unit stood.
         assert!(r.units_after().iter().any(|u| map.prov_of(u.loc) == here));
         for &l in &d.retreats {
             let p = map.prov_of(l);
             assert!(!seen.contains(&p), "retreat to an occupied province");
             assert!(!r.contested.contains(&p), "retreat to a standoff");
-            assert!(d.by_convoy || p != d.by, "retreat to the attacker's origin");
+            assert!(
+                crate::common::attack_by_convoy(map, r, d) || p != d.by,
+                "retreat to the attacker's origin"
+            );
         }
     }
     for &p in &r.contested {

@@ -26,3 +26,18 @@ pub fn arbiter_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     out
 }
 pub mod convoy_board;
+
+/// Did the attack that dislodged `d` come by convoy (a retreat to the attacker's
+/// province is then allowed, DATC 4.A.5)?
+pub fn attack_by_convoy(
+    map: &arbiter::map::Map,
+    m: &arbiter::judge::MovementResult,
+    d: &arbiter::state::Dislodged,
+) -> bool {
+    let here = map.prov_of(d.unit.loc);
+    m.units
+        .iter()
+        .zip(&m.destination)
+        .zip(&m.convoyed)
+        .any(|((u, &to), &c)| c && map.prov_of(u.loc) == d.by && map.prov_of(to) == here)
+}
