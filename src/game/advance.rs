@@ -307,8 +307,26 @@ pub fn advance(
     Ok((r, next))
 }
 
-/// The power owning at least the map's victory threshold of supply centres, if any.
+/// The winner after a Fall turn, if any: of the powers owning at least the map's
+/// victory threshold of supply centres, the one owning the most. When several share
+/// the most, nobody has won yet and the game goes on (docs/RULES.md, "Victory").
 pub fn winner(map: &Map, owners: &[Option<Power>]) -> Option<Power> {
-    map.power_ids()
-        .find(|&pw| owners.iter().filter(|o| **o == Some(pw)).count() >= map.victory as usize)
+    let centres = |pw: Power| owners.iter().filter(|o| **o == Some(pw)).count();
+    let mut best: Option<(Power, usize)> = None;
+    let mut tied = false;
+    for pw in map.power_ids() {
+        let n = centres(pw);
+        if n < map.victory as usize {
+            continue;
+        }
+        match best {
+            Some((_, m)) if n < m => {}
+            Some((_, m)) if n == m => tied = true,
+            _ => {
+                best = Some((pw, n));
+                tied = false;
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(pw, _)| pw)
 }
