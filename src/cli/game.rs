@@ -30,8 +30,7 @@ pub struct NewArgs {
     /// map file.
     #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
     pub map: String,
-    /// Rule edition.
-    #[arg(long, default_value = "2023")]
+    #[arg(long, default_value = "2023", value_name = "EDITION", help = super::RULES_HELP)]
     pub rules: String,
     /// The game's name, printed in sheet headers. Default: the file name without its
     /// extension.
@@ -81,6 +80,9 @@ pub struct JudgeArgs {
     /// SVG (atomically), after the game is saved.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Also write the same picture to FILE as PNG (atomically), after the game is saved.
+    #[arg(long, value_name = "FILE")]
+    pub png: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -435,7 +437,11 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
             continue;
         }
         let name = &map.power(o.power).name;
-        let head = format!("{name} ({} centres, {} units)", o.centres, o.units);
+        let head = format!(
+            "{name} ({}, {})",
+            report::text::count(o.centres, "centre"),
+            report::text::count(o.units, "unit")
+        );
         match o.change {
             0 => even.push(name.clone()),
             d if d < 0 => wrap(out, &format!("{head} removes {}.", -d)),
@@ -571,21 +577,22 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     }
     let out = render_judgement(&map, &game.name, &j, &files, args.format)?;
     let phase = j.result.phase;
-    let picture = args
-        .svg
-        .as_ref()
-        .map(|_| super::render::picture(&map, &game.name, &game.position, Some(&j.result)))
+    let picture = (args.svg.is_some() || args.png.is_some())
+        .then(|| super::render::picture(&map, &game.name, &game.position, Some(&j.result)))
         .transpose()?;
     game.record(&map, files, j, errors > 0);
     store::save(&args.game, &game.to_yaml(&map), &bytes)?;
     print!("{out}");
-    if let (Some(path), Some(svg)) = (&args.svg, &picture) {
-        super::write_output(Some(path), svg).map_err(|Fatal(e)| {
-            Fatal(format!(
-                "{e} (the phase was judged and `{shown}` saved; draw it again with \
-                 `arbiter render {shown} -o FILE`)"
-            ))
-        })?;
+    let pictures = [(&args.svg, false, ""), (&args.png, true, " --png")];
+    for (path, png, flag) in pictures {
+        if let (Some(path), Some(svg)) = (path, &picture) {
+            super::render::write_picture(Some(path), svg, png).map_err(|Fatal(e)| {
+                Fatal(format!(
+                    "{e} (the phase was judged and `{shown}` saved; draw it again with \
+                     `arbiter render {shown}{flag} -o FILE`)"
+                ))
+            })?;
+        }
     }
     let next = match game.over {
         None => format!("next: {}", game.position.phase),

@@ -106,13 +106,7 @@ fn embedded_source(name: &str) -> Option<(&'static str, &'static str)> {
         .map(|(_, f, s)| (*f, *s))
 }
 
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
-}
+use arbiter::report::text::count as plural;
 
 fn summary(findings: &[Finding]) -> String {
     let (e, w, n) = check::count(findings);

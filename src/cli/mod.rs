@@ -154,8 +154,7 @@ pub struct AdjudicateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
-    /// Rule edition.
-    #[arg(long, default_value = "2023")]
+    #[arg(long, default_value = "2023", value_name = "EDITION", help = RULES_HELP)]
     pub rules: String,
     /// JSON Lines in, JSON Lines out: one case per line.
     #[arg(long)]
@@ -269,6 +268,15 @@ pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {
         ))
     })
 }
+
+/// The help of every `--rules` option: the editions and what each is (docs/RULES.md).
+pub const RULES_HELP: &str = "Rule edition: \
+2023 (default; alias datc-3.0): the 2023 rulebook with every DATC v3.0 preference; \
+2000 (alias datc-2.4): the 2000 rulebook with the DATC v2.4 preferences (a via-convoy move \
+with no convoy ordered goes by land; civil disorder measures to home centres by unit type); \
+1982: the 1982 rulebook (its convoy paradox and convoy-intent rules), otherwise as 2000; \
+1971: the 1971 rulebook (its convoy paradox rule; an army goes to an adjacent province \
+by land unless it swaps places by convoy), otherwise as 2000. docs/RULES.md gives every difference";
 
 /// Write the output to standard output, or atomically to a file.
 pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {

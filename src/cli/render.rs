@@ -40,7 +40,13 @@ pub struct RenderArgs {
     )]
     pub map: String,
     /// Rule edition for --orders.
-    #[arg(long, default_value = "2023", conflicts_with = "game")]
+    #[arg(
+        long,
+        default_value = "2023",
+        value_name = "EDITION",
+        conflicts_with = "game",
+        help = format!("For --orders. {}", super::RULES_HELP)
+    )]
     pub rules: String,
     /// Write a PNG image instead of SVG.
     #[arg(long)]

@@ -29,8 +29,7 @@ pub struct SelfplayArgs {
     /// Threads (default: every core).
     #[arg(long)]
     pub jobs: Option<usize>,
-    /// Rule edition.
-    #[arg(long, default_value = "2023")]
+    #[arg(long, default_value = "2023", value_name = "EDITION", help = super::RULES_HELP)]
     pub rules: String,
     /// Write every phase of every game as a batch line (with the result under `expect`)
     /// to FILE, atomically.

@@ -34,9 +34,11 @@ pub struct TestArgs {
     /// Case files or folders (searched recursively for *.yaml, *.yml and *.txt).
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Rule edition for the cases that do not name one: 2023 (default; alias datc-3.0),
-    /// 2000 (alias datc-2.4), 1982, 1971.
-    #[arg(long, value_name = "EDITION")]
+    #[arg(
+        long,
+        value_name = "EDITION",
+        help = format!("For the cases that do not name one. {}", super::RULES_HELP)
+    )]
     pub rules: Option<String>,
     /// Run only the cases whose id contains TEXT.
     #[arg(long, value_name = "TEXT")]

@@ -18,7 +18,7 @@
 
 use std::fmt::Write;
 
-use super::text::{or_list, wrap};
+use super::text::{count, or_list, wrap};
 use crate::game::PhaseResult;
 use crate::judge::{
     owed_checked, strengths, unit_distances, AdjustmentResult, CivilDisorder, Failure, Illegal,
@@ -549,12 +549,13 @@ impl<'a> Board<'a> {
         }
     }
 
-    /// Input order `k` in words: `A Norway -> Edinburgh (via convoy)`.
-    fn order(&self, k: usize) -> String {
+    /// The unit order `k` is for, in words: `A Norway`, `F Spain (north coast)`, or
+    /// the unit a build names.
+    fn subject(&self, k: usize) -> String {
         let map = self.map;
         let o = &self.r.input[k];
         let res = &self.r.orders()[k];
-        let me = match (res.unit, o.unit) {
+        match (res.unit, o.unit) {
             (Some(u), _) => self.unit(u),
             (None, Some(x)) => match (o.kind, x.kind) {
                 (OrderKind::Build, None) => format!(
@@ -566,7 +567,15 @@ impl<'a> Board<'a> {
                 (_, None) => map.loc_name(x.loc),
             },
             (None, None) => String::new(),
-        };
+        }
+    }
+
+    /// Input order `k` in words: `A Norway -> Edinburgh (via convoy)`.
+    fn order(&self, k: usize) -> String {
+        let me = self.subject(k);
+        let o = &self.r.input[k];
+        let res = &self.r.orders()[k];
+        let map = self.map;
         match o.kind {
             OrderKind::Hold => format!("{me} holds"),
             OrderKind::Move { to, via_convoy } => {
@@ -642,18 +651,41 @@ impl<'a> Board<'a> {
         }
     }
 
-    /// `F Edinburgh is dislodged by A Norway -> Edinburgh (attack strength 2 against
-    /// hold strength 1). It may retreat to Clyde or Yorkshire.`
-    fn dislodged_words(&self, u: usize) -> Option<String> {
+    /// `F Edinburgh is dislodged by A Norway -> Edinburgh with attack strength 2
+    /// against hold strength 1.`
+    fn dislodgement(&self, u: usize) -> Option<String> {
         let d = self.dislodger(u)?;
         Some(format!(
-            "{} is dislodged by {} with attack strength {} against hold strength {}. {}",
+            "{} is dislodged by {} with attack strength {} against hold strength {}.",
             self.unit(u),
             self.doing(d),
             self.attack(d),
             self.hold(self.prov(u)),
-            self.retreat_words(u)
         ))
+    }
+
+    /// The line about unit `u`, `prefix` (the power) then `body` (its order and why):
+    /// a dislodged unit's line says first that it was dislodged, and ends with where
+    /// it may retreat.
+    fn unit_line(&self, u: usize, prefix: String, body: &str) -> String {
+        match self.dislodgement(u) {
+            Some(d) => format!("{prefix}{d} {body} {}", self.retreat_words(u)),
+            None => prefix + body,
+        }
+    }
+
+    /// Is order `k` the one whose line explains what became of unit `u`: the order it
+    /// followed, or when it followed none (every order illegal), its first one?
+    fn explains_unit(&self, k: usize, u: usize) -> bool {
+        match self.order[u] {
+            Some(o) => o == k,
+            None => {
+                self.r.orders().iter().position(|o| {
+                    o.unit == Some(u)
+                        && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
+                }) == Some(k)
+            }
+        }
     }
 
     /// Why the support order `k` (of unit `s`) did not count for unit `u`, if it did not.
@@ -745,19 +777,22 @@ impl<'a> Board<'a> {
         }
     }
 
-    /// Order `k` as the subject of its verdict: `F Edinburgh's support of F London ->
-    /// North Sea`, `F North Sea's convoy of A Norway -> Edinburgh`, or the order itself.
+    /// Order `k` as the subject of its verdict, a noun phrase: `F Edinburgh's support
+    /// of F London -> North Sea`, `F North Sea's convoy of A Norway -> Edinburgh`,
+    /// `disbanding A Sevastopol`, `building A Berlin`, or a hold or move itself
+    /// (`A Norway -> Edinburgh`).
     fn heading(&self, k: usize) -> String {
-        let order = self.order(k);
+        let me = || self.subject(k);
+        let adjustment = self.r.phase.kind == PhaseKind::Adjustment;
         match self.r.input[k].kind {
-            OrderKind::Support { .. } | OrderKind::Convoy { .. } => {
-                let (me, what) = match self.r.input[k].kind {
-                    OrderKind::Support { .. } => (order.split(" supports ").next(), "support"),
-                    _ => (order.split(" convoys ").next(), "convoy"),
-                };
-                format!("{}'s {what} of {}", me.unwrap_or_default(), self.target(k))
-            }
-            _ => order,
+            OrderKind::Support { .. } => format!("{}'s support of {}", me(), self.target(k)),
+            OrderKind::Convoy { .. } => format!("{}'s convoy of {}", me(), self.target(k)),
+            OrderKind::Disband if adjustment => format!("removing {}", me()),
+            OrderKind::Disband => format!("disbanding {}", me()),
+            OrderKind::Build => format!("building {}", me()),
+            OrderKind::Waive => "waiving a build".to_string(),
+            OrderKind::Save => "saving a build for a colonial build".to_string(),
+            OrderKind::Hold | OrderKind::Move { .. } => self.order(k),
         }
     }
 
@@ -922,13 +957,11 @@ impl<'a> Board<'a> {
                 o.unit == Some(u) && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
             });
             if !ordered && province.is_none_or(|p| self.prov(u) == p) {
-                let mut t = format!(
-                    "{}: {} has no order and holds.",
-                    self.map.power(self.power(u)).name,
-                    self.unit(u)
-                );
+                let prefix = format!("{}: ", self.map.power(self.power(u)).name);
+                let mut t = format!("{} has no order and holds.", self.unit(u));
                 self.stay(&mut t, u);
-                items.push((super::power_first(Some(self.power(u))), t));
+                let line = self.unit_line(u, prefix, &t);
+                items.push((super::power_first(Some(self.power(u))), line));
             }
         }
         items.sort_by_key(|&(key, _)| key);
@@ -937,7 +970,18 @@ impl<'a> Board<'a> {
 
     fn movement_order(&self, k: usize) -> String {
         let res = &self.r.orders()[k];
-        let mut t = format!("{}: {}", self.power_name(res.power), self.heading(k));
+        let prefix = format!("{}: ", self.power_name(res.power));
+        let body = self.movement_verdict(k);
+        match res.unit {
+            Some(u) if self.explains_unit(k, u) => self.unit_line(u, prefix, &body),
+            _ => prefix + &body,
+        }
+    }
+
+    /// Order `k` of a movement phase, its outcome and why, without the power.
+    fn movement_verdict(&self, k: usize) -> String {
+        let res = &self.r.orders()[k];
+        let mut t = self.heading(k);
         let Some(u) = res.unit else {
             if let Outcome::Illegal(i) = &res.outcome {
                 let _ = write!(t, " is illegal: {}.", i.describe(self.map));
@@ -952,11 +996,7 @@ impl<'a> Board<'a> {
                 } else if self.order[u].is_none() {
                     t.push_str(" The order is ignored and the unit holds.");
                     // The hold is explained once, under the unit's first order.
-                    let first = self.r.orders().iter().position(|o| {
-                        o.unit == Some(u)
-                            && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
-                    });
-                    if first == Some(k) {
+                    if self.explains_unit(k, u) {
                         self.stay(&mut t, u);
                     }
                 } else {
@@ -994,9 +1034,8 @@ impl<'a> Board<'a> {
                 t.push_str(&n);
             }
         }
-        if let Some(d) = self.dislodged_words(u) {
-            t.push(' ');
-            t.push_str(&d);
+        if self.dislodger(u).is_some() {
+            // Said first on the unit's line (`unit_line`).
             return;
         }
         let attackers: Vec<usize> = self
@@ -1265,7 +1304,7 @@ impl<'a> Board<'a> {
                 t.push('.');
             }
             Some(Outcome::Fails(Failure::Dislodged { .. })) => {
-                t.push_str(" The support is cut:");
+                t.push_str(" The support is cut: the unit is dislodged.");
             }
             Some(Outcome::Fails(Failure::Paradox)) => t.push_str(
                 " The support fails by the backup rule (DATC 5.B.9): it is part of a cycle \
@@ -1276,10 +1315,6 @@ impl<'a> Board<'a> {
                 let _ = write!(t, " {}.", self.ordered(target));
             }
             _ => {}
-        }
-        if let Some(d) = self.dislodged_words(s) {
-            t.push(' ');
-            t.push_str(&d);
         }
     }
 
@@ -1302,7 +1337,7 @@ impl<'a> Board<'a> {
                 }
             }
             Some(Outcome::Fails(Failure::Dislodged { .. })) => {
-                t.push_str(" The convoy is disrupted:");
+                t.push_str(" The convoy is disrupted: the fleet is dislodged.");
             }
             Some(Outcome::Fails(Failure::Paradox)) => {
                 t.push_str(" The orders form a convoy paradox. ");
@@ -1313,10 +1348,6 @@ impl<'a> Board<'a> {
                 let _ = write!(t, " {}.", self.ordered(army));
             }
             _ => {}
-        }
-        if let Some(d) = self.dislodged_words(f) {
-            t.push(' ');
-            t.push_str(&d);
         }
         if self.in_paradox(f) {
             t.push_str(" The orders form a convoy paradox. ");
@@ -1437,12 +1468,10 @@ impl<'a> Board<'a> {
                 d => format!("must remove {}", -d),
             };
             out.push(format!(
-                "{} owns {} supply centre{} and has {} unit{}: it {what}.",
+                "{} owns {} and has {}: it {what}.",
                 map.power(pw).name,
-                o.centres,
-                if o.centres == 1 { "" } else { "s" },
-                o.units,
-                if o.units == 1 { "" } else { "s" },
+                count(o.centres, "supply centre"),
+                count(o.units, "unit"),
             ));
             out.extend(items);
         }
@@ -1466,7 +1495,7 @@ impl<'a> Board<'a> {
             if province.is_some() && !loc.is_some_and(in_prov) {
                 continue;
             }
-            let mut t = format!("{}: {}", self.power_name(pw), self.order(k));
+            let mut t = format!("{}: {}", self.power_name(pw), self.heading(k));
             match &res.outcome {
                 Outcome::Illegal(i) => {
                     let _ = write!(t, " is illegal: {}.", i.describe(map));

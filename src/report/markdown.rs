@@ -15,7 +15,7 @@
 use std::fmt::Write;
 
 use super::text::{
-    closing_lines, destroyed_why, distance_words, header, or_list, order_lines, the,
+    closing_lines, count, destroyed_why, distance_words, header, or_list, order_lines, the,
 };
 use super::{centre_changes, owner_name};
 use crate::game::{Judged, PhaseResult};
@@ -221,10 +221,10 @@ fn centres(out: &mut String, map: &Map, result: &PhaseResult, after: &[Option<Po
                 d => format!("removes {}", -d),
             };
             format!(
-                "- {} ({} centres, {} units) {what}.",
+                "- {} ({}, {}) {what}.",
                 map.power(o.power).name,
-                o.centres,
-                o.units
+                count(o.centres, "centre"),
+                count(o.units, "unit")
             )
         })
         .collect();

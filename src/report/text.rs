@@ -245,6 +245,15 @@ pub(crate) fn closing_lines(map: &Map, result: &PhaseResult) -> Vec<String> {
     lines
 }
 
+/// `1 centre`, `2 centres`, `0 units`: a count and its noun, singular for one.
+pub fn count(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 pub(crate) fn capital(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
@@ -443,8 +452,9 @@ fn centres(
         };
         let _ = writeln!(
             out,
-            "{name} ({} centres, {} units) {what}.",
-            o.centres, o.units
+            "{name} ({}, {}) {what}.",
+            count(o.centres, "centre"),
+            count(o.units, "unit")
         );
     }
 }

@@ -568,3 +568,25 @@ fn world1914_game_with_a_colonial_build_through_the_commands() {
     assert_eq!(units.len(), 15);
     assert!(units.contains(&"A BOM".into()) && units.contains(&"F CAP".into()));
 }
+
+/// Every command that takes `--rules` lists the editions, their aliases and what each
+/// is in its `--help`.
+#[test]
+fn every_rules_option_lists_the_editions() {
+    for command in ["adjudicate", "new", "selfplay", "render", "test"] {
+        let help = stdout(&arbiter(&[command, "--help"], None));
+        let flat = help.split_whitespace().collect::<Vec<_>>().join(" ");
+        for want in [
+            "--rules <EDITION>",
+            "2023 (default; alias datc-3.0): the 2023 rulebook",
+            "2000 (alias datc-2.4): the 2000 rulebook",
+            "1982: the 1982 rulebook",
+            "1971: the 1971 rulebook",
+        ] {
+            assert!(
+                flat.contains(want),
+                "`{command} --help` lacks {want:?}:\n{help}"
+            );
+        }
+    }
+}

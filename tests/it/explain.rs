@@ -186,11 +186,14 @@ Turkey: F Ank - Con, A Con - Smy, A Smy - Ank
          power's support cannot help dislodge its own unit.",
         "It does not count for the attack: a power's support cannot help dislodge its \
          own unit (F Trieste).",
-        "Germany: A Berlin -> Silesia fails. Attack strength 1. Against it: A Silesia \
-         -> Berlin moves the other way (a head-to-head battle) and defends with strength \
-         2 (1 + support from A Prussia). 1 does not beat 2",
-        "A Berlin is dislodged by A Silesia -> Berlin with attack strength 2 against \
-         hold strength 1. It may retreat to Kiel or Munich.",
+        // A dislodged unit's line says so first, and ends with its retreats.
+        "Germany: A Berlin is dislodged by A Silesia -> Berlin with attack strength 2 \
+         against hold strength 1. A Berlin -> Silesia fails. Attack strength 1. Against \
+         it: A Silesia -> Berlin moves the other way (a head-to-head battle) and defends \
+         with strength 2 (1 + support from A Prussia). 1 does not beat 2, so the move \
+         fails. It may retreat to Kiel or Munich.",
+        "Austria: F Trieste is dislodged by A Venice -> Trieste with attack strength 2 \
+         against hold strength 1. F Trieste holds, and fails.",
         "It is part of circular movement (F Ankara -> A Constantinople -> A Smyrna -> F \
          Ankara): units moving in a circle all move",
     ] {
@@ -276,6 +279,47 @@ France: A Bur - Mun, A Ruh S A Bur - Mun
     insta::assert_snapshot!("retreat_markdown", md);
 }
 
+/// A retreat-phase disband reads as English ("disbanding A Sevastopol succeeds", not
+/// "A Sevastopol disbands succeeds").
+#[test]
+fn a_disband_reads_as_english() {
+    let map = Map::standard();
+    let yaml = "phase: Spring 1902\nunits:\n  russia: [A sev]\n  turkey: [A arm, F bla]\n";
+    let (m, next) = run(&map, yaml, "Turkey: A Arm - Sev, F Bla S A Arm - Sev");
+    assert_eq!(m.dislodged().len(), 1);
+    let r = then(&map, &next, "Russia: A Sev disband");
+    let text = explain(&map, &r, None);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.contains("Russia: disbanding A Sevastopol succeeds: the unit is disbanded."),
+        "{text}"
+    );
+    assert!(!flat.contains("disbands succeeds"), "{text}");
+}
+
+/// Counts on the sheets are English: `1 centre`, not `1 centres`.
+#[test]
+fn counts_read_as_english() {
+    let map = Map::standard();
+    let yaml = "phase: Fall 1901\nunits:\n  russia: [A ukr, A lvn, A sil]\n  \
+                turkey: [A con]\nowners:\n  russia: [mos]\n  turkey: [con, smy]\n";
+    let (r, _) = run(&map, yaml, "");
+    let text = arbiter::report::text::sheet(&map, "demo", &r);
+    assert!(
+        text.contains("Russia (1 centre, 3 units) removes 2."),
+        "{text}"
+    );
+    assert!(
+        text.contains("Turkey (2 centres, 1 unit) builds 1."),
+        "{text}"
+    );
+    let md = markdown::sheet(&map, "demo", &r);
+    assert!(
+        md.contains("- Russia (1 centre, 3 units) removes 2."),
+        "{md}"
+    );
+}
+
 /// An adjustment phase: a build, an illegal build and the waived rest; an ordered
 /// removal; two removals in civil disorder (the fleet farthest away, then Livonia
 /// before Ukraine at equal distance, alphabetically).
@@ -307,9 +351,9 @@ France: Remove A Picardy
         "F Gulf of Bothnia is removed: 2 steps from the nearest owned supply centre.",
         "A Livonia is removed: 1 step from the nearest owned supply centre; A Ukraine is \
          as far, and Livonia comes first alphabetically.",
-        "Germany: build F Munich is illegal: a fleet cannot be built inland.",
+        "Germany: building F Munich is illegal: a fleet cannot be built inland.",
         "Germany: 2 builds were not ordered and are waived.",
-        "France: remove A Picardy succeeds: the unit is removed.",
+        "France: removing A Picardy succeeds: the unit is removed.",
     ] {
         assert!(flat.contains(fact), "missing {fact:?} in\n{text}");
     }

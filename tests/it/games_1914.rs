@@ -347,7 +347,7 @@ fn two_years_on_world1914_with_a_colonial_build() {
     let words = explained.split_whitespace().collect::<Vec<_>>().join(" ");
     for want in [
         "England saved 1 build last winter",
-        "build F Cairo succeeds: the unit is built with a build saved last winter.",
+        "building F Cairo succeeds: the unit is built with a build saved last winter.",
         "France: 1 build saved last winter is not used and is lost.",
     ] {
         assert!(words.contains(want), "{explained}");

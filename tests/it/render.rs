@@ -597,10 +597,19 @@ fn play_example(dir: &Path) -> PathBuf {
             "--svg".into(),
             svg.display().to_string(),
         ];
+        // `--png` is the twin of `--svg`: the first phase draws both.
+        let png = dir.join(format!("judged-{k}.png"));
+        if k == 0 {
+            args.extend(["--png".to_string(), png.display().to_string()]);
+        }
         args.extend(files.iter().map(|f| f.display().to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         ok(&arbiter(&args));
         parse(&std::fs::read_to_string(&svg).unwrap());
+        if k == 0 {
+            let bytes = std::fs::read(&png).unwrap();
+            assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "not a PNG");
+        }
     }
     game
 }
