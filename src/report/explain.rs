@@ -1057,17 +1057,51 @@ impl<'a> Board<'a> {
             );
         }
         for m in attackers {
-            let a = match self.outcome(m) {
-                Some(Outcome::Fails(Failure::Bounced { attack, .. })) => *attack,
-                _ => self.attack(m),
+            let (a, others) = match self.outcome(m) {
+                Some(Outcome::Fails(Failure::Bounced { attack, against })) => {
+                    // What stopped the attack besides this unit's hold: another
+                    // move's prevent strength (DATC 5.B), named so the reader sees
+                    // what really held the province.
+                    let others: Vec<String> = against
+                        .iter()
+                        .filter(|o| o.unit != u)
+                        .map(|o| match o.kind {
+                            Strength::Prevent => format!(
+                                "the prevent strength {} of {}{}",
+                                o.strength,
+                                self.doing(o.unit),
+                                self.sum(&self.given(o.unit, None))
+                                    .map(|s| format!(" ({s})"))
+                                    .unwrap_or_default()
+                            ),
+                            _ => self.opposition(m, o),
+                        })
+                        .collect();
+                    (*attack, others)
+                }
+                _ => (self.attack(m), Vec::new()),
             };
             if a == 0 {
                 let _ = write!(t, " {} failed (attack strength 0).", self.doing(m));
-            } else {
+            } else if others.is_empty() {
                 let _ = write!(
                     t,
                     " {} attacked with strength {a} and failed.",
                     self.doing(m)
+                );
+            } else {
+                let held = if a > hold {
+                    format!("it beat hold strength {hold}, but not")
+                } else {
+                    "it was stopped too by".to_string()
+                };
+                // "but not the prevent strength 2 of A Serbia -> Trieste (1 + support
+                // from A Budapest)".
+                let _ = write!(
+                    t,
+                    " {} attacked with strength {a} and failed: {held} {}.",
+                    self.doing(m),
+                    and_list(&others)
                 );
             }
         }

@@ -297,6 +297,27 @@ fn a_disband_reads_as_english() {
     assert!(!flat.contains("disbands succeeds"), "{text}");
 }
 
+/// What really held a unit: Venice's attack (2) beats Trieste's hold (1) but not the
+/// prevent strength (2) of Serbia's move there, so F Trieste stays; the explanation
+/// names Serbia's prevent strength, not only "attacked with strength 2 and failed".
+#[test]
+fn a_prevent_strength_that_held_a_unit_is_named() {
+    let map = Map::standard();
+    let yaml = "phase: Spring 1901\nunits:\n  austria: [F tri, A ser, A bud]\n  \
+                italy: [A ven, A tyr]\n";
+    let orders =
+        "Italy: A Ven - Tri, A Tyr S A Ven - Tri\nAustria: A Ser - Tri, A Bud S A Ser - Tri";
+    let (r, _) = run(&map, yaml, orders);
+    assert!(r.dislodged().is_empty());
+    let text = explain(&map, &r, None);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let want =
+        "A Venice -> Trieste attacked with strength 2 and failed: it beat hold strength 1, but \
+                not the prevent strength 2 of A Serbia -> Trieste (1 + support from A \
+                Budapest).";
+    assert!(flat.contains(want), "{text}");
+}
+
 /// Counts on the sheets are English: `1 centre`, not `1 centres`.
 #[test]
 fn counts_read_as_english() {
