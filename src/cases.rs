@@ -297,6 +297,26 @@ impl TestCase {
             }
         }
         if let Some(orders) = &self.retreat_orders {
+            if next.phase.kind != PhaseKind::Retreat && r.retreats_taken_at_once() {
+                // No dislodged unit could retreat: the retreat phase was taken at once
+                // and every dislodged unit destroyed, so there can be no retreat orders.
+                if !orders.is_empty() {
+                    diffs.push(
+                        "retreat orders given, but no dislodged unit can retreat (the retreat \
+                         phase is taken at once)"
+                            .into(),
+                    );
+                }
+                if let Some(want) = &self.destroyed {
+                    let have = r
+                        .destroyed()
+                        .iter()
+                        .filter_map(|&i| r.units().get(i).map(|u| prov(u.loc)))
+                        .collect();
+                    same_set("destroyed", want, have, &mut diffs);
+                }
+                return diffs;
+            }
             if next.phase.kind != PhaseKind::Retreat {
                 diffs.push("no retreat phase follows the movement phase".into());
                 return diffs;

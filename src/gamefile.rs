@@ -949,21 +949,27 @@ fn judge_from(
 }
 
 /// In retreat and adjustment phases the judge reports an illegal order only as its
-/// outcome. A referee needs to see each one before anything is saved, as in a movement
-/// phase: an order naming no unit of its power, a unit not dislodged, an order of
-/// another phase, two orders for one unit or a missing coast is an error; any other
-/// illegal order is a warning. Orders that already have a diagnostic are left alone.
-fn outcome_diagnostics(map: &Map, result: &PhaseResult, have: &[Diagnostic]) -> Vec<Diagnostic> {
-    let help = match result.phase.kind {
+/// outcome. A referee needs to see each one before anything is judged, and to ask the
+/// player, as in a movement phase: every illegal retreat, disband, build, removal,
+/// waive or save is an error (judging waits for a fixed order or `--accept`, and the
+/// order is then void), except an extra waive or save, which changes nothing (the
+/// builds not ordered are waived anyway): that is a warning. An order that already has a
+/// diagnostic (a binding error) is left alone. A movement phase has its own
+/// diagnostics (binding errors, illegal orders as warnings): none are added here.
+pub fn outcome_diagnostics(
+    map: &Map,
+    result: &PhaseResult,
+    have: &[Diagnostic],
+) -> Vec<Diagnostic> {
+    let void = match result.phase.kind {
         PhaseKind::Movement => return Vec::new(),
-        PhaseKind::Retreat => {
-            "the order is ignored; a dislodged unit without a legal retreat order is disbanded"
-        }
+        PhaseKind::Retreat => "the unit is disbanded",
         PhaseKind::Adjustment => {
-            "the order is ignored; builds not ordered are waived, removals not ordered are \
-             made in civil disorder"
+            "a build not made is waived, a removal not made is made in civil disorder"
         }
     };
+    let help =
+        format!("ask the player; judged as written (`judge --accept`), the order is void: {void}");
     let mut out = Vec::new();
     for (k, r) in result.orders().iter().enumerate() {
         let Outcome::Illegal(why) = &r.outcome else {
@@ -977,17 +983,27 @@ fn outcome_diagnostics(map: &Map, result: &PhaseResult, have: &[Diagnostic]) -> 
         }
         let text = why.describe(map);
         out.push(match why {
+            Illegal::Build(EXTRA_WAIVE | EXTRA_SAVE) => Diagnostic::warning(
+                span,
+                format!("illegal order: {text}"),
+                Some("the order is ignored; it changes nothing".into()),
+            ),
             Illegal::NoUnit
             | Illegal::ForeignUnit(_)
             | Illegal::NotDislodged
             | Illegal::WrongPhase
             | Illegal::DuplicateOrder
-            | Illegal::CoastNeeded(_) => Diagnostic::error(span, text, Some(help.into())),
-            _ => Diagnostic::warning(span, format!("illegal order: {text}"), Some(help.into())),
+            | Illegal::CoastNeeded(_) => Diagnostic::error(span, text, Some(help.clone())),
+            _ => Diagnostic::error(span, format!("illegal order: {text}"), Some(help.clone())),
         });
     }
     out
 }
+
+/// The judge's reasons for a waive, or a save for a colonial build, when the power has
+/// no build left.
+const EXTRA_WAIVE: &str = "no build left to waive";
+const EXTRA_SAVE: &str = "no build left to save";
 
 #[cfg(test)]
 mod tests {

@@ -439,7 +439,13 @@ pub fn check_phase(
             next.units.len()
         ));
     }
-    if next.dislodged.len() != r.dislodged().len() {
+    // Unless the retreat phase was taken at once (nobody could retreat: all destroyed).
+    let carried = if r.retreats_taken_at_once() {
+        0
+    } else {
+        r.dislodged().len()
+    };
+    if next.dislodged.len() != carried {
         return Err("the dislodged units do not carry into the retreat phase".into());
     }
     let mut owned = 0;

@@ -42,7 +42,11 @@ $arbiter judge "$game" $dir/3-fall-1901-retreat/*.txt
 
 # Who builds or removes how many, and where.
 $arbiter status "$game"
-$arbiter judge "$game" $dir/4-winter-1901/*.txt
+# Turkey's `Build A Sev` is illegal (not a home centre), so judging stops with an error
+# (exit code 1) and the game is unchanged; the referee asks Turkey, then judges the
+# orders as they are with --accept: the build is void and the sheet says why.
+$arbiter judge "$game" $dir/4-winter-1901/*.txt || true
+$arbiter judge "$game" $dir/4-winter-1901/*.txt --accept
 
 $arbiter judge "$game" $dir/5-spring-1902/*.txt
 $arbiter judge "$game" $dir/6-spring-1902-retreat/*.txt

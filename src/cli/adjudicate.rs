@@ -6,6 +6,7 @@ use super::{
     EXIT_OK,
 };
 use arbiter::game::advance;
+use arbiter::gamefile::outcome_diagnostics;
 use arbiter::judge::nationality_warnings;
 use arbiter::orders::{parse_orders_with, ParseOptions, Severity};
 use arbiter::state::Position;
@@ -38,6 +39,9 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
             .map_err(|e| Fatal(e.to_string()))?,
     );
     diagnostics.extend(result.diagnostics().iter().cloned());
+    // Illegal retreat and adjustment orders are errors, as in `judge`.
+    let illegal = outcome_diagnostics(&map, &result, &diagnostics);
+    diagnostics.extend(illegal);
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     let file = if args.orders == "-" {
         "<stdin>"

@@ -63,8 +63,9 @@ pub struct JudgeArgs {
     /// Order files (one per player is typical), or `-` for standard input.
     #[arg(required = true, value_name = "ORDERS")]
     pub orders: Vec<String>,
-    /// Judge even if some orders cannot be read: they are reported and left out, and
-    /// their units hold.
+    /// Judge even if some orders have errors: orders that cannot be read are left out
+    /// (their units hold); illegal retreats, builds, removals and waives are void (the
+    /// sheet lists them with the reason).
     #[arg(long)]
     pub accept: bool,
     /// Every correction of a misspelling is an error (without it, a misspelt name
@@ -569,9 +570,16 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
              is unchanged",
             plural(errors)
         );
+        let left_out = match game.position.phase.kind {
+            PhaseKind::Movement => "orders that cannot be read are left out and those units hold",
+            _ => {
+                "orders that cannot be read are left out; illegal orders are void, and the \
+                 sheet says why"
+            }
+        };
         eprintln!(
             "help: fix the orders and judge again, or add --accept to judge them as they \
-             are (orders that cannot be read are left out and those units hold)"
+             are ({left_out})"
         );
         return Ok(EXIT_DIAGNOSTICS);
     }

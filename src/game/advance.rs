@@ -1,8 +1,9 @@
 //! One step of a game: adjudicate the current phase ([`advance`]), then take the
 //! automatic steps to the next phase that needs orders, all in one place:
-//! dislodged units become the retreat phase's units; a retreat phase with nobody to
-//! retreat is skipped; after the Fall (and its retreats) supply centres change hands
-//! and victory is checked; an adjustment phase in which no power has anything to do
+//! dislodged units become the retreat phase's units; a retreat phase in which no
+//! dislodged unit has anywhere to go is taken at once (the units are destroyed);
+//! after the Fall (and its retreats) supply centres change hands and victory is
+//! checked; an adjustment phase in which no power has anything to do
 //! is skipped. Builds saved for a colonial build are carried from one winter to the
 //! next and lost after it. Every phase's outcome is one [`PhaseResult`], whatever its
 //! kind, and every report renders that.
@@ -144,11 +145,30 @@ impl PhaseResult {
         }
     }
 
-    /// The dislodged units destroyed in a retreat phase, in unit order.
+    /// The dislodged units destroyed, in unit order: in a retreat phase those
+    /// bounced, not ordered or illegally ordered; in a movement phase whose retreat
+    /// phase was taken at once ([`PhaseResult::retreats_taken_at_once`]), every unit
+    /// dislodged.
     pub fn destroyed(&self) -> Vec<usize> {
+        if self.retreats_taken_at_once() {
+            return (0..self.units().len())
+                .filter(|&i| self.is_dislodged(i))
+                .collect();
+        }
         (0..self.units().len())
             .filter(|&i| self.is_destroyed(i))
             .collect()
+    }
+
+    /// Was this a movement phase whose retreat phase was taken at once, because units
+    /// were dislodged and none of them had anywhere to retreat? They are destroyed
+    /// without a retreat phase, which is listed in [`PhaseResult::skipped`].
+    pub fn retreats_taken_at_once(&self) -> bool {
+        !self.dislodged().is_empty()
+            && self
+                .skipped
+                .first()
+                .is_some_and(|p| p.kind == PhaseKind::Retreat)
     }
 
     /// Check that every id this result holds is on `map`: a result judged on another
@@ -280,8 +300,11 @@ pub fn advance(
     // The automatic steps up to the next phase that needs orders.
     loop {
         match next.phase.kind {
-            PhaseKind::Retreat if next.dislodged.is_empty() => {
+            // Nobody dislodged, or nobody with anywhere to go: the retreat phase is
+            // taken at once, and the dislodged units (if any) are destroyed.
+            PhaseKind::Retreat if next.dislodged.iter().all(|d| d.retreats.is_empty()) => {
                 r.skipped.push(next.phase);
+                next.dislodged.clear();
                 next.phase = next_phase(next.phase);
             }
             PhaseKind::Adjustment if r.owners_after.is_none() => {

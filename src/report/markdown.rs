@@ -16,6 +16,7 @@ use std::fmt::Write;
 
 use super::text::{
     closing_lines, count, destroyed_why, distance_words, header, or_list, order_lines, the,
+    void_orders,
 };
 use super::{centre_changes, owner_name};
 use crate::game::{Judged, PhaseResult};
@@ -53,6 +54,13 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
                 line.outcome,
                 cell(&line.tags.join(", "))
             );
+        }
+    }
+    let void = void_orders(map, result);
+    if !void.is_empty() {
+        section(&mut out, "Void orders (not carried out)");
+        for line in &void {
+            let _ = writeln!(out, "- {line}");
         }
     }
     match &result.judged {
@@ -106,7 +114,9 @@ fn movement(out: &mut String, map: &Map, result: &PhaseResult, m: &MovementResul
         section(out, "Dislodged units");
         for d in result.dislodged() {
             let who = a_unit(map, &d.unit);
-            if d.retreats.is_empty() {
+            if result.retreats_taken_at_once() {
+                let _ = writeln!(out, "- {who} with no valid retreats was destroyed.");
+            } else if d.retreats.is_empty() {
                 let _ = writeln!(out, "- {who} with no valid retreats.");
             } else {
                 let places: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();

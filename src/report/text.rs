@@ -23,7 +23,7 @@ use crate::judge::{AdjustmentResult, MovementResult};
 use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
 use crate::map::{Loc, Map, Power, UnitKind};
 use crate::orders::OrderKind;
-use crate::state::{PhaseKind, Unit};
+use crate::state::{Phase, PhaseKind, Unit};
 
 /// The width a sheet is fitted to.
 pub const WIDTH: usize = 80;
@@ -204,6 +204,14 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
         };
         wrap(&mut out, &format!("{power}: {text}.{tag}"));
     }
+    let void = void_orders(map, result);
+    if !void.is_empty() {
+        out.push('\n');
+        let _ = writeln!(out, "Void orders (not carried out):");
+        for line in &void {
+            wrap(&mut out, line);
+        }
+    }
     match &result.judged {
         Judged::Movement(m) => movement_tail(&mut out, map, result, m),
         Judged::Retreat(_) => retreat_tail(&mut out, map, result),
@@ -215,9 +223,36 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     }
     out.push('\n');
     for line in closing_lines(map, result) {
-        let _ = writeln!(out, "{line}");
+        wrap(&mut out, &line);
     }
     out
+}
+
+/// In a retreat or adjustment phase, each illegal order (judged only with `--accept`,
+/// or by `adjudicate`) and why it is void: `Turkey: BUILD Army Sevastopol: not a home
+/// centre …`. None in a movement phase, whose void orders hold (tag `void`).
+pub(crate) fn void_orders(map: &Map, result: &PhaseResult) -> Vec<String> {
+    if result.phase.kind == PhaseKind::Movement {
+        return Vec::new();
+    }
+    let mut lines: Vec<_> = (0..result.input.len())
+        .filter_map(|k| {
+            let r = &result.orders()[k];
+            let Outcome::Illegal(why) = &r.outcome else {
+                return None;
+            };
+            let power = r.power.map_or("Unknown", |p| map.power(p).name.as_str());
+            let line = format!(
+                "{power}: {}: {}.",
+                order_text(map, result, k),
+                why.describe(map)
+            );
+            Some((super::power_first(r.power), line))
+        })
+        .collect();
+    // By power in map order, then as written, as the order lines.
+    lines.sort_by_key(|(p, _)| *p);
+    lines.into_iter().map(|(_, l)| l).collect()
 }
 
 /// The last lines of a sheet: the phases skipped, then the next phase, the winner,
@@ -226,7 +261,7 @@ pub(crate) fn closing_lines(map: &Map, result: &PhaseResult) -> Vec<String> {
     let mut lines: Vec<String> = result
         .skipped
         .iter()
-        .map(|p| format!("{}: nothing to do, skipped.", capital(&p.to_string())))
+        .flat_map(|p| skipped_lines(map, result, *p))
         .collect();
     lines.push(match (result.winner, result.next) {
         (Some(w), _) => {
@@ -252,6 +287,45 @@ pub fn count(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// Why phase `p` was skipped: nothing to do; or, for a retreat phase, no dislodged
+/// unit had anywhere to go (the units are destroyed); or, for an adjustment phase,
+/// nobody could build or had to remove (builds with nowhere to go are waived).
+pub(crate) fn skipped_lines(map: &Map, result: &PhaseResult, p: Phase) -> Vec<String> {
+    let phase = capital(&p.to_string());
+    let mut lines = Vec::new();
+    match p.kind {
+        PhaseKind::Retreat if result.retreats_taken_at_once() => lines.push(format!(
+            "{phase}: no dislodged unit can retreat, so the phase is taken at once: \
+             the dislodged units are destroyed."
+        )),
+        PhaseKind::Adjustment => {
+            let stuck: Vec<String> = result
+                .owed
+                .iter()
+                .filter(|o| o.change > 0)
+                .map(|o| {
+                    format!(
+                        "{} waives {}",
+                        map.power(o.power).name,
+                        count(o.change.unsigned_abs() as usize, "build")
+                    )
+                })
+                .collect();
+            if stuck.is_empty() {
+                lines.push(format!("{phase}: nothing to do, skipped."));
+            } else {
+                lines.push(format!(
+                    "{phase}: nobody can build or must remove, so the phase is skipped: {} \
+                     (no vacant centre to build in).",
+                    stuck.join(", ")
+                ));
+            }
+        }
+        _ => lines.push(format!("{phase}: nothing to do, skipped.")),
+    }
+    lines
 }
 
 pub(crate) fn capital(s: &str) -> String {
@@ -297,7 +371,9 @@ fn movement_tail(out: &mut String, map: &Map, result: &PhaseResult, m: &Movement
         for d in result.dislodged() {
             let u = &d.unit;
             let who = format!("The {} in {}", unit_words(map, u, true), the(map, u.loc));
-            if d.retreats.is_empty() {
+            if result.retreats_taken_at_once() {
+                wrap(out, &format!("{who} with no valid retreats was destroyed."));
+            } else if d.retreats.is_empty() {
                 wrap(out, &format!("{who} with no valid retreats."));
             } else {
                 let places: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();

@@ -270,10 +270,25 @@ fn the_scripted_game_from_spring_1901_to_winter_1902() {
     assert_eq!(russia["build_sites"], json!(["MOS", "STP", "WAR"]));
     insta::assert_snapshot!("w1901_status", status_text(&game));
 
-    // Winter 1901: builds; Italy waives; Turkey's build in Sevastopol (not a home
-    // centre) is void, and its other two builds stand.
-    let sheet = judge(&game, &phase_files("4-winter-1901"));
+    // Winter 1901: builds; Italy waives. Turkey's build in Sevastopol (not a home
+    // centre) is an error: nothing is judged until the referee accepts it. Then it is
+    // void, the sheet says why, and Turkey's other two builds stand.
+    let winter = phase_files("4-winter-1901");
+    let before = std::fs::read(&game).unwrap();
+    let mut args = vec!["judge", s(&game)];
+    args.extend(winter.iter().map(String::as_str));
+    let o = arbiter(&args);
+    code(&o, 1);
+    has(
+        &stderr(&o),
+        "error: illegal order: not a home centre of the power\n --> examples/game/4-winter-1901/turkey.txt:2:1\n",
+    );
+    assert_eq!(std::fs::read(&game).unwrap(), before);
+    let mut accepted = winter.clone();
+    accepted.push("--accept".into());
+    let sheet = judge(&game, &accepted);
     for line in [
+        "Void orders (not carried out):\nTurkey: BUILD Army Sevastopol: not a home centre of the power.\n",
         "Austria: BUILD Army Budapest.\n",
         "Austria: BUILD Fleet Trieste.\n",
         "Russia: BUILD Fleet St Petersburg (north coast).\n",
@@ -783,17 +798,25 @@ fn retreat_and_adjustment_orders_are_checked_before_judging() {
     );
     has(&err, "--> <stdin>:2:9");
     assert_eq!(std::fs::read(&game).unwrap(), before);
-    // A retreat to a place the unit may not go is a warning: the unit is disbanded.
+    // A retreat to a place the unit may not go is an error too: nothing judged.
     let o = run(
         &["judge", s(&game), "-"],
         Some("Germany: A Bur - Mar\n"),
         &[],
     );
-    code(&o, 0);
+    code(&o, 1);
     has(
         &stderr(&o),
-        "warning: illegal order: the unit cannot retreat there",
+        "error: illegal order: the unit cannot retreat there",
     );
+    assert_eq!(std::fs::read(&game).unwrap(), before);
+    // Accepted, the retreat is void and the unit is disbanded.
+    let o = run(
+        &["judge", s(&game), "-", "--accept"],
+        Some("Germany: A Bur - Mar\n"),
+        &[],
+    );
+    code(&o, 0);
     has(
         &stdout(&o),
         "The German Army in Burgundy (its order was illegal).\n",

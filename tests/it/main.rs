@@ -19,6 +19,7 @@ mod maps_1914;
 mod parser;
 mod parser_props;
 mod parser_styles;
+mod phases;
 mod properties;
 mod random;
 mod render;

@@ -581,8 +581,10 @@ fn conserved(
             let on_board = if next.phase.kind == PhaseKind::Retreat {
                 next.units.len() + next.dislodged.len()
             } else {
-                // The retreat phase was skipped: nobody was dislodged.
-                next.units.len()
+                // The retreat phase was skipped: nobody was dislodged, or nobody
+                // dislodged could retreat (those are destroyed).
+                prop_assert_eq!(r.destroyed().len(), r.dislodged().len());
+                next.units.len() + r.destroyed().len()
             };
             prop_assert_eq!(on_board, before.units.len());
         }

@@ -603,6 +603,10 @@ fn play_example(dir: &Path) -> PathBuf {
             args.extend(["--png".to_string(), png.display().to_string()]);
         }
         args.extend(files.iter().map(|f| f.display().to_string()));
+        // Turkey's illegal build in Winter 1901 is judged as the referee accepts it.
+        if p.ends_with("4-winter-1901") {
+            args.push("--accept".into());
+        }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         ok(&arbiter(&args));
         parse(&std::fs::read_to_string(&svg).unwrap());
