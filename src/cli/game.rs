@@ -136,6 +136,7 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
     if args.game.exists() {
         return Err(store::exists(&args.game));
     }
+    let _lock = store::lock(&args.game)?;
     let map = load_map(&args.map)?;
     let map_file = if Map::embedded(&args.map).is_some() {
         None
@@ -519,6 +520,8 @@ fn build_site(map: &Map, p: Prov) -> String {
 // ---------------------------------------------------------------------------------
 
 pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
+    // Held until the new game is renamed into place (the end of this function).
+    let _lock = store::lock(&args.game)?;
     let Loaded {
         mut game,
         map,
@@ -544,6 +547,9 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
             },
             text: read_input(o)?,
         });
+    }
+    if let Some(svg) = &args.svg {
+        super::write::check_output(svg)?;
     }
     let j = game
         .judge(&map, &files, args.strict)
@@ -635,6 +641,7 @@ fn file_diagnostic(file: &str, d: &Diagnostic) -> serde_json::Value {
 // ---------------------------------------------------------------------------------
 
 pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
+    let _lock = store::lock(&args.game)?;
     let Loaded {
         mut game,
         map,

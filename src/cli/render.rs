@@ -147,7 +147,7 @@ fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
     let map = load_map(&args.map)?;
     let (position, name) = match &args.position {
         Some(p) => {
-            let src = std::fs::read_to_string(p)
+            let src = super::read_file(p)
                 .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?;
             let pos = Position::from_yaml(&map, &src)
                 .map_err(|e| Fatal(format!("{}: {e}", p.display())))?;
