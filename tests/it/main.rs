@@ -24,3 +24,4 @@ mod random;
 mod render;
 mod selfplay;
 mod suite;
+mod writes;
