@@ -184,7 +184,9 @@ pub struct AdjudicateArgs {
     /// exactly one close reading is read, with a warning that shows the correction).
     #[arg(long)]
     pub strict: bool,
-    /// Write the output to FILE (atomically) instead of standard output.
+    /// Write the output to FILE instead of standard output: a regular file is replaced
+    /// atomically and keeps its mode; a FIFO or device (`/dev/null`) is written in place;
+    /// an input file is refused.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

@@ -45,7 +45,9 @@ pub struct RenderArgs {
     /// Write a PNG image instead of SVG.
     #[arg(long)]
     pub png: bool,
-    /// Write the picture to FILE (atomically) instead of standard output.
+    /// Write the picture to FILE instead of standard output: a regular file is replaced
+    /// atomically and keeps its mode; a FIFO or device (`/dev/null`) is written in place;
+    /// an input file is refused.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }

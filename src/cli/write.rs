@@ -305,7 +305,7 @@ pub struct GameLock {
 pub fn lock_path(game: &Path) -> std::io::Result<PathBuf> {
     let real = resolve_links(game)?;
     let name = real.file_name().unwrap_or_default().to_string_lossy();
-    Ok(dir_of(&real).join(format!(".{name}.lock")))
+    Ok(real.with_file_name(format!(".{name}.lock")))
 }
 
 /// Take the game's lock, waiting up to a few seconds for another command holding it;
