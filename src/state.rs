@@ -201,6 +201,18 @@ pub enum PositionError {
     DislodgedOutsideRetreat(String),
     #[error("power {power}: {why}")]
     Saved { power: String, why: String },
+    #[error(
+        "the position is empty (no phase, no units): an empty board is written `units: {{}}` \
+         (with a `phase:` line for a phase other than the map's first)"
+    )]
+    Empty,
+    /// An error in a position file, with where it is written there.
+    #[error("line {line}, column {column}: {error}")]
+    At {
+        line: usize,
+        column: usize,
+        error: Box<PositionError>,
+    },
 }
 
 #[derive(Deserialize)]
@@ -496,22 +508,79 @@ impl Position {
     /// Read a position file (YAML): `phase`, `units` by power, optional `owners` by
     /// power, optional `dislodged` units with their retreats, optional `saved` builds
     /// by power (colonial build rule).
+    ///
+    /// Every error names the line and column of what it is about; an empty file (only
+    /// blank lines and comments) is an error, not an empty board.
     pub fn from_yaml(map: &Map, src: &str) -> Result<Position, PositionError> {
+        if is_empty_yaml(src) {
+            return Err(PositionError::At {
+                line: 1,
+                column: 1,
+                error: Box::new(PositionError::Empty),
+            });
+        }
         let f: PositionFile = crate::yaml::from_str(src)?;
+        // Where an error of a part is written: found only when there is one.
+        // A power's name that is a key (of `units`, `owners`, `saved`) is an error of
+        // the key, anything else of its value.
+        let at = |path: String| {
+            move |e: PositionError| {
+                let locations = crate::map::locate::Locations::scan(src);
+                let key = matches!(e, PositionError::Power(_) | PositionError::Saved { .. })
+                    && !path.starts_with("dislodged");
+                let pos = key
+                    .then(|| locations.key(&path))
+                    .flatten()
+                    .unwrap_or_else(|| locations.nearest(&path));
+                PositionError::At {
+                    line: pos.line,
+                    column: pos.column,
+                    error: Box::new(e),
+                }
+            }
+        };
         let phase = match &f.phase {
-            Some(s) => Phase::parse(s)?,
+            Some(s) => Phase::parse(s).map_err(|e| at("phase".into())(e.into()))?,
             None => Phase::first(map),
         };
         let mut pos = Self::from_units(
             map,
             phase,
             f.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
-        )?;
+        )
+        .map_err(|e| {
+            let path = units_error_path(map, "units", &f.units, &e);
+            at(path)(e)
+        })?;
         if let Some(owners) = &f.owners {
-            pos.set_owners(map, owners.iter().map(|(k, v)| (k.as_str(), v.as_slice())))?;
+            pos.set_owners(map, owners.iter().map(|(k, v)| (k.as_str(), v.as_slice())))
+                .map_err(|e| {
+                    let path = units_error_path(map, "owners", owners, &e);
+                    at(path)(e)
+                })?;
         }
-        pos.set_dislodged(map, &f.dislodged)?;
-        pos.check_dislodged()?;
+        for (i, d) in f.dislodged.iter().enumerate() {
+            pos.set_dislodged(map, std::slice::from_ref(d))
+                .map_err(|e| {
+                    let field = match &e {
+                        PositionError::Power(_) => "power".to_string(),
+                        PositionError::Place(x) if d.by.as_ref() == Some(x) => "by".into(),
+                        PositionError::Place(x) | PositionError::Retreat { to: x, .. } => d
+                            .retreats
+                            .iter()
+                            .position(|r| r == x)
+                            .map_or("retreats".into(), |j| format!("retreats.{j}")),
+                        _ => "unit".into(),
+                    };
+                    at(format!("dislodged.{i}.{field}"))(e)
+                })?;
+        }
+        pos.check_dislodged()
+            .map_err(|e| at("dislodged".into())(e))?;
+        for (k, v) in &f.saved {
+            pos.set_saved_by_name(map, std::iter::once((k.as_str(), *v)))
+                .map_err(|e| at(format!("saved.{k}"))(e))?;
+        }
         pos.set_saved_by_name(map, f.saved.iter().map(|(k, v)| (k.as_str(), *v)))?;
         Ok(pos)
     }
@@ -525,6 +594,55 @@ impl Position {
         }
         Ok(())
     }
+}
+
+/// A YAML text with nothing in it: blank lines, comments, document markers.
+fn is_empty_yaml(src: &str) -> bool {
+    src.lines().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#') || t == "---" || t == "..."
+    })
+}
+
+/// The key path in a position file of what an error of the `units` (or `owners`)
+/// lists is about: the power's key, or the entry of the list.
+fn units_error_path(
+    map: &Map,
+    section: &str,
+    lists: &BTreeMap<String, Vec<String>>,
+    e: &PositionError,
+) -> String {
+    let entry = |pred: &dyn Fn(&str, &str) -> bool, nth: usize| {
+        lists
+            .iter()
+            .flat_map(|(pw, l)| l.iter().enumerate().map(move |(i, u)| (pw, i, u)))
+            .filter(|(pw, _, u)| pred(pw, u))
+            .nth(nth)
+            .map(|(pw, i, _)| format!("{section}.{pw}.{i}"))
+    };
+    let province_name = |pw: &str, u: &str| -> Option<String> {
+        let p = match map.power_by_name(pw) {
+            Some(power) if section == "units" => {
+                map.prov_of(Position::parse_unit(map, power, u)?.loc)
+            }
+            _ => map.prov_by_id(u)?,
+        };
+        Some(map.province(p).name.clone())
+    };
+    let found = match e {
+        PositionError::Power(p) => Some(format!("{section}.{p}")),
+        PositionError::Unit { power, unit } | PositionError::Misplaced { power, unit, .. } => {
+            entry(&|pw, u| pw == power && u == unit, 0)
+        }
+        PositionError::Centre(c) => entry(&|_, u| u == c, 0),
+        // The second unit (or listing) of the province.
+        PositionError::Occupied(name) | PositionError::TwoOwners(name) => entry(
+            &|pw, u| province_name(pw, u).as_deref() == Some(name.as_str()),
+            1,
+        ),
+        _ => None,
+    };
+    found.unwrap_or_else(|| section.to_string())
 }
 
 /// The phase after `p` in the yearly sequence (none skipped).

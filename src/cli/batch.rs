@@ -37,6 +37,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     } else {
         let f = std::fs::File::open(&args.orders)
             .map_err(|e| Fatal(format!("cannot read `{}`: {e}", args.orders)))?;
+        super::write::record_input(std::path::Path::new(&args.orders), &f);
         Box::new(BufReader::with_capacity(1 << 16, f))
     };
     let started = Instant::now();

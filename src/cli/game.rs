@@ -139,6 +139,7 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
     if args.game.exists() {
         return Err(store::exists(&args.game));
     }
+    let _lock = store::lock(&args.game)?;
     let map = load_map(&args.map)?;
     let map_file = if Map::embedded(&args.map).is_some() {
         None
@@ -526,6 +527,8 @@ fn build_site(map: &Map, p: Prov) -> String {
 // ---------------------------------------------------------------------------------
 
 pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
+    // Held until the new game is renamed into place (the end of this function).
+    let _lock = store::lock(&args.game)?;
     let Loaded {
         mut game,
         map,
@@ -551,6 +554,9 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
             },
             text: read_input(o)?,
         });
+    }
+    if let Some(svg) = &args.svg {
+        super::write::check_output(svg)?;
     }
     let j = game
         .judge(&map, &files, args.strict)
@@ -650,6 +656,7 @@ fn file_diagnostic(file: &str, d: &Diagnostic) -> serde_json::Value {
 // ---------------------------------------------------------------------------------
 
 pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
+    let _lock = store::lock(&args.game)?;
     let Loaded {
         mut game,
         map,

@@ -8,6 +8,7 @@ mod render;
 mod selfplay;
 mod store;
 mod test;
+mod write;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -60,9 +61,12 @@ pub fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// [`read_limited`] of a file's bytes.
+/// [`read_limited`] of a file's bytes. The file is noted as an input: no output of
+/// this command may be written over it.
 pub fn read_file_bytes(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
-    read_limited(std::fs::File::open(path)?)
+    let f = std::fs::File::open(path.as_ref())?;
+    write::record_input(path.as_ref(), &f);
+    read_limited(f)
 }
 
 /// [`read_limited`] of a file as UTF-8 text: the one way the binary reads a file.
@@ -179,7 +183,9 @@ pub struct AdjudicateArgs {
     /// exactly one close reading is read, with a warning that shows the correction).
     #[arg(long)]
     pub strict: bool,
-    /// Write the output to FILE (atomically) instead of standard output.
+    /// Write the output to FILE instead of standard output: a regular file is replaced
+    /// atomically and keeps its mode; a FIFO or device (`/dev/null`) is written in place;
+    /// an input file is refused.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -296,32 +302,12 @@ pub fn write_bytes(path: Option<&Path>, bytes: &[u8]) -> Result<(), Fatal> {
     }
 }
 
-/// Write a file atomically: `write` fills a temporary file in the same directory,
-/// which is synced and then renamed over `path`; on failure `path` is untouched.
+/// Write a file by the one write policy of [`write`]: a regular file is replaced
+/// atomically and keeps its mode, a link keeps pointing at the file written, a FIFO or
+/// character device is written in place, an input of this command is refused.
 pub fn write_atomically(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> Result<(), Fatal> {
-    let dir = path
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .ok_or_else(|| Fatal(format!("`{}` is not a file name", path.display())))?;
-    let tmp = dir.join(format!(
-        ".{}.tmp{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
-    let run = || -> std::io::Result<()> {
-        let mut f = std::fs::File::create(&tmp)?;
-        write(&mut f)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    };
-    run().map_err(|e| {
-        let _ = std::fs::remove_file(&tmp);
-        Fatal(format!("cannot write `{}`: {e}", path.display()))
-    })
+    write::write_file(path, write)
 }

@@ -51,7 +51,9 @@ pub struct RenderArgs {
     /// Write a PNG image instead of SVG.
     #[arg(long)]
     pub png: bool,
-    /// Write the picture to FILE (atomically) instead of standard output.
+    /// Write the picture to FILE instead of standard output: a regular file is replaced
+    /// atomically and keeps its mode; a FIFO or device (`/dev/null`) is written in place;
+    /// an input file is refused.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
 }
@@ -153,7 +155,7 @@ fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
     let map = load_map(&args.map)?;
     let (position, name) = match &args.position {
         Some(p) => {
-            let src = std::fs::read_to_string(p)
+            let src = super::read_file(p)
                 .map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))?;
             let pos = Position::from_yaml(&map, &src)
                 .map_err(|e| Fatal(format!("{}: {e}", p.display())))?;

@@ -1,14 +1,21 @@
 //! Game files on disk. Loading refuses anything doubtful and never writes; saving is
-//! atomic with a backup:
+//! atomic with a backup. A command that writes a game first takes its lock
+//! ([`lock`]: the lock file `.GAME.lock` beside it) and holds it from loading to the
+//! rename, so two commands on one game run one after the other. A game path that is
+//! a symbolic link is followed: the link stays, the file it names is replaced, and
+//! the backup and lock file are beside that file. Saving:
 //!
-//! 1. the new text goes to `GAME.tmp-<pid>` in the same directory and is synced;
+//! 1. the new text goes to `GAME.tmp-<pid>` in the same directory, with the game
+//!    file's mode (a `0600` game stays `0600`), and is synced;
 //! 2. the file on disk must still be the one this command loaded (else nothing is
-//!    saved: another command saved meanwhile);
+//!    saved: something else wrote it meanwhile);
 //! 3. the current file is kept as `GAME.bak` (hard-linked, or copied and synced, to
-//!    `GAME.bak.tmp-<pid>`, then renamed over `GAME.bak`);
+//!    `GAME.bak.tmp-<pid>`, then renamed over `GAME.bak`, so the backup is always a
+//!    regular file, never a link);
 //! 4. the temporary file is renamed over `GAME`, and the directory is synced.
 //!
-//! A crash at any point leaves `GAME` whole: the old version or the new one. A new game
+//! A crash at any point leaves `GAME` whole: the old version or the new one; loading
+//! reports the `GAME.tmp-*` and `GAME.bak.tmp-*` files a crash leaves. A new game
 //! is linked into place, which fails if a file of that name appeared meanwhile.
 //!
 //! For tests, `ARBITER_CRASH_AT=write|backup|rename` stops the process (exit code 70)
@@ -19,6 +26,7 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::write::{self as w, GameLock};
 use super::{load_map, Fatal};
 use arbiter::gamefile::{Game, GameFile, GameFileError};
 use arbiter::map::Map;
@@ -30,9 +38,21 @@ pub struct Loaded {
     pub bytes: Vec<u8>,
 }
 
-/// The backup's path: `GAME.bak`.
+/// The backup's path: `GAME.bak`, beside the file a link names.
 pub fn backup_path(path: &Path) -> PathBuf {
-    sibling(path, ".bak")
+    sibling(&real(path), ".bak")
+}
+
+/// The game file `path` names: links followed (or `path` when that fails).
+fn real(path: &Path) -> PathBuf {
+    w::resolve_links(path).unwrap_or_else(|_| path.to_path_buf())
+}
+
+/// Take the lock of the game at `path` (see the module comment), held until the
+/// returned guard is dropped. Every command that writes a game calls this before it
+/// loads the game (or, for a new game, checks that none exists).
+pub fn lock(path: &Path) -> Result<GameLock, Fatal> {
+    w::lock_game(path)
 }
 
 fn sibling(path: &Path, suffix: &str) -> PathBuf {
@@ -105,17 +125,19 @@ fn refused(path: &Path, why: &str) -> Fatal {
 
 /// Warn about temporary files left by an interrupted save.
 fn warn_leftovers(path: &Path) {
+    let path = &real(path);
     let dir = dir_of(path);
     let Some(name) = path.file_name() else {
         return;
     };
-    let prefix = format!("{}.tmp-", name.to_string_lossy());
+    let name = name.to_string_lossy();
+    let prefixes = [format!("{name}.tmp-"), format!("{name}.bak.tmp-")];
     let Ok(entries) = fs::read_dir(&dir) else {
         return;
     };
     for e in entries.flatten() {
         let n = e.file_name().to_string_lossy().to_string();
-        if n.starts_with(&prefix) {
+        if prefixes.iter().any(|p| n.starts_with(p.as_str())) {
             eprintln!(
                 "warning: `{}` is left over from an interrupted save; `{}` itself is whole \
                  and the leftover can be deleted",
@@ -127,10 +149,7 @@ fn warn_leftovers(path: &Path) {
 }
 
 fn dir_of(path: &Path) -> PathBuf {
-    match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    }
+    w::dir_of(path)
 }
 
 /// A simulated crash for tests (see the module comment).
@@ -141,9 +160,10 @@ fn crash_point(stage: &str) {
     }
 }
 
-/// Write `text` to the temporary file and sync it.
-fn write_temp(tmp: &Path, text: &str) -> std::io::Result<()> {
-    let mut f = fs::File::create(tmp)?;
+/// Write `text` to the temporary file (with the mode of `like`, the game file it
+/// replaces) and sync it.
+fn write_temp(tmp: &Path, text: &str, like: Option<&fs::Metadata>) -> std::io::Result<()> {
+    let mut f = w::create_temp(tmp, like)?;
     if std::env::var("ARBITER_CRASH_AT").is_ok_and(|s| s == "write") {
         let half = text.len() / 2;
         let cut = (0..=half)
@@ -158,11 +178,8 @@ fn write_temp(tmp: &Path, text: &str) -> std::io::Result<()> {
     f.sync_all()
 }
 
-/// Sync a directory so renames in it are on disk.
 fn sync_dir(dir: &Path) {
-    if let Ok(d) = fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
+    w::sync_dir(dir)
 }
 
 /// Save a new game; refuse if a file of that name exists.
@@ -171,13 +188,15 @@ pub fn create(path: &Path, text: &str) -> Result<(), Fatal> {
     if path.exists() {
         return Err(exists(path));
     }
+    // A dangling link: the game goes where it points.
+    let path = &real(path);
     let dir = dir_of(path);
     let tmp = sibling(path, &format!(".tmp-{}", std::process::id()));
     let fail = |e: std::io::Error| {
         let _ = fs::remove_file(&tmp);
         Fatal(format!("cannot write game file `{shown}`: {e}"))
     };
-    write_temp(&tmp, text).map_err(fail)?;
+    write_temp(&tmp, text, None).map_err(fail)?;
     crash_point("rename");
     match fs::hard_link(&tmp, path) {
         Ok(()) => {
@@ -205,6 +224,8 @@ pub fn exists(path: &Path) -> Fatal {
 /// Save a game over the file it was loaded from (`loaded`: the bytes read then).
 pub fn save(path: &Path, text: &str, loaded: &[u8]) -> Result<(), Fatal> {
     let shown = path.display();
+    // A link stays a link: the file it names is replaced.
+    let path = &real(path);
     let dir = dir_of(path);
     let pid = std::process::id();
     let tmp = sibling(path, &format!(".tmp-{pid}"));
@@ -214,7 +235,13 @@ pub fn save(path: &Path, text: &str, loaded: &[u8]) -> Result<(), Fatal> {
             "cannot save game file `{shown}`: {e}; the file was not changed"
         ))
     };
-    write_temp(&tmp, text).map_err(fail)?;
+    let meta = fs::symlink_metadata(path).map_err(fail)?;
+    if !meta.is_file() {
+        return Err(fail(std::io::Error::other(
+            "it is not a regular file; a game is kept in a regular file",
+        )));
+    }
+    write_temp(&tmp, text, Some(&meta)).map_err(fail)?;
     // Nobody saved the game since this command loaded it.
     match super::read_file_bytes(path) {
         Ok(now) if now == loaded => {}

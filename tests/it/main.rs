@@ -26,3 +26,4 @@ mod render;
 mod selfplay;
 mod suite;
 mod victory;
+mod writes;
