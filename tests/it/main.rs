@@ -23,4 +23,5 @@ mod properties;
 mod random;
 mod render;
 mod selfplay;
+mod slips;
 mod suite;
