@@ -18,10 +18,10 @@ use crate::game::{advance, PhaseResult};
 use crate::judge::nationality_warnings;
 use crate::judge::{Illegal, Outcome, Rules};
 use crate::map::{Map, Power, Season};
-use crate::orders::{parse_orders_with, Diagnostic, Order, ParseOptions};
+use crate::orders::{parse_slip, Diagnostic, Order, ParseOptions};
 use crate::report::json::{orders as json_orders, owners_by_power, units_by_power};
 use crate::state::ForeignIds;
-use crate::state::{DislodgedEntry, Phase, PhaseKind, Position};
+use crate::state::{slip_phase_diagnostics, DislodgedEntry, Phase, PhaseKind, Position};
 
 /// The game-file format this arbiter writes, and the newest it reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -872,10 +872,18 @@ fn show_year(y: Option<i32>) -> String {
     }
 }
 
-/// Read several order files as one set of orders. Each file is parsed on its own (a
-/// header in one file does not carry into the next); the orders' spans are moved past
-/// the lines of the files before, so diagnostics found later can be traced back.
-pub fn read_orders(map: &Map, files: &[OrderFile], options: ParseOptions) -> ReadOrders {
+/// Read several order files as one set of orders for `phase`. Each file is a slip,
+/// parsed on its own (a header in one file does not carry into the next; without a
+/// header, a file named after a power is that power's: `orders::parse_slip`), and
+/// every heading naming another phase is an error (`state::slip_phase_diagnostics`);
+/// the orders' spans are moved past the lines of the files before, so diagnostics
+/// found later can be traced back.
+pub fn read_orders(
+    map: &Map,
+    files: &[OrderFile],
+    options: ParseOptions,
+    phase: Phase,
+) -> ReadOrders {
     let mut out = ReadOrders {
         orders: Vec::new(),
         file_of: Vec::new(),
@@ -884,7 +892,10 @@ pub fn read_orders(map: &Map, files: &[OrderFile], options: ParseOptions) -> Rea
     };
     let mut offset = 0u32;
     for (i, f) in files.iter().enumerate() {
-        let parsed = parse_orders_with(map, &f.text, options);
+        let mut parsed = parse_slip(map, &f.file, &f.text, options);
+        parsed
+            .diagnostics
+            .extend(slip_phase_diagnostics(&parsed.labels, phase));
         for mut o in parsed.orders {
             o.span.line += offset;
             out.orders.push(o);
@@ -921,7 +932,7 @@ fn judge_from(
     last_year: Option<i32>,
     options: ParseOptions,
 ) -> Result<Judgement, ForeignIds> {
-    let mut read = read_orders(map, files, options);
+    let mut read = read_orders(map, files, options, position.phase);
     let (mut result, next) = advance(map, rules, position, &read.orders, last_year)?;
     let mut bound = std::mem::take(result.diagnostics_mut());
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,

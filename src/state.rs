@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::map::{Loc, Map, Power, Prov, Season, UnitKind};
-use crate::orders::{Order, OrderKind};
+use crate::orders::{Diagnostic, Label, Order, OrderKind};
 
 /// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +141,135 @@ impl std::fmt::Display for Phase {
         };
         write!(f, "{} {} {}", self.season, self.year, k)
     }
+}
+
+/// The phase a slip's heading names: its season and year, and its kind when the
+/// heading says one (`Spring 1905` says none; `S1905M`, `Fall 1905 retreats` do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Heading {
+    pub phase: Phase,
+    pub kind_stated: bool,
+}
+
+impl Heading {
+    /// The phase named by a heading in any of the ways players write one: `Spring
+    /// 1905`, `Germany, Spring 1905`, `S1905M`, `F1901R`, `Winter 1901`, `Spring 1905
+    /// Movement`, `1905 Spring`, `Spring of 1905 orders`, `Fall 1901 builds` (Winter
+    /// 1901). Its season, year and kind words are picked out of the other words (a
+    /// power, `orders`, `of`) and read by [`Phase::parse`]. `None` when it names no
+    /// season with a year, or two different ones.
+    pub fn read(text: &str) -> Option<Heading> {
+        let lower = text.to_ascii_lowercase();
+        let mut season: Option<&str> = None;
+        let mut year: Option<&str> = None;
+        let mut kind: Option<&str> = None;
+        let mut code: Option<Heading> = None;
+        let set = |slot: &mut Option<&'static str>, w: &'static str| -> bool {
+            let same = slot.is_none_or(|s| s == w);
+            *slot = Some(w);
+            same
+        };
+        for w in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let ok = match w {
+                "" => true,
+                "spring" => set(&mut season, "spring"),
+                "fall" | "autumn" => set(&mut season, "fall"),
+                "winter" => set(&mut season, "winter"),
+                "movement" | "movements" | "moves" | "move" => set(&mut kind, "movement"),
+                "retreat" | "retreats" => set(&mut kind, "retreat"),
+                "adjustment" | "adjustments" | "builds" | "build" => set(&mut kind, "adjustment"),
+                w if w.bytes().all(|b| b.is_ascii_digit()) => {
+                    let same = year.is_none_or(|y| y == w);
+                    year = Some(w);
+                    same
+                }
+                w if w.bytes().any(|b| b.is_ascii_digit()) => match Phase::parse(w) {
+                    Ok(phase) => {
+                        let h = Heading {
+                            phase,
+                            kind_stated: w.ends_with(|c: char| c.is_ascii_alphabetic()),
+                        };
+                        let same = code.is_none_or(|c| c == h);
+                        code = Some(h);
+                        same
+                    }
+                    Err(_) => true,
+                },
+                _ => true,
+            };
+            if !ok {
+                return None;
+            }
+        }
+        let worded = match (season, year) {
+            (Some(season), Some(year)) => {
+                // `Fall 1901 builds`: the adjustments after Fall 1901 are Winter 1901's.
+                let season = match (season, kind) {
+                    ("fall", Some("adjustment")) => "winter",
+                    _ => season,
+                };
+                let named = format!("{season} {year} {}", kind.unwrap_or(""));
+                Phase::parse(&named).ok().map(|phase| Heading {
+                    phase,
+                    kind_stated: kind.is_some(),
+                })
+            }
+            _ => None,
+        };
+        match (code, worded) {
+            (Some(c), Some(w)) if c.phase != w.phase => None,
+            (Some(c), _) => Some(c),
+            (None, w) => w,
+        }
+    }
+
+    /// Does the heading fit the phase judged (its kind too, when it says one)?
+    pub fn fits(&self, phase: Phase) -> bool {
+        self.phase.season == phase.season
+            && self.phase.year == phase.year
+            && (!self.kind_stated || self.phase.kind == phase.kind)
+    }
+}
+
+impl std::fmt::Display for Heading {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.kind_stated {
+            write!(f, "{}", self.phase)
+        } else {
+            write!(f, "{} {}", self.phase.season, self.phase.year)
+        }
+    }
+}
+
+/// An error for every heading of a slip that names another phase than `phase`, the
+/// one being judged (`Spring 1905` on a slip judged in Fall 1905): the referee
+/// checks the slip, corrects its heading, or accepts it as it is.
+pub fn slip_phase_diagnostics(labels: &[Label], phase: Phase) -> Vec<Diagnostic> {
+    labels
+        .iter()
+        .filter_map(|l| {
+            let h = Heading::read(&l.text)?;
+            (!h.fits(phase)).then(|| {
+                let named = h.to_string();
+                let read = if named.eq_ignore_ascii_case(&l.text) {
+                    String::new()
+                } else {
+                    format!(" ({named})")
+                };
+                Diagnostic::error(
+                    l.span,
+                    format!(
+                        "this slip is headed `{}`{read}, but the phase being judged is {phase}",
+                        l.text
+                    ),
+                    Some(format!(
+                        "check that the slip is for {phase}; if it is, correct its heading, \
+                         or accept it as it is (`arbiter judge --accept`)"
+                    )),
+                )
+            })
+        })
+        .collect()
 }
 
 /// A unit dislodged in a movement phase, waiting for the retreat phase.
@@ -808,6 +937,51 @@ pub(crate) fn check_unit_ids(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn slip_headings() {
+        let read = |t: &str| Heading::read(t).map(|h| h.to_string());
+        for (text, named) in [
+            ("Spring 1905", "Spring 1905"),
+            ("Germany, Spring 1905", "Spring 1905"),
+            ("GERMANY SPRING 1905:", "Spring 1905"),
+            ("1905 Spring", "Spring 1905"),
+            ("Spring of 1905 orders", "Spring 1905"),
+            ("Spring 1905 Movement", "Spring 1905 movement"),
+            ("S1905M", "Spring 1905 movement"),
+            ("s1905", "Spring 1905"),
+            ("F1901R", "Fall 1901 retreat"),
+            ("== Fall 1901 Retreats ==", "Fall 1901 retreat"),
+            ("Autumn 1901", "Fall 1901"),
+            ("Winter 1901", "Winter 1901"),
+            ("W1901A", "Winter 1901 adjustment"),
+            ("Fall 1901 builds", "Winter 1901 adjustment"),
+            ("S1905M Spring 1905", "Spring 1905 movement"),
+        ] {
+            assert_eq!(read(text).as_deref(), Some(named), "`{text}`");
+        }
+        // No season with a year, two of them, or a kind that season has not.
+        for text in [
+            "England",
+            "Orders 1905",
+            "Spring orders",
+            "Spring 1901 Fall 1901",
+            "S1901M F1901M",
+            "Spring 1901 1902",
+            "Spring 1901 builds",
+            "Winter 1901 movement",
+        ] {
+            assert_eq!(read(text), None, "`{text}`");
+        }
+        let fall = Phase::parse("Fall 1905").unwrap();
+        let retreat = Phase::parse("Fall 1905 retreat").unwrap();
+        let h = Heading::read("Fall 1905").unwrap();
+        assert!(h.fits(fall) && h.fits(retreat));
+        let h = Heading::read("F1905M").unwrap();
+        assert!(h.fits(fall) && !h.fits(retreat));
+        assert!(!Heading::read("Spring 1905").unwrap().fits(fall));
+        assert!(!Heading::read("Fall 1904").unwrap().fits(fall));
+    }
 
     #[test]
     fn phases_in_long_and_short_form() {

@@ -8,8 +8,8 @@ use super::{
 use arbiter::game::advance;
 use arbiter::gamefile::outcome_diagnostics;
 use arbiter::judge::nationality_warnings;
-use arbiter::orders::{parse_orders_with, ParseOptions, Severity};
-use arbiter::state::Position;
+use arbiter::orders::{parse_slip, ParseOptions, Severity};
+use arbiter::state::{slip_phase_diagnostics, Position};
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let map = load_map(&args.map)?;
@@ -23,13 +23,23 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         None => Position::initial(&map),
     };
     let text = read_input(&args.orders)?;
-    let parsed = parse_orders_with(
+    let file = if args.orders == "-" {
+        "<stdin>"
+    } else {
+        args.orders.as_str()
+    };
+    // A slip: its power from its header or file name, its heading's phase checked.
+    let mut parsed = parse_slip(
         &map,
+        file,
         &text,
         ParseOptions {
             strict: args.strict,
         },
     );
+    parsed
+        .diagnostics
+        .extend(slip_phase_diagnostics(&parsed.labels, position.phase));
     let (result, _) =
         advance(&map, rules, &position, &parsed.orders, None).map_err(|e| Fatal(e.to_string()))?;
     let mut diagnostics = parsed.diagnostics;
@@ -43,11 +53,6 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let illegal = outcome_diagnostics(&map, &result, &diagnostics);
     diagnostics.extend(illegal);
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
-    let file = if args.orders == "-" {
-        "<stdin>"
-    } else {
-        args.orders.as_str()
-    };
     super::print_diagnostics(&diagnostics, &text, file);
     let game = args.game.clone().unwrap_or_else(|| map.name.clone());
     let out = super::render(&map, &game, &result, args.format, &diagnostics)?;

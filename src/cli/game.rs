@@ -61,11 +61,21 @@ pub struct JudgeArgs {
     /// The game file.
     pub game: PathBuf,
     /// Order files (one per player is typical), or `-` for standard input.
+    ///
+    /// A slip's power is its header (`France:` on a line of its own, or before each
+    /// order); without one, its file name when that begins with a power's name, code or
+    /// adjective (`france.txt`, `France-S1901.txt`, any case); a referee's file may
+    /// hold several powers, each under its header. An order with no power, an order
+    /// for another power's unit (a move, retreat or removal) or another power's waive
+    /// (`Germany: waive France`), and a heading that names another phase than the one
+    /// judged (`Spring 1905` in Fall 1905) are errors: nothing is judged unless
+    /// --accept is given.
     #[arg(required = true, value_name = "ORDERS")]
     pub orders: Vec<String>,
     /// Judge even if some orders have errors: orders that cannot be read are left out
     /// (their units hold); illegal retreats, builds, removals and waives are void (the
-    /// sheet lists them with the reason).
+    /// sheet lists them with the reason). An order with no power counts for the power
+    /// whose unit it orders; a slip headed with another phase is judged as this phase's.
     #[arg(long)]
     pub accept: bool,
     /// Every correction of a misspelling is an error (without it, a misspelt name

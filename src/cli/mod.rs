@@ -146,6 +146,13 @@ pub fn render(
 pub struct AdjudicateArgs {
     /// Orders file, or `-` for standard input (the default). With --batch: JSON Lines,
     /// one case per line.
+    ///
+    /// A slip's power is its header (`France:` on a line of its own, or before each
+    /// order); without one, its file name when that begins with a power's name, code or
+    /// adjective (`france.txt`, `France-S1901.txt`, any case). An order with neither is
+    /// an error (it is judged for the power whose unit it orders), and so is an order
+    /// for another power's unit or a heading that names another phase (`Spring 1905`
+    /// in a Fall turn).
     #[arg(default_value = "-")]
     pub orders: String,
     /// Position file (YAML: phase, units by power, supply-centre owners). Default: the

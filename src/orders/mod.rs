@@ -9,11 +9,13 @@
 //!
 //! - [`words`]: keywords, move verbs, labels and result words;
 //! - [`grammar`]: one order's body: places, coasts, units, verbs;
-//! - [`text`]: lines, comments, labels, list markers, headers and prefixes.
+//! - [`text`]: lines, comments, labels, list markers, headers and prefixes;
+//! - [`slip`]: a player's slip, and its power from its header or its file name.
 
 mod diagnostic;
 mod fast;
 mod grammar;
+mod slip;
 mod text;
 mod words;
 pub(crate) use words::ORDER_WORDS;
@@ -23,8 +25,9 @@ pub use diagnostic::{
     render_diagnostics, source_lines, write_diagnostics, Diagnostic, Severity, Span,
     MAX_DIAGNOSTICS,
 };
+pub use slip::{parse_slip, power_of_file_name};
 pub use text::{
-    parse_order, parse_order_with, parse_orders, parse_orders_with, ParseOptions, Parsed,
+    parse_order, parse_order_with, parse_orders, parse_orders_with, Label, ParseOptions, Parsed,
 };
 
 use crate::map::{Loc, Map, Power, Prov, UnitKind};

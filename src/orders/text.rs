@@ -24,6 +24,30 @@ use crate::map::{Map, Power};
 pub struct Parsed {
     pub orders: Vec<Order>,
     pub diagnostics: Vec<Diagnostic>,
+    /// The section labels and power headers that may name a phase (`Spring 1905`,
+    /// `Germany, S1905M`: those with a digit), in the order written. They are not
+    /// orders; `state::slip_phase_diagnostics` reads the phase they name.
+    pub labels: Vec<Label>,
+}
+
+/// A section label or header as written, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    pub span: Span,
+    pub text: String,
+}
+
+impl Parsed {
+    /// Keep a label that may name a phase (it holds a digit).
+    fn label(&mut self, ctx: &Ctx, text: &str) {
+        let text = text.trim();
+        if text.bytes().any(|b| b.is_ascii_digit()) {
+            self.labels.push(Label {
+                span: ctx.span(text, text.len()),
+                text: text.to_string(),
+            });
+        }
+    }
 }
 
 /// How to parse.
@@ -44,19 +68,31 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
 
 /// Parse a whole text of orders with the given options.
 pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed {
+    parse_text(map, text, options, None)
+}
+
+/// Parse a text of orders whose power before any header is `power` (a slip's power
+/// known from its file name, as [`super::slip`] finds it).
+pub(super) fn parse_text(
+    map: &Map,
+    text: &str,
+    options: ParseOptions,
+    power: Option<Power>,
+) -> Parsed {
     let names = map.names();
     let mut out = Parsed::default();
     // About one order a line, and a line of orders is seldom shorter than 16 bytes:
     // reserved at once, the list is seldom copied as it grows (bounded, so a long text
     // reserves little more than its orders take).
     out.orders.reserve((text.len() / 16 + 1).min(1 << 14));
-    let mut header: Option<Power> = None;
+    let mut header: Option<Power> = power;
     let lists = OnceCell::new();
     let lists = || *lists.get_or_init(|| list_style(names, text));
     let mut kept = Kept::default();
     for (n, raw) in source_lines(text).enumerate() {
         let cleaned = clean_line(raw);
         if is_label(&cleaned) {
+            out.label(&Ctx::new(map, &cleaned, n as u32 + 1, false), &cleaned);
             continue;
         }
         let ctx = Ctx::new(map, &cleaned, n as u32 + 1, options.strict);
@@ -68,7 +104,9 @@ pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed
             }
             match ctx.segment(seg, line_power, &lists) {
                 Seg::Skip => {}
+                Seg::Label => out.label(&ctx, seg),
                 Seg::Header(p) => {
+                    out.label(&ctx, seg);
                     header = Some(p);
                     line_power = Some(p);
                 }
@@ -201,7 +239,7 @@ fn parse_order_cleaned(
     match ctx.segment(one, power, &ListStyle::default) {
         Seg::Order(o, _) => Ok((o, ctx.warnings.take())),
         Seg::Error(d, _) => Err(d),
-        Seg::Header(_) | Seg::Skip => Err(Diagnostic::error(
+        Seg::Header(_) | Seg::Skip | Seg::Label => Err(Diagnostic::error(
             ctx.span(one.trim_start(), one.trim().len()),
             format!("`{}` is not an order", one.trim()),
             Some("see docs/ORDERS.md for the order syntax".into()),
@@ -212,6 +250,8 @@ fn parse_order_cleaned(
 /// What a segment is.
 enum Seg {
     Skip,
+    /// A section label (`Spring 1905`): not an order.
+    Label,
     Header(Power),
     /// An order, and the power of its prefix (which holds for the rest of the line).
     Order(Order, Option<Power>),
@@ -480,6 +520,20 @@ impl Ctx<'_> {
         match self.attempt(|| self.full(body)) {
             Ok(b) => {
                 let text = body.trim().trim_end_matches('.').trim_end();
+                if let (Some(named), Some(by)) = (b.named, power) {
+                    if named != by {
+                        // `Germany: waive France`: a power waives or saves only its own.
+                        let (named, by) = (&self.map.power(named).name, &self.map.power(by).name);
+                        return Err(Diagnostic::error(
+                            self.span(body.trim_start(), text.len()),
+                            format!("`{text}` names {named} in {by}'s orders"),
+                            Some(format!(
+                                "{by} waives or saves only its own builds: write it under \
+                                 `{named}:` if it is {named}'s order"
+                            )),
+                        ));
+                    }
+                }
                 Ok(Order {
                     power: b.named.or(power),
                     unit: b.unit,
@@ -549,7 +603,7 @@ impl Ctx<'_> {
         };
         if marked.is_none() && (power_head || label) {
             if label && is_label(t) {
-                return Seg::Skip;
+                return Seg::Label;
             }
             match self.header(t) {
                 Some(Ok(p)) => return Seg::Header(p),

@@ -490,16 +490,23 @@ const LABEL_WEAK: &[&str] = &[
     "&",
 ];
 
-/// A phase code: `S1901M`, `F1901R`, `W1901A`.
+/// A phase code: `S1901M`, `F1901R`, `W1901A`, or without its kind, `S1901`.
 fn is_phase_code(w: &str) -> bool {
     let b = w.as_bytes();
-    let [first, digits @ .., last] = b else {
+    let [first, rest @ ..] = b else {
         return false;
     };
-    b.len() >= 4
-        && b.len() <= 6
+    let digits = match rest {
+        [digits @ .., last] if last.is_ascii_alphabetic() => {
+            if !matches!(last.to_ascii_lowercase(), b'm' | b'r' | b'a' | b'b') {
+                return false;
+            }
+            digits
+        }
+        digits => digits,
+    };
+    (3..=4).contains(&digits.len())
         && matches!(first.to_ascii_lowercase(), b's' | b'f' | b'w' | b'a' | b'u')
-        && matches!(last.to_ascii_lowercase(), b'm' | b'r' | b'a' | b'b')
         && digits.iter().all(u8::is_ascii_digit)
 }
 
@@ -603,6 +610,8 @@ mod tests {
         assert!(is_label("Spring 1901"));
         assert!(is_label("== Fall 1901 Retreats =="));
         assert!(is_label("S1901M"));
+        assert!(is_label("s1901") && is_label("W1901B") && is_label("f901r"));
+        assert!(!is_label("S19011") && !is_label("S1901X") && !is_label("S19"));
         assert!(is_label("Winter 1901 (adjustments):"));
         assert!(!is_label("Build"));
         assert!(!is_label("A Par - Bur"));

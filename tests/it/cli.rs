@@ -165,7 +165,7 @@ fn exit_codes() {
     // misspelling with one close reading is an error.
     let o = arbiter(
         &["adjudicate", "--strict", "-"],
-        Some("France: A Par - Burgandi\nA Mar - Bur\n"),
+        Some("France: A Par - Burgandi\nFrance: A Mar - Bur\n"),
     );
     assert_eq!(o.status.code(), Some(1));
     assert!(stdout(&o).contains("France: Army Marseilles -> Burgundy."));
@@ -174,7 +174,7 @@ fn exit_codes() {
     // 0: without --strict the one close reading is taken, with a warning showing it.
     let o = arbiter(
         &["adjudicate", "-"],
-        Some("France: A Par - Burgandi\nA Mar - Bur\n"),
+        Some("France: A Par - Burgandi\nFrance: A Mar - Bur\n"),
     );
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("France: Army Paris -> Burgundy.  (*bounce*)"));

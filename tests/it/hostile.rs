@@ -194,7 +194,7 @@ fn diagnostics_are_capped_and_long_lines_cut() {
 fn every_file_read_has_a_size_limit() {
     let limit_msg = "larger than the input limit of 64 bytes (raise it with --max-input-bytes)";
     let big = temp_file("size", "big.txt", "A Par - Bur\n".repeat(10).as_bytes());
-    let small = temp_file("size", "small.txt", b"A Par - Bur\n");
+    let small = temp_file("size", "small.txt", b"France: A Par - Bur\n");
     let check = |args: &[&str], stdin: Option<&[u8]>| {
         let o = arbiter(args, stdin);
         assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));

@@ -24,6 +24,7 @@ mod properties;
 mod random;
 mod render;
 mod selfplay;
+mod slips;
 mod suite;
 mod victory;
 mod writes;

@@ -245,7 +245,15 @@ fn parenthesised_via_convoy_and_headers_on_the_line() {
         .map(|o| map.power(o.power.unwrap()).id.as_str())
         .collect();
     assert_eq!(powers, ["france", "germany"]);
+    // A waive that names another power than the header's is no order of either
+    // (issue 23: `Germany: waive France` blocks judging).
     let p = parse_orders(&map, "England:\nwaive France\n");
+    assert!(p.orders.is_empty(), "{:?}", p.orders);
+    assert_eq!(
+        p.diagnostics[0].message,
+        "`waive France` names France in England's orders"
+    );
+    let p = parse_orders(&map, "waive France\n");
     assert_eq!(map.power(p.orders[0].power.unwrap()).id, "france");
 }
 
