@@ -491,6 +491,41 @@ pub fn abbreviates(w: &str, word: &str, initial: bool) -> bool {
     wc.all(|c| rest.any(|d| d == c))
 }
 
+/// The short forms of one name word ([`NameIndex::short_forms`]).
+fn word_forms(w: &str, initial: bool) -> Vec<String> {
+    let c: Vec<char> = w.chars().collect();
+    let mut out: Vec<String> = vec![w.to_string()];
+    for k in 3..c.len() {
+        out.push(c.iter().take(k).collect());
+    }
+    if let (Some(&first), Some(&last), Some(inner)) =
+        (c.first(), c.last(), c.get(1..c.len().saturating_sub(1)))
+    {
+        if c.len() > 3 {
+            for (i, &x) in inner.iter().enumerate() {
+                out.push([first, x, last].iter().collect());
+                for &y in inner.iter().skip(i + 1) {
+                    out.push([first, x, y, last].iter().collect());
+                }
+            }
+        }
+        let consonants: String = std::iter::once(first)
+            .chain(inner.iter().copied().filter(|c| !"aeiou".contains(*c)))
+            .chain(std::iter::once(last))
+            .collect();
+        if consonants.len() < c.len() {
+            out.push(consonants);
+        }
+    }
+    if initial && COMPASS.contains(&w) {
+        out.extend(c.first().map(|f| f.to_string()));
+    }
+    out.sort();
+    out.dedup();
+    out.retain(|a| abbreviates(a, w, initial));
+    out
+}
+
 /// A name's sound key: its first letter, then the sound class of each consonant after
 /// it (Soundex's classes: `bfpv`, `cgjkqsxz`, `dt`, `l`, `mn`, `r`), a class written
 /// once where it repeats with no vowel between; vowels, `h`, `w` and `y` are left out,
@@ -631,6 +666,46 @@ impl NameIndex {
         }
         out.sort_by_key(|&l| map.loc_id(l));
         out
+    }
+
+    /// The short forms of province `prov`'s name and aliases by the rules of
+    /// [`abbreviates`], for tests and documentation: each first word or words of a name,
+    /// each word written in full, truncated (three letters or more), as a contraction
+    /// of three or four letters or with its vowels dropped, or, for a point of the
+    /// compass before another word, as its letter. (The rules read more contractions
+    /// than these: [`abbreviates`].) Not filtered: some are order words or other
+    /// names, which the parser reads as those.
+    pub fn short_forms(&self, map: &Map, prov: crate::map::Prov) -> Vec<String> {
+        let loc: Loc = prov.into();
+        let mut out: std::collections::BTreeSet<String> = Default::default();
+        for (words, l) in &self.short_names {
+            if *l != loc || words.iter().any(|w| !w.chars().all(char::is_alphabetic)) {
+                continue;
+            }
+            let mut forms: Vec<String> = vec![String::new()];
+            for (k, w) in words.iter().enumerate() {
+                let mut next = Vec::new();
+                for f in &forms {
+                    for a in word_forms(w, k == 0 && words.len() > 1) {
+                        let form = if f.is_empty() {
+                            a.clone()
+                        } else {
+                            format!("{f} {a}")
+                        };
+                        next.push(form);
+                    }
+                }
+                // A lone compass letter is no form; it begins one.
+                out.extend(
+                    next.iter()
+                        .filter(|f| f.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+                        .cloned(),
+                );
+                forms = next;
+            }
+        }
+        let _ = map;
+        out.into_iter().collect()
     }
 
     /// The provinces with an id, name or alias that begins with `norm` (at least three

@@ -266,8 +266,9 @@ impl<'m> Ctx<'m> {
                     .partition(|l| close.contains(l) && !prefix.contains(l));
                 let short: Vec<Loc> = short.into_iter().filter(|l| locs.contains(l)).collect();
                 let msg = match (short.as_slice(), misspelt.is_empty()) {
-                    // Every reading is a misspelling: the corrections say so.
-                    ([], _) => continue,
+                    // Every reading is a misspelling: the corrections say so (and
+                    // no shorter text is read instead).
+                    ([], _) => return no(start),
                     ([loc], true) => return self.coast(end, *loc, text),
                     (_, true) => format!(
                         "ambiguous name `{text}`: it could be {}",
