@@ -302,6 +302,11 @@ pub struct NameIndex {
     power_head_letters: u32,
     /// One-letter initials (`e`: England), where the letter is unique among powers.
     initials: Vec<(char, Power)>,
+    /// Every name and alias of every province (not ids), split into words, for names
+    /// written short ([`NameIndex::short_places`]).
+    short_names: Vec<(Box<[Box<str>]>, Loc)>,
+    /// The sound key ([`sound_key`]) of every name and alias, to its provinces.
+    sounds: FastMap<String, Vec<Loc>>,
     /// Longest name, in words.
     pub max_words: usize,
     /// Longest power name, in words (`Austria-Hungary`: 2).
@@ -423,10 +428,145 @@ fn power_initials(map: &Map) -> Vec<(char, Power)> {
         .collect()
 }
 
+/// Every name and alias of every province split into words, for names written short;
+/// and their sound keys.
+#[allow(clippy::type_complexity)]
+fn short_and_sound_names(map: &Map) -> (Vec<(Box<[Box<str>]>, Loc)>, FastMap<String, Vec<Loc>>) {
+    let mut short = Vec::new();
+    let mut sounds: FastMap<String, Vec<Loc>> = FastMap::default();
+    for p in map.provs() {
+        let pr = map.province(p);
+        for n in std::iter::once(&pr.name).chain(&pr.aliases) {
+            let n = normalize(n);
+            let words: Box<[Box<str>]> = n.split(' ').map(Box::from).collect();
+            short.push((words, p.into()));
+            let v = sounds.entry(sound_key(&n)).or_default();
+            if !v.contains(&p.into()) {
+                v.push(p.into());
+            }
+        }
+    }
+    (short, sounds)
+}
+
+/// The words of a name that may be written as their first letter when another word
+/// follows (`N Sea`, `W Med`).
+pub const COMPASS: &[&str] = &[
+    "north", "south", "east", "west", "northern", "southern", "eastern", "western",
+];
+
+/// Is the written word `w` the name word `word` written short? Both normalized. The
+/// word itself; a word of three letters or more that begins as `word` does and is
+/// either a prefix of it (`Atl`, `Mid`, `Wes`, `Med`: a truncation) or ends as it does
+/// with letters of it left out in between (`Nth`, `Nrth`, `Lpool`, `Lvpl`: a
+/// contraction, which takes in the word with its vowels dropped); and, with `initial`
+/// (the first word of several), the letter of a point of the compass (`N Sea`, `E Med`:
+/// [`COMPASS`]).
+pub fn abbreviates(w: &str, word: &str, initial: bool) -> bool {
+    if w == word {
+        return true;
+    }
+    let (mut wc, mut nc) = (w.chars(), word.chars());
+    let (Some(first), Some(name_first)) = (wc.next(), nc.next()) else {
+        return false;
+    };
+    if first != name_first || !first.is_alphabetic() {
+        return false;
+    }
+    let n = w.chars().count();
+    if n == 1 {
+        return initial && COMPASS.contains(&word);
+    }
+    if n < 3 || n >= word.chars().count() {
+        return false;
+    }
+    if word.starts_with(w) {
+        return true;
+    }
+    // A contraction: the same last letter, and the letters between in order.
+    if w.chars().last() != word.chars().last() {
+        return false;
+    }
+    let mut rest = nc;
+    wc.all(|c| rest.any(|d| d == c))
+}
+
+/// The short forms of one name word ([`NameIndex::short_forms`]).
+fn word_forms(w: &str, initial: bool) -> Vec<String> {
+    let c: Vec<char> = w.chars().collect();
+    let mut out: Vec<String> = vec![w.to_string()];
+    for k in 3..c.len() {
+        out.push(c.iter().take(k).collect());
+    }
+    if let (Some(&first), Some(&last), Some(inner)) =
+        (c.first(), c.last(), c.get(1..c.len().saturating_sub(1)))
+    {
+        if c.len() > 3 {
+            for (i, &x) in inner.iter().enumerate() {
+                out.push([first, x, last].iter().collect());
+                for &y in inner.iter().skip(i + 1) {
+                    out.push([first, x, y, last].iter().collect());
+                }
+            }
+        }
+        let consonants: String = std::iter::once(first)
+            .chain(inner.iter().copied().filter(|c| !"aeiou".contains(*c)))
+            .chain(std::iter::once(last))
+            .collect();
+        if consonants.len() < c.len() {
+            out.push(consonants);
+        }
+    }
+    if initial && COMPASS.contains(&w) {
+        out.extend(c.first().map(|f| f.to_string()));
+    }
+    out.sort();
+    out.dedup();
+    out.retain(|a| abbreviates(a, w, initial));
+    out
+}
+
+/// A name's sound key: its first letter, then the sound class of each consonant after
+/// it (Soundex's classes: `bfpv`, `cgjkqsxz`, `dt`, `l`, `mn`, `r`), a class written
+/// once where it repeats with no vowel between; vowels, `h`, `w` and `y` are left out,
+/// and so are spaces and anything not a letter. `Bergendee` and `Burgundy` are both
+/// `b6253`.
+pub fn sound_key(norm: &str) -> String {
+    let class = |c: char| match c {
+        'b' | 'f' | 'p' | 'v' => Some('1'),
+        'c' | 'g' | 'j' | 'k' | 'q' | 's' | 'x' | 'z' => Some('2'),
+        'd' | 't' => Some('3'),
+        'l' => Some('4'),
+        'm' | 'n' => Some('5'),
+        'r' => Some('6'),
+        _ => None,
+    };
+    let mut letters = norm.chars().filter(|c| c.is_alphabetic());
+    let mut key = String::new();
+    let Some(first) = letters.next() else {
+        return key;
+    };
+    key.push(first);
+    let mut last = class(first);
+    for c in letters {
+        let k = class(c);
+        if let Some(k) = k {
+            if Some(k) != last {
+                key.push(k);
+            }
+            last = Some(k);
+        } else if !matches!(c, 'h' | 'w') {
+            last = None;
+        }
+    }
+    key
+}
+
 impl NameIndex {
     pub fn new(map: &Map) -> NameIndex {
         let places = place_names(map);
         let scan = scan_table(&places);
+        let (short_names, sounds) = short_and_sound_names(map);
         let max_words = places
             .keys()
             .map(|k| k.split(' ').count())
@@ -460,6 +600,8 @@ impl NameIndex {
             power_heads,
             power_head_letters,
             initials,
+            short_names,
+            sounds,
             max_words: max_words.max(1),
             power_words: power_words.max(1),
         }
@@ -488,10 +630,87 @@ impl NameIndex {
             .map_or((&[], false), |(locs, longer)| (locs.as_slice(), *longer))
     }
 
-    /// The provinces whose name or alias starts with `norm` (at least three letters),
-    /// for names written short (`Gasc`, `North Atl`). Used only when nothing matches
-    /// exactly.
-    pub fn by_prefix(&self, map: &Map, norm: &str) -> Vec<Loc> {
+    /// The provinces `norm` may be written short for (see `docs/ORDERS.md`, "Names
+    /// written short"), sorted by id: a prefix of an id, name or alias of at least three
+    /// letters (`Gasc`, `North Atl`), or the first words of a name or alias each
+    /// written short by [`abbreviates`] (`Mid Atl`, `Nth Sea`, `N Sea`, `E Med`,
+    /// `Lpool`). Empty for a text of fewer than three letters and for a text that is a
+    /// name itself (a name is never another province's short form). One pass over the
+    /// names: linear in their number. The caller rejects texts that are order words.
+    pub fn short_places(&self, map: &Map, norm: &str) -> Vec<Loc> {
+        let mut out: Vec<Loc> = Vec::new();
+        if norm.chars().filter(|c| c.is_alphanumeric()).count() < 3 || !self.place(norm).is_empty()
+        {
+            return out;
+        }
+        let add = |l: Loc, out: &mut Vec<Loc>| {
+            let p: Loc = map.prov_of(l).into();
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        };
+        for l in self.prefix_places(map, norm) {
+            add(l, &mut out);
+        }
+        let written: Vec<&str> = norm.split(' ').collect();
+        for (words, l) in &self.short_names {
+            if written.len() <= words.len()
+                && written
+                    .iter()
+                    .zip(words.iter())
+                    .enumerate()
+                    .all(|(k, (w, name))| abbreviates(w, name, k == 0 && written.len() > 1))
+            {
+                add(*l, &mut out);
+            }
+        }
+        out.sort_by_key(|&l| map.loc_id(l));
+        out
+    }
+
+    /// The short forms of province `prov`'s name and aliases by the rules of
+    /// [`abbreviates`], for tests and documentation: each first word or words of a name,
+    /// each word written in full, truncated (three letters or more), as a contraction
+    /// of three or four letters or with its vowels dropped, or, for a point of the
+    /// compass before another word, as its letter. (The rules read more contractions
+    /// than these: [`abbreviates`].) Not filtered: some are order words or other
+    /// names, which the parser reads as those.
+    pub fn short_forms(&self, map: &Map, prov: crate::map::Prov) -> Vec<String> {
+        let loc: Loc = prov.into();
+        let mut out: std::collections::BTreeSet<String> = Default::default();
+        for (words, l) in &self.short_names {
+            if *l != loc || words.iter().any(|w| !w.chars().all(char::is_alphabetic)) {
+                continue;
+            }
+            let mut forms: Vec<String> = vec![String::new()];
+            for (k, w) in words.iter().enumerate() {
+                let mut next = Vec::new();
+                for f in &forms {
+                    for a in word_forms(w, k == 0 && words.len() > 1) {
+                        let form = if f.is_empty() {
+                            a.clone()
+                        } else {
+                            format!("{f} {a}")
+                        };
+                        next.push(form);
+                    }
+                }
+                // A lone compass letter is no form; it begins one.
+                out.extend(
+                    next.iter()
+                        .filter(|f| f.chars().filter(|c| c.is_alphanumeric()).count() >= 3)
+                        .cloned(),
+                );
+                forms = next;
+            }
+        }
+        let _ = map;
+        out.into_iter().collect()
+    }
+
+    /// The provinces with an id, name or alias that begins with `norm` (at least three
+    /// letters): the names [`NameIndex::short_places`] reads as truncated whole.
+    pub fn prefix_places(&self, map: &Map, norm: &str) -> Vec<Loc> {
         let mut out: Vec<Loc> = Vec::new();
         if norm.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
             return out;
@@ -499,10 +718,33 @@ impl NameIndex {
         for (name, locs) in &self.places {
             if name.starts_with(norm) {
                 for &l in locs {
-                    if !out.contains(&l) {
-                        out.push(l);
+                    let p: Loc = map.prov_of(l).into();
+                    if !out.contains(&p) {
+                        out.push(p);
                     }
                 }
+            }
+        }
+        out
+    }
+
+    /// The provinces with a name or alias that sounds like `norm` (the same
+    /// [`sound_key`]: `Bergendee` and `Burgundy`), for a misspelling no name is close
+    /// to by edit distance. Empty for a text of fewer than five letters, or whose key
+    /// has fewer than three consonant sounds.
+    pub fn sounds_like(&self, map: &Map, norm: &str) -> Vec<Loc> {
+        if norm.chars().filter(|c| c.is_alphanumeric()).count() < 5 {
+            return vec![];
+        }
+        let key = sound_key(norm);
+        if key.len() < 4 {
+            return vec![];
+        }
+        let mut out: Vec<Loc> = Vec::new();
+        for &l in self.sounds.get(&key).map(Vec::as_slice).unwrap_or_default() {
+            let p: Loc = map.prov_of(l).into();
+            if !out.contains(&p) {
+                out.push(p);
             }
         }
         out.sort_by_key(|&l| map.loc_id(l));

@@ -192,7 +192,7 @@ impl<'m> Ctx<'m> {
         let ends = Self::word_ends(start, self.names.max_words);
         type Lookup<'x> = &'x dyn Fn(&str) -> Cow<'x, [Loc]>;
         let exact = |text: &str| Cow::Borrowed(with_normalized(text, |n| self.names.place(n)));
-        let prefix = |text: &str| Cow::Owned(self.names.by_prefix(self.map, &normalize(text)));
+        let prefix = |text: &str| Cow::Owned(self.short_places(text));
         let lookups: [(Lookup<'_>, &str); 2] = [
             (&exact, "write the province's id instead"),
             (&prefix, "write more of the name, or the province's id"),
@@ -216,6 +216,13 @@ impl<'m> Ctx<'m> {
                 break;
             }
         }
+        // A name written short that goes on past the longest exact name (`Mid Atl`:
+        // `Mid` is the Mid-Atlantic's alias; `Nor Sea`: `Nor` is Norway's).
+        if short && longest > 0 {
+            if let Some(r) = self.short_past_exact(start, &ends, longest) {
+                return r;
+            }
+        }
         for (n, (lookup, help)) in lookups
             .into_iter()
             .take(if short { 2 } else { 1 })
@@ -228,40 +235,134 @@ impl<'m> Ctx<'m> {
             for &end in tried.iter().rev() {
                 let text = &start[..start.len() - end.len()];
                 let locs = lookup(text);
-                match (locs.len(), locs.first().copied()) {
-                    (0, _) => continue,
-                    (1, Some(loc)) if n == 1 => {
-                        // Written short, and perhaps a misspelling of another name:
-                        // `Sain` begins `Saint Petersburg` and is one letter from `Spain`.
-                        let close = self.names.one_edit_from(self.map, &normalize(text));
-                        let p = self.map.prov_of(loc);
-                        if let Some(&other) = close.iter().find(|&&l| self.map.prov_of(l) != p) {
-                            let msg = format!(
-                                "ambiguous name `{text}`: it could be {}, written short, or {}, misspelt",
-                                self.list_places(&[loc]),
-                                self.list_places(&[other])
-                            );
-                            return fail(
-                                start,
-                                text.len(),
-                                msg,
-                                Some("write the name in full, or the province's id".into()),
-                            );
-                        }
-                        return self.coast(end, loc, text);
-                    }
-                    (1, Some(loc)) => return self.coast(end, loc, text),
-                    _ => {
-                        let msg = format!(
-                            "ambiguous name `{text}`: it could be {}",
-                            self.list_places(&locs)
-                        );
-                        return fail(start, text.len(), msg, Some(help.into()));
-                    }
+                if locs.is_empty() {
+                    continue;
                 }
+                if n == 0 {
+                    return match *locs {
+                        [loc] => self.coast(end, loc, text),
+                        _ => {
+                            let msg = format!(
+                                "ambiguous name `{text}`: it could be {}",
+                                self.list_places(&locs)
+                            );
+                            fail(start, text.len(), msg, Some(help.into()))
+                        }
+                    };
+                }
+                // Written short, and perhaps a misspelling of another name: `Sain`
+                // begins `Saint Petersburg` and is one letter from `Spain`; `Pars` is
+                // Paris without its `i` and one letter from `Mars` (Marseilles).
+                let norm = normalize(text);
+                let close = self.names.one_edit_from(self.map, &norm);
+                let mut all: Vec<Loc> = locs.to_vec();
+                all.extend(close.iter().filter(|l| !locs.contains(l)));
+                if let [loc] = *all {
+                    return self.coast(end, loc, text);
+                }
+                let prefix = self.names.prefix_places(self.map, &norm);
+                let (misspelt, short): (Vec<Loc>, Vec<Loc>) = all
+                    .iter()
+                    .partition(|l| close.contains(l) && !prefix.contains(l));
+                let short: Vec<Loc> = short.into_iter().filter(|l| locs.contains(l)).collect();
+                let msg = match (short.as_slice(), misspelt.is_empty()) {
+                    // Every reading is a misspelling: the corrections say so (and
+                    // no shorter text is read instead).
+                    ([], _) => return no(start),
+                    ([loc], true) => return self.coast(end, *loc, text),
+                    (_, true) => format!(
+                        "ambiguous name `{text}`: it could be {}",
+                        self.list_places(&short)
+                    ),
+                    (_, false) => format!(
+                        "ambiguous name `{text}`: it could be {}, written short, or {}, misspelt",
+                        self.list_places(&short),
+                        self.list_places(&misspelt)
+                    ),
+                };
+                let help = if misspelt.is_empty() {
+                    help
+                } else {
+                    "write the name in full, or the province's id"
+                };
+                return fail(start, text.len(), msg, Some(help.into()));
             }
         }
         no(start)
+    }
+
+    /// The provinces `text` is written short for ([`NameIndex::short_places`]), none
+    /// if a word of it is an order word (`Hld` is *hold*, not Holland) or the whole
+    /// text is a power, coast or label word.
+    fn short_places(&self, text: &str) -> Vec<Loc> {
+        if is_reserved_short(self.names, text) {
+            return vec![];
+        }
+        self.names.short_places(self.map, &normalize(text))
+    }
+
+    /// After the longest exact name (`longest` words of `ends`), a longer text from
+    /// `start` that is a name written short: its reading, the longest first. Where the
+    /// short reading is another province and the word after the exact name reads as
+    /// something of its own (an order word, or the start of a name: `F Nth Nwy`), the
+    /// text reads both ways and it is an error naming both. `None`: no such text.
+    fn short_past_exact<'a>(
+        &self,
+        start: &'a str,
+        ends: &[&'a str],
+        longest: usize,
+    ) -> Option<Res<'a, Loc>> {
+        let exact_end = *ends.get(longest - 1)?;
+        let exact_text = &start[..start.len() - exact_end.len()];
+        let exact: Vec<Loc> = with_normalized(exact_text, |n| {
+            self.names
+                .place(n)
+                .iter()
+                .map(|&l| self.map.prov_of(l).into())
+                .collect()
+        });
+        for &end in ends.get(longest..)?.iter().rev() {
+            let text = &start[..start.len() - end.len()];
+            let locs = self.short_places(text);
+            if locs.is_empty() {
+                continue;
+            }
+            let same = locs.len() == 1 && exact == locs;
+            let next = exact_end.trim_start_matches([' ', '\t', '-']);
+            let next_reads = word(next).is_ok_and(|(_, w)| {
+                is_any_keyword(w)
+                    || with_normalized(w, |n| {
+                        let (found, longer) = self.names.scan(n.as_bytes());
+                        !found.is_empty() || longer
+                    })
+            });
+            if !same && next_reads {
+                let msg = format!(
+                    "ambiguous name `{text}`: it could be {}, written short, or {} and what follows",
+                    self.list_places(&locs),
+                    self.list_places(&exact)
+                );
+                return Some(fail(
+                    start,
+                    text.len(),
+                    msg,
+                    Some("write the name in full, or the province's id".into()),
+                ));
+            }
+            return Some(match *locs.as_slice() {
+                [loc] => self.coast(end, loc, text),
+                _ => fail(
+                    start,
+                    text.len(),
+                    format!(
+                        "ambiguous name `{text}`: it could be {}",
+                        self.list_places(&locs)
+                    ),
+                    Some("write more of the name, or the province's id".into()),
+                ),
+            });
+        }
+        None
     }
 
     fn list_places(&self, locs: &[Loc]) -> String {
@@ -408,7 +509,17 @@ impl<'m> Ctx<'m> {
             if words.iter().any(|w| self.is_other_word(w)) {
                 continue;
             }
-            let close = self.names.close_places(self.map, &normalize(text));
+            let norm = normalize(text);
+            let mut close = self.names.close_places(self.map, &norm);
+            if close.is_empty() {
+                // No name close by letters: one that sounds the same (`Bergendee`).
+                close = self
+                    .names
+                    .sounds_like(self.map, &norm)
+                    .into_iter()
+                    .map(|l| (l, 0))
+                    .collect();
+            }
             match (close.len(), close.first()) {
                 (0, _) => continue,
                 (1, Some(&(loc, _))) => {
@@ -711,6 +822,9 @@ impl<'m> Ctx<'m> {
         if let Some((r, c)) = self.command(i) {
             return self.command_args(r, c);
         }
+        if let Some(r) = self.hold_first(i) {
+            return r;
+        }
         match self.attempt(|| self.unit(i, "a unit (`A Par`, `F Lon`)")) {
             Ok((r, unit)) => {
                 let (r, (kind, stated)) = self.tail(r)?;
@@ -741,6 +855,41 @@ impl<'m> Ctx<'m> {
                 }
             }
         }
+    }
+
+    /// A hold word between a unit type and its place (`fleet stands English Channel`,
+    /// `army holds Paris`, `army holds at Paris`): a hold word spelt out, and the place
+    /// the end of the order. `None` if the text is not so.
+    fn hold_first<'a>(&self, i: &'a str) -> Option<Res<'a, Body>> {
+        let (r, kind) = self.unit_type(i).ok()?;
+        let (r, w) = word(r.trim_start()).ok()?;
+        if w.len() < 2 || flags(w) & flag::HOLD == 0 || !r.starts_with([' ', '\t']) {
+            return None;
+        }
+        let r = r.trim_start();
+        let r = match preceded(kwf(flag::AT), space1::<_, PErr>)(r) {
+            Ok((r2, _)) => r2,
+            Err(_) => r,
+        };
+        let (rest, loc) = self.probe(|| self.place(r, true))?;
+        if !at_end(rest) {
+            return None;
+        }
+        Some(self.place(r, true).map(|(rest, loc2)| {
+            debug_assert_eq!(loc, loc2);
+            (
+                rest,
+                Body {
+                    unit: Some(UnitRef {
+                        kind: Some(kind),
+                        loc: loc2,
+                    }),
+                    kind: OrderKind::Hold,
+                    named: None,
+                    stated: None,
+                },
+            )
+        }))
     }
 
     /// An order word written before the unit (`Build`, `Disband`, `*`, `-`, `waive`,
@@ -1203,6 +1352,18 @@ impl<'m> Ctx<'m> {
         Ok((r, (u, to, stated)))
     }
 
+    /// `[a|an|the] army` (or `A`, `fleet`) written before `to` or `from` of a sentence
+    /// (`convoy an army to Norway from London`, `convoys A from Lon to Nwy`): the text
+    /// from `to` or `from`, and the type.
+    fn sentence_type<'a>(&self, i: &'a str) -> Option<(&'a str, UnitKind)> {
+        let j = self.article(i);
+        let (r, kind) = self.unit_type(j).ok()?;
+        let r = r.trim_start();
+        word(r)
+            .is_ok_and(|(_, w)| is_kw(w, &["to", "into", "from"]))
+            .then_some((r, kind))
+    }
+
     /// After `C`: the convoyed army, a required move verb, the destination. Also the
     /// web-site sentence `convoy to Tunis from Naples`.
     fn convoy<'a>(&self, i: &'a str) -> Res<'a, (OrderKind, Stated)> {
@@ -1211,7 +1372,14 @@ impl<'m> Ctx<'m> {
         let (i, _) = space0(i)?;
         let what = "the convoyed army";
         let dest = "where the convoyed army goes";
-        let (r, kind, stated) = if word(i).is_ok_and(|(_, w)| is_kw(w, &["to", "into", "from"])) {
+        // `convoy an army to Norway from London` (webDiplomacy), `convoys A from Lon to
+        // Nwy`: the army's type, then the sentence.
+        let typed = self.sentence_type(i);
+        let (r, kind, stated) = if let Some((j, kind)) = typed {
+            let (r, (mut army, to, stated)) = self.moved_from(j, what, dest)?;
+            army.kind = army.kind.or(Some(kind));
+            (r, OrderKind::Convoy { army, to }, stated)
+        } else if word(i).is_ok_and(|(_, w)| is_kw(w, &["to", "into", "from"])) {
             let (r, (army, to, stated)) = self.moved_from(i, what, dest)?;
             (r, OrderKind::Convoy { army, to }, stated)
         } else {
@@ -1245,6 +1413,18 @@ fn close_paren(r: &str, open: bool) -> &str {
     } else {
         r
     }
+}
+
+/// Is `text` no name written short: a word of it is an order word (`Hld`, `the`,
+/// `S`), or the whole of it is a power, coast or label word?
+pub(super) fn is_reserved_short(names: &NameIndex, text: &str) -> bool {
+    text.split([' ', '-', '\t'])
+        .filter(|w| !w.is_empty())
+        .any(is_any_keyword)
+        || with_normalized(text, |n| {
+            names.power(n).is_some() || names.coast(n).is_some()
+        })
+        || label_word(text.trim()).is_some()
 }
 
 /// The closest keyword to a misspelt word, for "did you mean": the keyword's usual

@@ -155,6 +155,26 @@ impl Order {
     }
 }
 
+/// The short forms of province `prov`'s names that the parser reads as it (alone, or
+/// among other provinces, as an ambiguity that names them): [`NameIndex::short_forms`]
+/// without order words (`Hld`), power, coast and label words, and the names of
+/// provinces (a name is read as its own province). See `docs/ORDERS.md`.
+pub fn short_forms(map: &Map, prov: Prov) -> Vec<String> {
+    let names = map.names();
+    names
+        .short_forms(map, prov)
+        .into_iter()
+        .filter(|f| !grammar::is_reserved_short(names, f) && names.place(f).is_empty())
+        .collect()
+}
+
+/// Every order word of the grammar (the words a place may never be written as).
+pub fn order_words() -> impl Iterator<Item = &'static str> {
+    ORDER_WORDS
+        .iter()
+        .flat_map(|(_, words)| words.iter().copied())
+}
+
 /// The nationality written for the supported or convoyed unit of `order`
 /// (`S Turkish F Bla - Rum`, `S T F Bla - Rum`, `C English A Lon - Nwy`), and where it
 /// is written. `None` for other orders, or when no nationality is written. The parser

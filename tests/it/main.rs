@@ -16,6 +16,7 @@ mod legal;
 mod map_check;
 mod maps;
 mod maps_1914;
+mod names;
 mod parser;
 mod parser_props;
 mod parser_styles;

@@ -327,7 +327,7 @@ fn short_name(map: &Map, p: Prov, rng: &mut Rng) -> Option<String> {
     let norm = normalize(&s);
     let names = map.names();
     let only: Vec<Prov> = names
-        .by_prefix(map, &norm)
+        .short_places(map, &norm)
         .iter()
         .map(|&l| map.prov_of(l))
         .collect();
@@ -702,7 +702,7 @@ fn prefix(map: &Map, u: &Unit, body: &str, rng: &mut Rng) -> (String, bool) {
     // initial goes before a unit type only, and never `R` (Russia, or retreat?).
     if p == format!("{} ", info.adjective) {
         let two = normalize(&format!("{} {}", info.adjective, first));
-        if !map.names().by_prefix(map, &two).is_empty() || !map.names().place(&two).is_empty() {
+        if !map.names().short_places(map, &two).is_empty() || !map.names().place(&two).is_empty() {
             return (String::new(), false);
         }
     }
@@ -914,7 +914,7 @@ fn known_word(map: &Map, w: &str) -> bool {
             || names.power(n).is_some()
             || names.coast(n).is_some()
             || KEYWORDS.contains(&n)
-            || !names.by_prefix(map, n).is_empty()
+            || !names.short_places(map, n).is_empty()
     };
     known(&n) || parts.iter().any(|p| known(&normalize(p)))
 }
