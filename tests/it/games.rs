@@ -6,9 +6,10 @@
 //! untouched), interrupted saves, tournament games that end after a fixed year.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
+use crate::common::{code, has, s, stderr, stdout, temp_dir, units_of};
 use serde_json::{json, Value};
 
 /// Run the binary from the repository root (so order files are given relative to it).
@@ -33,37 +34,6 @@ fn run(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
 
 fn arbiter(args: &[&str]) -> Output {
     run(args, None, &[])
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-/// Assert the exit code, showing standard error if it differs.
-fn code(o: &Output, expected: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(expected),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
-}
-
-/// A fresh, empty directory for one test.
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-games-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// The order files of one phase of the scripted game, sorted.
@@ -109,21 +79,6 @@ fn assert_fits(text: &str) {
     for l in text.lines() {
         assert!(l.chars().count() <= 80, "line over 80 columns: {l:?}");
     }
-}
-
-fn has(text: &str, line: &str) {
-    assert!(text.contains(line), "missing {line:?} in\n{text}");
-}
-
-fn units_of(v: &Value, power: &str) -> Vec<String> {
-    let mut u: Vec<String> = v["units"][power]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_string())
-        .collect();
-    u.sort();
-    u
 }
 
 fn sorted(list: &[&str]) -> Vec<String> {

@@ -13,35 +13,10 @@ use std::process::Output;
 use serde_json::Value;
 
 use crate::common::arbiter_bytes;
+use crate::common::{code, has, s, stderr, stdout, units_of};
 
 fn run(args: &[&str], stdin: Option<&str>) -> Output {
     arbiter_bytes(args, stdin.map(str::as_bytes))
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).unwrap()
-}
-
-fn code(o: &Output, expected: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(expected),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
-}
-
-fn has(text: &str, part: &str) {
-    assert!(text.contains(part), "missing {part:?} in\n{text}");
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// A game file at `phase` with `position` (the YAML of the `position` key, indented by
@@ -65,18 +40,6 @@ fn judge(game: &Path, orders: &str, extra: &[&str]) -> Output {
     let mut args = vec!["judge", s(game), "-"];
     args.extend_from_slice(extra);
     run(&args, Some(orders))
-}
-
-/// A power's units in a status, sorted.
-fn units(v: &Value, power: &str) -> Vec<String> {
-    let mut u: Vec<String> = v["units"][power]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|x| x.as_str().unwrap().to_string())
-        .collect();
-    u.sort();
-    u
 }
 
 fn status_json(game: &Path) -> Value {
@@ -139,7 +102,7 @@ fn an_illegal_retreat_blocks_unless_accepted() {
     );
     let v = status_json(&g);
     assert_eq!(v["phase"], "Winter 1901 adjustment");
-    assert_eq!(units(&v, "germany"), ["A BER", "F KIE"]);
+    assert_eq!(units_of(&v, "germany"), ["A BER", "F KIE"]);
     // The game file records that the phase was accepted.
     has(&std::fs::read_to_string(&g).unwrap(), "  accepted: true\n");
     // A legal retreat and a disband are not problems.
@@ -264,7 +227,7 @@ fn an_illegal_removal_blocks_unless_accepted() {
         "Void orders (not carried out):\nAustria: Army Vienna DISBAND: no removal left.\n",
     );
     let v = status_json(&g);
-    assert_eq!(units(&v, "austria"), ["A BUD", "A VIE", "F TRI"]);
+    assert_eq!(units_of(&v, "austria"), ["A BUD", "A VIE", "F TRI"]);
 }
 
 /// Spring 1901: the French army in Belgium, supported from Ruhr, dislodges the German
@@ -302,8 +265,8 @@ fn a_retreat_phase_with_no_possible_retreat_is_taken_at_once() {
     let v = status_json(&g);
     assert_eq!(v["phase"], "Fall 1901 movement");
     assert_eq!(v["dislodged"], serde_json::json!([]));
-    assert_eq!(units(&v, "germany"), ["A BER", "F KIE"]);
-    assert_eq!(units(&v, "france"), ["A HOL", "A PAR", "A RUH"]);
+    assert_eq!(units_of(&v, "germany"), ["A BER", "F KIE"]);
+    assert_eq!(units_of(&v, "france"), ["A HOL", "A PAR", "A RUH"]);
     // The history names the skipped phase.
     let o = run(&["history", s(&g), "Spring 1901 retreat"], None);
     code(&o, 0);

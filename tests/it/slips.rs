@@ -3,43 +3,14 @@
 //! an order for another power's unit or waive blocks judging; a heading naming
 //! another phase than the one judged blocks judging unless the referee accepts it.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 use crate::common::arbiter_bytes;
+use crate::common::{code, s, stderr, stdout, temp_dir};
 
 fn arbiter(args: &[&str]) -> Output {
     arbiter_bytes(args, None)
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output, expected: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(expected),
-        "stdout:\n{}\nstderr:\n{}",
-        stdout(o),
-        stderr(o)
-    );
-}
-
-/// A fresh, empty directory for one test.
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-slips-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// A new game on the classic board in `dir`, at Spring 1901 movement.

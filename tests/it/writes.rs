@@ -3,6 +3,7 @@
 //! empty position files are refused with their name and line, and two commands on one
 //! game run one after the other (the lock file beside it).
 
+use crate::common::{code, s, stderr, temp_dir};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
@@ -17,32 +18,6 @@ fn bin() -> Command {
 
 fn arbiter(args: &[&str]) -> Output {
     bin().args(args).output().unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output, expected: i32) {
-    assert_eq!(
-        o.status.code(),
-        Some(expected),
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        stderr(o)
-    );
-}
-
-/// A fresh, empty directory for one test.
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-writes-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// A new standard game `g.yaml` in `dir` and France's slip holding Paris (valid in

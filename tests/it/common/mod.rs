@@ -41,3 +41,56 @@ pub fn attack_by_convoy(
         .zip(&m.convoyed)
         .any(|((u, &to), &c)| c && map.prov_of(u.loc) == d.by && map.prov_of(to) == here)
 }
+
+/// A command's standard output, as text.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A command's standard error, as text.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Assert the exit code, showing both outputs if it differs.
+pub fn code(o: &Output, expected: i32) {
+    assert_eq!(
+        o.status.code(),
+        Some(expected),
+        "stdout:\n{}\nstderr:\n{}",
+        stdout(o),
+        stderr(o)
+    );
+}
+
+/// A fresh, empty directory for one test, unique within this run.
+pub fn temp_dir(tag: &str) -> std::path::PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("arbiter-it-{}-{n}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A path as text.
+pub fn s(p: &std::path::Path) -> &str {
+    p.to_str().unwrap()
+}
+
+/// Assert that `text` contains `part`, showing the text if not.
+pub fn has(text: &str, part: &str) {
+    assert!(text.contains(part), "missing {part:?} in\n{text}");
+}
+
+/// A power's units in a `status --format json` answer, sorted.
+pub fn units_of(v: &serde_json::Value, power: &str) -> Vec<String> {
+    let mut u: Vec<String> = v["units"][power]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_str().unwrap().to_string())
+        .collect();
+    u.sort();
+    u
+}
