@@ -1,6 +1,7 @@
 //! The referee's commands on a game file: `new`, `status`, `judge`, `undo`,
 //! `history`, `centres`, `explain` (see `docs/CLI.md` and `docs/GAMES.md`). The game
-//! logic is in `arbiter::game::file`; the file on disk is kept by [`super::store`].
+//! logic is in `arbiter::gamefile`; the file on disk (its lock, saves and backup) is kept
+//! by [`super::store`].
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;

@@ -1,4 +1,5 @@
-//! Adjudication: legality (DATC 4.E.1), the movement resolver (DATC chapter 5),
+//! Adjudication: legality (DATC 4.E.1), the movement resolver (DATC chapter 5), the
+//! retreat and adjustment phases (with civil disorder), centre ownership after Fall,
 //! and the outcomes, each naming its cause.
 
 mod adjust;
