@@ -263,8 +263,7 @@ pub fn slip_phase_diagnostics(labels: &[Label], phase: Phase) -> Vec<Diagnostic>
                         l.text
                     ),
                     Some(format!(
-                        "check that the slip is for {phase}; if it is, correct its heading, \
-                         or accept it as it is (`arbiter judge --accept`)"
+                        "check that the slip is for {phase}; if it is, correct its heading"
                     )),
                 )
             })

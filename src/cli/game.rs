@@ -594,9 +594,14 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
                  sheet says why"
             }
         };
+        let accept = if args.strict {
+            "judge again without --strict and with --accept"
+        } else {
+            "add --accept"
+        };
         eprintln!(
-            "help: fix the orders and judge again, or add --accept to judge them as they \
-             are ({left_out})"
+            "help: fix the orders and judge again, or {accept} to judge them as they are \
+             ({left_out})"
         );
         return Ok(EXIT_DIAGNOSTICS);
     }

@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 
-use crate::map::{Loc, Map, Power};
+use crate::map::{Loc, Map, Power, Prov};
 
 /// Lowercase; drop `.` and `'`; `-`, `_` and runs of white space become one space.
 pub fn normalize(s: &str) -> String {
@@ -879,20 +879,44 @@ impl NameIndex {
             return None;
         }
         let limit = (w.chars().count() / 3).clamp(1, 3);
-        let mut best: Option<(usize, &str, Loc)> = None;
+        // Every province at the nearest distance: `Bu` is as near Budapest, Bulgaria
+        // and Burgundy, and naming one of them would mislead.
+        let mut best: Option<usize> = None;
+        let mut nearest: Vec<Prov> = Vec::new();
         for (name, locs) in &self.places {
             let (Some(d), Some(&loc)) = (distance_within(&w, name, limit, false), locs.first())
             else {
                 continue;
             };
-            if best.is_none_or(|(bd, bn, _)| d < bd || (d == bd && name.as_str() < bn)) {
-                best = Some((d, name, loc));
+            let p = map.prov_of(loc);
+            match best {
+                Some(b) if d > b => continue,
+                Some(b) if d == b => {}
+                _ => {
+                    best = Some(d);
+                    nearest.clear();
+                }
+            }
+            if !nearest.contains(&p) {
+                nearest.push(p);
             }
         }
-        best.map(|(_, _, loc)| {
-            let p = map.province(map.prov_of(loc));
-            format!("did you mean `{}` ({})?", p.name, p.id)
-        })
+        nearest.sort_by(|a, b| map.province(*a).name.cmp(&map.province(*b).name));
+        const MOST: usize = 6;
+        let named: Vec<String> = nearest
+            .iter()
+            .take(MOST)
+            .map(|&p| format!("`{}` ({})", map.province(p).name, map.province(p).id))
+            .collect();
+        match named.as_slice() {
+            [] => None,
+            [one] => Some(format!("did you mean {one}?")),
+            _ => Some(format!(
+                "did you mean one of {}{}?",
+                named.join(", "),
+                if nearest.len() > MOST { ", …" } else { "" }
+            )),
+        }
     }
 }
 

@@ -202,3 +202,24 @@ fn misspellings_that_sound_right() {
         map.names().place("bur").to_vec()
     );
 }
+
+/// A did-you-mean names every province as near as the nearest: `Bu` is one letter from
+/// Budapest, Bulgaria and Burgundy, so naming only Budapest would mislead.
+#[test]
+fn did_you_mean_lists_every_nearest_province() {
+    let map = Map::standard();
+    let help = |text: &str| {
+        let p = parse_orders(&map, text);
+        p.diagnostics[0].help.clone().unwrap_or_default()
+    };
+    assert_eq!(
+        help("A Par - Bu"),
+        "did you mean one of `Budapest` (bud), `Bulgaria` (bul), `Burgundy` (bur)?"
+    );
+    assert_eq!(
+        help("A Mar - Ty"),
+        "did you mean one of `Tyrolia` (tyr), `Tyrrhenian Sea` (tys)?"
+    );
+    // One nearest: one name.
+    assert_eq!(help("A Par - Burgandyy"), "did you mean `Burgundy` (bur)?");
+}
