@@ -160,10 +160,12 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
     };
     let rules = parse_rules(&args.rules)?;
     if let Some(y) = args.last_year {
-        if y < map.start_year {
+        // A game ends after a Fall turn: a map starting in winter has its first in the
+        // next year.
+        let first = Phase::first_movement(&map).year;
+        if y < first {
             return Err(Fatal(format!(
-                "--last-year {y} is before the map's first year, {}",
-                map.start_year
+                "--last-year {y} is before the map's first year of moves, {first}"
             )));
         }
     }

@@ -43,7 +43,8 @@ pub fn run(args: &SelfplayArgs) -> Result<i32, Fatal> {
     if args.years == 0 {
         return Err(Fatal("--years must be at least 1".into()));
     }
-    let last_year = map.start_year + args.years as i32 - 1;
+    // Years of moves: a map starting in winter plays its builds, then its first year.
+    let last_year = arbiter::state::Phase::first_movement(&map).year + args.years as i32 - 1;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
