@@ -36,7 +36,8 @@ pub struct NewArgs {
     /// extension.
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
-    /// A tournament game: the game ends after this year's Fall turn.
+    /// A tournament game: the game ends after this year's Fall turn (not before the
+    /// map's first year of moves).
     #[arg(long, value_name = "YEAR")]
     pub last_year: Option<i32>,
 }

@@ -36,7 +36,8 @@ pub enum MapCommand {
     List,
     /// Show a map as tables (provinces, neighbours, centres, powers), or one province.
     Show(ShowArgs),
-    /// Import a DPjudge map file (.map) into our YAML schema, and check the result.
+    /// Import a DPjudge map file (.map) into our YAML schema, and check the result
+    /// (exit 1 if the check finds errors or a line is refused, such as `NEWHOMES`).
     Import(ImportArgs),
 }
 

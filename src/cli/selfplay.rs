@@ -22,7 +22,8 @@ pub struct SelfplayArgs {
     /// Map: an embedded map name (`standard`, `classic1913`, `world1914`) or a YAML file.
     #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
     pub map: String,
-    /// Game years to play; a game ends after the Fall turn of its last year, or when a
+    /// Game years to play, from the map's first year of moves (after the builds of a map
+    /// that starts in winter); a game ends after the Fall turn of its last year, or when a
     /// power wins.
     #[arg(long, default_value_t = 10)]
     pub years: u32,

@@ -12,7 +12,9 @@
 //!   `A xxx`/`F xxx` lines are its starting units, `OWNS`/`CENTERS` its other centres at
 //!   the start, `HOME`/`HOMES`/`INHABITS` replace its home centres, `UNITS` clears its
 //!   units. `UNOWNED`/`NEUTRAL` lists the neutral centres.
-//! - `BEGIN Spring 1901 Movement`, `VICTORY n`.
+//! - `BEGIN Spring 1901 Movement` (any phase of the standard year: `Winter 1900
+//!   Adjustments` starts with builds; a start in `Retreats` is the next phase),
+//!   `VICTORY n`.
 //! - `LAND|WATER|COAST|PORT|SHUT place ABUTS n1 n2 …` (and `AMEND`): terrain and
 //!   neighbours. Case carries meaning: an upper-case neighbour is a border for both unit
 //!   types (as the terrain allows), a lower-case one for armies only, a mixed-case one
@@ -23,7 +25,9 @@
 //!
 //! Everything else is reported as not carried over, with its file and line: border
 //! markers (`*MAO`, `R:AEG`, `AEG(CON)`), special home centres (`*`, `+`, `~`, `@`),
-//! rules, flows, variant directives, dummies, renames. The library does no I/O: included
+//! rules, flows, variant directives, dummies, renames. `NEWHOMES` and a `BEGIN` phase
+//! outside the standard year are refused ([`Imported::refused`]: errors with their
+//! line). The library does no I/O: included
 //! files are read through the caller's `read`.
 
 // After conversion, what remains indexed is `self.powers[p]` and `self.places[i]`
