@@ -571,14 +571,17 @@ fn read_case(line: &str) -> Result<BatchLine<'_>, String> {
     }
 }
 
-/// The line's phase: a phase's name, or `movement`, `retreat` or `adjustment` of the
-/// map's first year (no phase: its first movement).
+/// The line's phase: a phase's name; or `movement` (the map's first movement phase),
+/// `retreat` (that phase's retreats) or `adjustment` (the winter of the map's first
+/// year); no phase: the map's first phase, whatever its kind (a map that starts in
+/// winter starts with its adjustments).
 fn line_phase(map: &Map, phase: Option<&str>) -> Result<Phase, String> {
     Ok(match phase.map(str::trim) {
-        None | Some("movement") => Phase::first(map),
+        None => Phase::first(map),
+        Some("movement") => Phase::first_movement(map),
         Some("retreat") => Phase {
             kind: PhaseKind::Retreat,
-            ..Phase::first(map)
+            ..Phase::first_movement(map)
         },
         Some("adjustment") => Phase {
             season: crate::map::Season::Winter,

@@ -711,10 +711,11 @@ fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
     let rules = Rules::parse(&f.rules)
         .ok_or_else(|| invalid("rules", format!("unknown rules edition `{}`", f.rules)))?;
     if let Some(y) = f.last_year {
-        if y < map.start_year {
+        let first = Phase::first_movement(map).year;
+        if y < first {
             return Err(invalid(
                 "last_year",
-                format!("{y} is before the map's first year {}", map.start_year),
+                format!("{y} is before the map's first year of moves, {first}"),
             ));
         }
     }

@@ -52,12 +52,31 @@ pub struct Phase {
 }
 
 impl Phase {
-    /// The map's first phase: the movement phase of its starting season and year.
+    /// The map's first phase: its starting season and year, in the season's first
+    /// phase (a winter start is the adjustment phase: builds before any move).
     pub fn first(map: &Map) -> Phase {
         Phase {
             season: map.start_season,
             year: map.start_year,
-            kind: PhaseKind::Movement,
+            kind: if map.start_season == Season::Winter {
+                PhaseKind::Adjustment
+            } else {
+                PhaseKind::Movement
+            },
+        }
+    }
+
+    /// The map's first movement phase: [`Phase::first`], or the spring after a map
+    /// that starts in winter.
+    pub fn first_movement(map: &Map) -> Phase {
+        let first = Phase::first(map);
+        match first.kind {
+            PhaseKind::Adjustment => Phase {
+                season: Season::Spring,
+                year: first.year.saturating_add(1),
+                kind: PhaseKind::Movement,
+            },
+            _ => first,
         }
     }
 

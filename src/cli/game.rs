@@ -37,7 +37,8 @@ pub struct NewArgs {
     /// extension.
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
-    /// A tournament game: the game ends after this year's Fall turn.
+    /// A tournament game: the game ends after this year's Fall turn (not before the
+    /// map's first year of moves).
     #[arg(long, value_name = "YEAR")]
     pub last_year: Option<i32>,
 }
@@ -161,10 +162,12 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
     };
     let rules = parse_rules(&args.rules)?;
     if let Some(y) = args.last_year {
-        if y < map.start_year {
+        // A game ends after a Fall turn: a map starting in winter has its first in the
+        // next year.
+        let first = Phase::first_movement(&map).year;
+        if y < first {
             return Err(Fatal(format!(
-                "--last-year {y} is before the map's first year, {}",
-                map.start_year
+                "--last-year {y} is before the map's first year of moves, {first}"
             )));
         }
     }

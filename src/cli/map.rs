@@ -36,7 +36,8 @@ pub enum MapCommand {
     List,
     /// Show a map as tables (provinces, neighbours, centres, powers), or one province.
     Show(ShowArgs),
-    /// Import a DPjudge map file (.map) into our YAML schema, and check the result.
+    /// Import a DPjudge map file (.map) into our YAML schema, and check the result
+    /// (exit 1 if the check finds errors or a line is refused, such as `NEWHOMES`).
     Import(ImportArgs),
 }
 
@@ -537,9 +538,16 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     write_output(args.output.as_deref(), &imported.yaml)?;
     let findings = check::check(&imported.yaml, &out_name, None);
     let mut report = String::new();
-    if imported.notes.is_empty() {
+    if !imported.refused.is_empty() {
+        let _ = writeln!(report, "Refused ({}):", imported.refused.len());
+        for n in &imported.refused {
+            let _ = writeln!(report, "  error: {}:{}: {}", n.file, n.line, n.message);
+        }
+        report.push('\n');
+    }
+    if imported.notes.is_empty() && imported.refused.is_empty() {
         let _ = writeln!(report, "Everything in {path} was carried over.");
-    } else {
+    } else if !imported.notes.is_empty() {
         let _ = writeln!(report, "Not carried over ({}):", imported.notes.len());
         for n in &imported.notes {
             if n.line == 0 {
@@ -561,11 +569,27 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
         imported.provinces,
         summary(&findings)
     );
+    if !imported.refused.is_empty() {
+        let _ = writeln!(
+            report,
+            "{} refused (listed first): the map was written without {}.",
+            plural(imported.refused.len(), "line"),
+            if imported.refused.len() == 1 {
+                "it"
+            } else {
+                "them"
+            }
+        );
+    }
     if args.output.is_some() {
         write_output(None, &report)?;
     } else {
         eprint!("{report}");
     }
     let (e, _, _) = check::count(&findings);
-    Ok(if e > 0 { EXIT_ERRORS } else { EXIT_OK })
+    Ok(if e > 0 || !imported.refused.is_empty() {
+        EXIT_ERRORS
+    } else {
+        EXIT_OK
+    })
 }

@@ -22,7 +22,8 @@ pub struct SelfplayArgs {
     /// Map: an embedded map name (`standard`, `classic1913`, `world1914`) or a YAML file.
     #[arg(long, value_name = "NAME|FILE", default_value = "standard")]
     pub map: String,
-    /// Game years to play; a game ends after the Fall turn of its last year, or when a
+    /// Game years to play, from the map's first year of moves (after the builds of a map
+    /// that starts in winter); a game ends after the Fall turn of its last year, or when a
     /// power wins.
     #[arg(long, default_value_t = 10)]
     pub years: u32,
@@ -43,7 +44,8 @@ pub fn run(args: &SelfplayArgs) -> Result<i32, Fatal> {
     if args.years == 0 {
         return Err(Fatal("--years must be at least 1".into()));
     }
-    let last_year = map.start_year + args.years as i32 - 1;
+    // Years of moves: a map starting in winter plays its builds, then its first year.
+    let last_year = arbiter::state::Phase::first_movement(&map).year + args.years as i32 - 1;
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

@@ -376,8 +376,9 @@ impl Loader<'_> {
         })
     }
 
-    /// Values the schema's types allow but a board cannot use: a winter start, no
-    /// province or no power, names without a letter or digit.
+    /// Values the schema's types allow but a board cannot use: a start in a retreat
+    /// phase or of a kind its season has not, no province or no power, names without a
+    /// letter or digit.
     fn usable_values(&mut self) {
         let (f, lines) = (self.f, &self.lines);
         let shape = |key: &str, message: &str| MapProblem {
@@ -389,11 +390,8 @@ impl Loader<'_> {
             message: message.into(),
             hint: None,
         };
-        if f.start.season == super::Season::Winter {
-            self.problems.0.push(shape(
-                "start",
-                "a game starts in spring or fall (winter is the adjustment phase)",
-            ));
+        if let Some(message) = start_problem(&f.start) {
+            self.problems.0.push(shape("start", &message));
         }
         if f.provinces.is_empty() {
             self.problems
@@ -1056,5 +1054,35 @@ fn assemble(
         names: std::sync::OnceLock::new(),
         sea_table,
         ids,
+    }
+}
+
+/// Why a map cannot start in the phase `start` names, if it cannot: a retreat phase (no
+/// unit is dislodged before the first phase), or a kind its season has not (adjustments
+/// are in winter; spring and fall begin with movement).
+fn start_problem(start: &super::file::Start) -> Option<String> {
+    use super::file::StartKind;
+    use super::Season;
+    let season = start.season.to_string().to_ascii_lowercase();
+    match (start.season, start.kind) {
+        (_, Some(StartKind::Retreat)) => Some(format!(
+            "a game cannot start in a retreat phase: no unit has been dislodged yet; start in \
+             the next phase instead (`{}`)",
+            match start.season {
+                Season::Spring => format!("{{season: fall, year: {}}}", start.year),
+                _ => format!("{{season: winter, year: {}}}", start.year),
+            }
+        )),
+        (Season::Winter, Some(StartKind::Movement)) => Some(
+            "winter has no movement phase: a game starting in winter starts with its \
+             adjustments (`kind: adjustment`, or no `kind`)"
+                .into(),
+        ),
+        (Season::Spring | Season::Fall, Some(StartKind::Adjustment)) => Some(format!(
+            "{season} has no adjustment phase: adjustments are in winter (write \
+             `{{season: winter, year: {}}}`)",
+            start.year
+        )),
+        _ => None,
     }
 }

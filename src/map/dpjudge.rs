@@ -12,7 +12,9 @@
 //!   `A xxx`/`F xxx` lines are its starting units, `OWNS`/`CENTERS` its other centres at
 //!   the start, `HOME`/`HOMES`/`INHABITS` replace its home centres, `UNITS` clears its
 //!   units. `UNOWNED`/`NEUTRAL` lists the neutral centres.
-//! - `BEGIN Spring 1901 Movement`, `VICTORY n`.
+//! - `BEGIN Spring 1901 Movement` (any phase of the standard year: `Winter 1900
+//!   Adjustments` starts with builds; a start in `Retreats` is the next phase),
+//!   `VICTORY n`.
 //! - `LAND|WATER|COAST|PORT|SHUT place ABUTS n1 n2 …` (and `AMEND`): terrain and
 //!   neighbours. Case carries meaning: an upper-case neighbour is a border for both unit
 //!   types (as the terrain allows), a lower-case one for armies only, a mixed-case one
@@ -23,7 +25,9 @@
 //!
 //! Everything else is reported as not carried over, with its file and line: border
 //! markers (`*MAO`, `R:AEG`, `AEG(CON)`), special home centres (`*`, `+`, `~`, `@`),
-//! rules, flows, variant directives, dummies, renames. The library does no I/O: included
+//! rules, flows, variant directives, dummies, renames. `NEWHOMES` and a `BEGIN` phase
+//! outside the standard year are refused ([`Imported::refused`]: errors with their
+//! line). The library does no I/O: included
 //! files are read through the caller's `read`.
 
 // After conversion, what remains indexed is `self.powers[p]` and `self.places[i]`
@@ -46,6 +50,10 @@ pub struct Imported {
     pub yaml: String,
     /// What could not be carried over, in file order.
     pub notes: Vec<Note>,
+    /// What was refused, in file order: errors, each naming the directive and its
+    /// line (`NEWHOMES`, a `BEGIN` phase outside the standard year). The map is
+    /// written without them.
+    pub refused: Vec<Note>,
     pub powers: usize,
     pub provinces: usize,
 }
@@ -180,6 +188,8 @@ struct Reader {
     /// Files in the order they were first read.
     read_order: Vec<String>,
     notes: Vec<Note>,
+    /// Lines refused: errors ([`Imported::refused`]).
+    refused: Vec<Note>,
     power: Option<usize>,
     /// Inside a variant `DIRECTIVE` block, or a dynamic `IN phase` block.
     skipping: Option<&'static str>,
@@ -194,7 +204,6 @@ const SKIPPED: &[(&str, &str)] = &[
     ("RULE", "a DPjudge rule"),
     ("RULES", "DPjudge rules"),
     ("ROTATE", "rotating control"),
-    ("NEWHOMES", "years in which home centres change"),
     ("DUMMY", "dummy powers"),
     ("DUMMIES", "dummy powers"),
     ("TEAM", "teams"),
@@ -234,6 +243,15 @@ fn is_mixed(s: &str) -> bool {
 }
 
 impl Reader {
+    /// A line that cannot be imported and changes the game if left out: an error.
+    fn refuse(&mut self, file: &str, line: usize, message: String) {
+        self.refused.push(Note {
+            file: file.to_string(),
+            line,
+            message,
+        });
+    }
+
     fn note(&mut self, file: &str, line: usize, message: String) {
         self.notes.push(Note {
             file: file.to_string(),
@@ -316,6 +334,10 @@ impl Reader {
                 self.note(file, ln, format!("`{}`: changes to the map during the game are not carried over (the lines up to `IN START` are passed over)", raw.trim()));
                 self.skipping = Some("dynamic");
             }
+            return true;
+        }
+        if up == "NEWHOMES" {
+            self.refuse(file, ln, format!("`{}`: `NEWHOMES` (home centres chosen again during the game) is not supported: arbiter's home centres are fixed; the map is imported with the home centres it starts with (remove the line to import it without an error)", raw.trim()));
             return true;
         }
         if let Some((_, what)) = SKIPPED.iter().find(|(k, _)| *k == up) {
@@ -425,9 +447,14 @@ impl Reader {
         Ok(())
     }
 
-    /// `BEGIN Spring 1901 Movement`: the season and year the game starts in.
+    /// `BEGIN Spring 1901 Movement`: the phase the game starts in, any of the standard
+    /// year's: `Spring|Fall … Movement`, `Winter … Adjustments` (builds before any
+    /// move), or `Spring|Fall … Retreats`, which with nobody dislodged at the start
+    /// DPjudge passes at once (the map starts in the next phase, noted). A season or
+    /// kind outside the standard year (a `FLOW` of its own) is refused.
     fn begin_line(&mut self, l: &Line) {
         let (file, ln, raw, words) = (l.file, l.ln, l.raw, &l.words);
+        let said = raw.trim();
         let season = words
             .get(1)
             .map(|s| s.to_ascii_lowercase())
@@ -437,16 +464,37 @@ impl Reader {
             .get(3)
             .map(|s| s.to_ascii_uppercase())
             .unwrap_or_default();
-        match (season.as_str(), year) {
-                ("spring" | "fall" | "winter", Some(y)) => {
-                    self.begin = Some((season.clone(), y));
-                    let expected = if season == "winter" { "ADJUSTMENTS" } else { "MOVEMENT" };
-                    if !kind.is_empty() && kind != expected {
-                        self.note(file, ln, format!("`{}`: a game starts with the {} phase of its season; `{kind}` is not carried over", raw.trim(), expected.to_lowercase()));
-                    }
-                }
-                _ => self.note(file, ln, format!("`{}`: the season (Spring, Fall, Winter) or year cannot be read; the map starts in Spring 1901", raw.trim())),
+        let kind = match kind.as_str() {
+            "" => None,
+            "M" | "MOVE" | "MOVES" | "MOVEMENT" | "MOVEMENTS" => Some('M'),
+            "R" | "RETREAT" | "RETREATS" => Some('R'),
+            "A" | "B" | "BUILDS" | "ADJUSTMENT" | "ADJUSTMENTS" => Some('A'),
+            _ => Some('?'),
+        };
+        let Some(y) = year.filter(|_| matches!(season.as_str(), "spring" | "fall" | "winter"))
+        else {
+            self.refuse(file, ln, format!("`{said}`: cannot read the first phase: write `BEGIN` with a season of the standard year (Spring, Fall, Winter), a year and the phase (Movement, Retreats, Adjustments), e.g. `BEGIN Winter 1900 Adjustments`; the map starts in Spring 1901"));
+            return;
+        };
+        if words.len() > 4 {
+            self.refuse(file, ln, format!("`{said}`: `BEGIN` takes a season, a year and a phase; the words after `{}` are not read", words[3]));
+        }
+        match (season.as_str(), kind) {
+            (_, Some('?')) | ("winter", Some('M' | 'R')) | ("spring" | "fall", Some('A')) => {
+                self.refuse(file, ln, format!("`{said}`: the standard year has Spring and Fall movement and retreats, and Winter adjustments; a phase of another kind needs a `FLOW` of its own, which arbiter does not read; the map starts in {} {y}", title(&season)));
+                self.begin = Some((season, y));
             }
+            ("spring" | "fall", Some('R')) => {
+                let (next, kind) = if season == "spring" {
+                    ("fall", "movement")
+                } else {
+                    ("winter", "adjustments")
+                };
+                self.note(file, ln, format!("`{said}`: nobody is dislodged at the start, so the retreat phase is passed at once (as DPjudge does): the map starts in {} {y} {kind}", title(next)));
+                self.begin = Some((next.to_string(), y));
+            }
+            _ => self.begin = Some((season, y)),
+        }
     }
 
     /// `OWNS`/`CENTERS`: the current power's other centres at the start (`CENTERS`
@@ -802,10 +850,13 @@ impl Reader {
             (first_read.is_none(), first_read)
         };
         all.sort_by_key(|n| (order(&n.file), n.line));
+        let mut refused = std::mem::take(&mut self.refused);
+        refused.sort_by_key(|n| (order(&n.file), n.line));
         Imported {
             name,
             yaml: out,
             notes: all,
+            refused,
             powers: self.powers.len(),
             provinces: provs.len(),
         }

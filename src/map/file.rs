@@ -34,6 +34,19 @@ pub struct MapFile {
 pub struct Start {
     pub season: Season,
     pub year: i32,
+    /// The first phase's kind; by default the season's first (`winter`: adjustment,
+    /// else movement). A start in a retreat phase is refused (nobody is dislodged).
+    #[serde(default)]
+    pub kind: Option<StartKind>,
+}
+
+/// The kind of the first phase, as a map file writes it.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum StartKind {
+    Movement,
+    Retreat,
+    Adjustment,
 }
 
 #[derive(Deserialize, Debug)]

@@ -344,13 +344,13 @@ fn silent_acceptances_are_errors_now() {
         .to_string();
     assert!(e.contains("listed for two powers"), "{e}");
 
-    // Maps: a winter start, blank names, no powers or provinces.
+    // Maps: a start in a retreat phase, blank names, no powers or provinces.
     let base = std::fs::read_to_string("test-cases/maps/clean-split.ymap").unwrap();
     for (from, to, says) in [
         (
             "season: spring",
-            "season: winter",
-            "a game starts in spring or fall",
+            "season: spring, kind: retreat",
+            "a game cannot start in a retreat phase",
         ),
         ("name: Gamma", "name: '   '", "at least one letter or digit"),
         (

@@ -4,6 +4,7 @@
 mod common;
 
 mod batch_stream;
+mod begin;
 mod cli;
 mod convoy_scale;
 mod explain;

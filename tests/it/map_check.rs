@@ -330,7 +330,10 @@ fn importing_a_variant_says_what_was_not_carried_over() {
         ("variant.map:29 ", "`*ALB`: a partisan site"),
         ("variant.map:32 ", "`DUMMY AUSTRIA`"),
         ("variant.map:34 ", "variant directives"),
-        ("variant.map:37 ", "`RETREATS` is not carried over"),
+        (
+            "variant.map:37 ",
+            "the retreat phase is passed at once (as DPjudge does): the map starts in Winter 1901",
+        ),
     ];
     assert_eq!(notes.len(), expected.len(), "{notes:#?}");
     for (n, (at, text)) in notes.iter().zip(expected) {
@@ -343,7 +346,8 @@ fn importing_a_variant_says_what_was_not_carried_over() {
     assert_eq!(map.name, "myvariant");
     assert_eq!(map.victory, 17);
     assert_eq!(map.start_year, 1901);
-    assert_eq!(map.start_season.to_string(), "Fall");
+    // `BEGIN Fall 1901 Retreats`: nobody is dislodged, so the next phase, the winter's.
+    assert_eq!(map.start_season.to_string(), "Winter");
     let id = |s: &str| map.prov_by_id(s).unwrap();
     // The mixed-case border: fleets only.
     assert!(map.fleet_adjacent(id("pie").into(), id("tus").into()));
