@@ -15,7 +15,7 @@ use arbiter::game::PhaseResult;
 use arbiter::gamefile::{phase_key, Found, Game, Judgement, OrderFile, Over};
 use arbiter::judge::owed;
 use arbiter::map::{BuildRule, Map, Power, Prov};
-use arbiter::orders::{normalize, Diagnostic};
+use arbiter::orders::Diagnostic;
 use arbiter::report;
 use arbiter::state::{DislodgedEntry, Phase, PhaseKind, Position};
 
@@ -995,20 +995,20 @@ fn explained(map: &Map, result: &PhaseResult, province: Option<Prov>) -> String 
     report::explain::explain(map, result, province)
 }
 
-/// A province by id or name.
+/// A province by id or name, read as an order reads it (`Mid Atl`, `Lpool`); a
+/// misspelling is an error with a suggestion.
 fn province(map: &Map, s: &str) -> Result<Prov, Fatal> {
-    if let Some(l) = map.loc_by_id(s) {
-        return Ok(map.prov_of(l));
+    arbiter::orders::parse_place(map, s)
+        .map(|l| map.prov_of(l))
+        .map_err(|d| Fatal(place_error(&d)))
+}
+
+/// A place error as one line: the message, and its help in brackets.
+pub(crate) fn place_error(d: &Diagnostic) -> String {
+    match &d.help {
+        Some(h) => format!("{} ({h})", d.message),
+        None => d.message.clone(),
     }
-    if let Some(&l) = map.names().place(&normalize(s)).first() {
-        return Ok(map.prov_of(l));
-    }
-    let hint = map
-        .names()
-        .suggest(map, s)
-        .map(|h| format!(" ({h})"))
-        .unwrap_or_default();
-    Err(Fatal(format!("unknown province `{s}`{hint}")))
 }
 
 // ---------------------------------------------------------------------------------
