@@ -50,7 +50,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     );
     diagnostics.extend(result.diagnostics().iter().cloned());
     // Illegal retreat and adjustment orders are errors, as in `judge`.
-    let illegal = outcome_diagnostics(&map, &result, &diagnostics);
+    let illegal = outcome_diagnostics(&map, &position, &result, &diagnostics);
     diagnostics.extend(illegal);
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     super::print_diagnostics(&diagnostics, &text, file);

@@ -461,8 +461,11 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
                 wrap(out, &format!("{head} may build {d} but has no {centres}."))
             }
             d => {
-                let sites: Vec<String> =
-                    o.build_sites.iter().map(|&s| build_site(map, s)).collect();
+                let sites: Vec<String> = o
+                    .build_sites
+                    .iter()
+                    .map(|&s| report::text::build_site(map, s))
+                    .collect();
                 if sites.is_empty() {
                     wrap(out, &format!("{head} may build {d}."));
                 } else {
@@ -473,7 +476,7 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
                     let colonies: Vec<String> = o
                         .colonial_sites
                         .iter()
-                        .map(|&s| build_site(map, s))
+                        .map(|&s| report::text::build_site(map, s))
                         .collect();
                     wrap_indented(
                         out,
@@ -511,24 +514,6 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
             out,
             &format!("Neither build nor remove: {}.", even.join(", ")),
         );
-    }
-}
-
-/// A build site with the units that may be built there: `Trieste (army or fleet)`.
-fn build_site(map: &Map, p: Prov) -> String {
-    let name = &map.province(p).name;
-    if map.is_split(p) {
-        let coasts: Vec<String> = map
-            .province(p)
-            .coasts
-            .iter()
-            .filter_map(|&l| map.coast(l).map(|c| c.name.to_lowercase()))
-            .collect();
-        format!("{name} (army, or fleet on the {})", or_list(&coasts))
-    } else if map.is_coastal(p) {
-        format!("{name} (army or fleet)")
-    } else {
-        format!("{name} (army)")
     }
 }
 

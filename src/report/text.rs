@@ -21,7 +21,7 @@ use super::{centre_changes, owner_name, tags, unit_words};
 use crate::game::{Judged, PhaseResult};
 use crate::judge::{AdjustmentResult, MovementResult};
 use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
-use crate::map::{Loc, Map, Power, UnitKind};
+use crate::map::{Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
 use crate::state::{Phase, PhaseKind, Unit};
 
@@ -542,6 +542,25 @@ pub(crate) fn the(map: &Map, l: Loc) -> String {
         format!("the {name}")
     } else {
         name
+    }
+}
+
+/// A build site with the units that may be built there: `Trieste (army or fleet)`,
+/// `St Petersburg (army, or fleet on the north coast or south coast)`, `Vienna (army)`.
+pub fn build_site(map: &Map, p: Prov) -> String {
+    let name = &map.province(p).name;
+    if map.is_split(p) {
+        let coasts: Vec<String> = map
+            .province(p)
+            .coasts
+            .iter()
+            .filter_map(|&l| map.coast(l).map(|c| c.name.to_lowercase()))
+            .collect();
+        format!("{name} (army, or fleet on the {})", or_list(&coasts))
+    } else if map.is_coastal(p) {
+        format!("{name} (army or fleet)")
+    } else {
+        format!("{name} (army)")
     }
 }
 

@@ -74,3 +74,55 @@ fn explain_reads_places_as_orders_do() {
     code(&o, 2);
     has(&stderr(&o), "did you mean `Burgundy` (bur)?");
 }
+
+/// An illegal retreat, build or removal blocks judging; its help names what the player
+/// may order instead, so the referee can ask: the places the unit may retreat to, the
+/// coasts of a two-coast build, the power's build sites. Before, the help only said
+/// "ask the player" (`the unit cannot retreat there`, `the centre is occupied`).
+#[test]
+fn refusals_of_retreats_and_builds_name_the_choices() {
+    let dir = temp_dir("refusal-choices");
+    let pos = slip(
+        &dir,
+        "retreat.yaml",
+        "phase: Fall 1902 retreat\nunits:\n  france: [A par, A bel, A mar]\n  germany: [A mun]\n  \
+         turkey: [A gre, F aeg, A ser]\ndislodged:\n  - {power: germany, unit: A BUR, by: PAR, \
+         retreats: [PIC, RUH]}\n  - {power: austria, unit: F GRE, by: BUL, retreats: []}\n",
+    );
+    let g = slip(&dir, "germany.txt", "A Bur - Par\n");
+    let o = arbiter(&["adjudicate", "--position", &pos, &g]);
+    code(&o, 1);
+    has(
+        &stderr(&o),
+        "ask the player: the Army in Burgundy may retreat to Picardy or Ruhr, or disband;",
+    );
+    let a = slip(&dir, "austria.txt", "F Gre - Alb\n");
+    let o = arbiter(&["adjudicate", "--position", &pos, &a]);
+    code(&o, 1);
+    has(
+        &stderr(&o),
+        "ask the player: the Fleet in Greece has nowhere to retreat: it can only disband;",
+    );
+
+    let pos = slip(
+        &dir,
+        "winter.yaml",
+        "phase: Winter 1901\nunits:\n  austria: [A bud, F gre, A ser]\n  russia: [A war, F sev]\n  \
+         england: [F nth, F edi, A lvp]\nowners:\n  austria: [bud, tri, vie, gre, ser]\n  \
+         russia: [mos, sev, stp, war]\n  england: [edi, lon, lvp]\n",
+    );
+    let w = slip(
+        &dir,
+        "orders.txt",
+        "Austria: Build A Bud\nRussia: Build F StP\nEngland: Remove F Nth\n",
+    );
+    let o = arbiter(&["adjudicate", "--position", &pos, &w]);
+    code(&o, 1);
+    let e = stderr(&o);
+    has(
+        &e,
+        "ask the player: Austria builds 2: Trieste (army or fleet), Vienna (army);",
+    );
+    has(&e, "ask the player: name the coast: `stp/nc` or `stp/sc`;");
+    has(&e, "ask the player: England has no unit to remove;");
+}
