@@ -1071,7 +1071,13 @@ fn choices(
                 OrderKind::Build => {
                     let u = order.unit?;
                     let p = map.prov_of(u.loc);
-                    if u.kind == Some(UnitKind::Fleet)
+                    // A fleet without its coast in a site the power may build in: the
+                    // coast is the fix. Elsewhere the sites are.
+                    let site = o.is_some_and(|o| {
+                        o.build_sites.contains(&p) || (o.saved > 0 && o.colonial_sites.contains(&p))
+                    });
+                    if site
+                        && u.kind == Some(UnitKind::Fleet)
                         && map.is_split(p)
                         && !map.is_named_coast(u.loc)
                     {

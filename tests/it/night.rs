@@ -125,4 +125,22 @@ fn refusals_of_retreats_and_builds_name_the_choices() {
     );
     has(&e, "ask the player: name the coast: `stp/nc` or `stp/sc`;");
     has(&e, "ask the player: England has no unit to remove;");
+
+    // A fleet without its coast where the power may not build at all: the sites are the
+    // fix, not the coast.
+    let pos = slip(
+        &dir,
+        "winter2.yaml",
+        "phase: Winter 1902\nunits:\n  england: [F nth]\nowners:\n  england: [edi, lon, lvp, stp]\n",
+    );
+    let w = slip(&dir, "england.txt", "Build F StP\n");
+    let o = arbiter(&["adjudicate", "--position", &pos, &w]);
+    code(&o, 1);
+    let e = stderr(&o);
+    has(&e, "illegal order: not a home centre of the power");
+    has(
+        &e,
+        "ask the player: England builds 3: Edinburgh (army or fleet), London (army or fleet), \
+         Liverpool (army or fleet);",
+    );
 }
