@@ -144,3 +144,84 @@ fn refusals_of_retreats_and_builds_name_the_choices() {
          Liverpool (army or fleet);",
     );
 }
+
+/// The night of docs/GAMES.md ("A night at the table"), played by its script
+/// `examples/night/night.sh`: slips in the styles players write, every mistake sent back
+/// with the place and the fix, and the board at the end that the rules give (checked
+/// by hand, phase by phase, in docs/GAMES.md).
+#[test]
+fn the_night_of_games_md() {
+    let dir = temp_dir("night");
+    let game = dir.join("night.yaml");
+    let o = std::process::Command::new("sh")
+        .arg("examples/night/night.sh")
+        .arg(&game)
+        .env("ARBITER", env!("CARGO_BIN_EXE_arbiter"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    code(&o, 0);
+    let (out, err) = (stdout(&o), stderr(&o));
+    // Spring 1901: every style read; the two bounces.
+    has(&out, "England: Army Liverpool -> Yorkshire.\n");
+    has(&out, "France: Army Paris -> Burgundy.\n");
+    has(&out, "Standoffs (no retreat there): Black Sea, Galicia.\n");
+    // Fall 1901: the mistakes are sent back, each with its place and fix.
+    for part in [
+        "error: the army in Venice belongs to Italy, not Austria\n --> examples/night/2-fall-1901/Austria-F1901.txt:4:1",
+        "error: this slip is headed `Spring 1901`, but the phase being judged is Fall 1901 movement\n --> examples/night/2-fall-1901/germany.txt:1:10",
+        "Germany: Army Ruhr -> Burgundy.\n",
+        "Austria (5 centres, 3 units) builds 2.",
+        // Winter 1901.
+        "error: illegal order: the centre is occupied\n --> examples/night/3-winter-1901/austria.txt:1:1",
+        "ask the player: Austria builds 2: Trieste (army or fleet), Vienna (army);",
+        "error: `waive France` names France in Germany's orders",
+        "ask the player: name the coast: `stp/nc` or `stp/sc`;",
+        "this slip is headed `Spring 1902`, but the phase being judged is Winter 1901 adjustment",
+        // Fall 1902 retreat.
+        "ask the player: the Fleet in Greece may retreat to Albania or Ionian Sea, or disband;",
+        "ask the player: the Army in Burgundy may retreat to Picardy or Ruhr, or disband;",
+        // Winter 1902.
+        "error: the unit belongs to Turkey\n --> examples/night/7-winter-1902/austria.txt:2:1",
+        "ask the player: England builds 2: Edinburgh (army or fleet), London (army or fleet), Liverpool (army or fleet);",
+        "ask the player: Turkey builds 1: Smyrna (army or fleet);",
+    ] {
+        has(&format!("{out}{err}"), part);
+    }
+    for part in [
+        "The Austrian Fleet in Greece can retreat to Albania or Ionian Sea.\n",
+        "The German Army in Burgundy can retreat to Picardy or Ruhr.\n",
+        "Russia (4 centres, 6 units) removes 2.\n",
+        "Russia: Fleet Skagerrak removed in civil disorder (3 from the nearest owned\n    supply centre).\n",
+        "Only the orders concerning Mid-Atlantic Ocean.",
+        "1902        4        6       6        5      4       4       5        0\n",
+    ] {
+        has(&out, part);
+    }
+    // Four refusals, each leaving the game as it was; seven phases judged.
+    assert_eq!(err.matches("nothing was judged").count(), 4, "{err}");
+    let o = arbiter(&["status", s(&game), "--format", "json"]);
+    code(&o, 0);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["phase"], "Spring 1903 movement");
+    assert_eq!(v["judged"], 7);
+    let expect = [
+        ("austria", &["A BUD", "A SER", "A VIE", "F APU"][..]),
+        (
+            "england",
+            &["A LVP", "A NWY", "F DEN", "F EDI", "F NTH", "F STP/NC"],
+        ),
+        (
+            "france",
+            &["A BEL", "A BUR", "A GAS", "A MAR", "F ENG", "F MAO"],
+        ),
+        ("germany", &["A BER", "A HOL", "A MUN", "A PIC", "F SWE"]),
+        ("italy", &["A TUN", "A TYR", "F EAS", "F WES"]),
+        ("russia", &["A RUM", "A WAR", "F BOT", "F SEV"]),
+        ("turkey", &["A CON", "A GRE", "F AEG", "F ANK", "F SMY"]),
+    ];
+    for (power, units) in expect {
+        assert_eq!(crate::common::units_of(&v, power), units, "{power}");
+    }
+    assert!(dir.join("night.yaml.fall1902.svg").exists());
+}
