@@ -225,3 +225,20 @@ fn the_night_of_games_md() {
     }
     assert!(dir.join("night.yaml.fall1902.svg").exists());
 }
+
+/// `F Lon - North`: `North` is a coast word too, so it is not read as a short form of a
+/// province; the refusal names the provinces it begins (before, it named none, with no
+/// help at all).
+#[test]
+fn a_short_form_that_is_another_word_names_its_candidates() {
+    let dir = temp_dir("north");
+    let f = slip(&dir, "england.txt", "F Lon - North\n");
+    let o = arbiter(&["adjudicate", &f]);
+    code(&o, 1);
+    has(&stderr(&o), "unknown province `North`\n --> ");
+    has(
+        &stderr(&o),
+        "it could be `North Africa` (naf) or `North Atlantic Ocean` (nao) or `North Sea` \
+         (nth), written short: write more of the name, or the province's id",
+    );
+}
