@@ -564,7 +564,9 @@ impl Ctx<'_> {
                             format!("`{text}` names {named} in {by}'s orders"),
                             Some(format!(
                                 "{by} waives or saves only its own builds: write it under \
-                                 `{named}:` if it is {named}'s order"
+                                 `{named}:` if it is {named}'s order; judged as written \
+                                 (`judge --accept`), it is left out and the sheet does not \
+                                 show it"
                             )),
                         ));
                     }

@@ -242,3 +242,20 @@ fn a_short_form_that_is_another_word_names_its_candidates() {
          (nth), written short: write more of the name, or the province's id",
     );
 }
+
+/// `Germany: waive France` is left out when judged anyway, and the sheet does not show
+/// it: the refusal says so, as every other refusal says what judging it as written does.
+#[test]
+fn another_powers_waive_says_what_accept_does() {
+    let dir = temp_dir("waive-france");
+    let f = slip(&dir, "orders.txt", "Germany: waive France\n");
+    let o = arbiter(&["adjudicate", "--position", "examples/fall1901.yaml", &f]);
+    has(
+        &stderr(&o),
+        "`waive France` names France in Germany's orders",
+    );
+    has(
+        &stderr(&o),
+        "judged as written (`judge --accept`), it is left out and the sheet does not show it",
+    );
+}
