@@ -149,6 +149,9 @@ impl std::fmt::Display for Phase {
 pub struct Heading {
     pub phase: Phase,
     pub kind_stated: bool,
+    /// The year was written with two digits (`Fall '01`): `phase.year` holds them, and
+    /// the heading fits any year that ends with them.
+    pub short_year: bool,
 }
 
 impl Heading {
@@ -172,9 +175,9 @@ impl Heading {
         for w in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
             let ok = match w {
                 "" => true,
-                "spring" => set(&mut season, "spring"),
-                "fall" | "autumn" => set(&mut season, "fall"),
-                "winter" => set(&mut season, "winter"),
+                "spring" | "spr" => set(&mut season, "spring"),
+                "fall" | "autumn" | "aut" => set(&mut season, "fall"),
+                "winter" | "wtr" => set(&mut season, "winter"),
                 "movement" | "movements" | "moves" | "move" => set(&mut kind, "movement"),
                 "retreat" | "retreats" => set(&mut kind, "retreat"),
                 "adjustment" | "adjustments" | "builds" | "build" => set(&mut kind, "adjustment"),
@@ -188,6 +191,7 @@ impl Heading {
                         let h = Heading {
                             phase,
                             kind_stated: w.ends_with(|c: char| c.is_ascii_alphabetic()),
+                            short_year: false,
                         };
                         let same = code.is_none_or(|c| c == h);
                         code = Some(h);
@@ -212,6 +216,7 @@ impl Heading {
                 Phase::parse(&named).ok().map(|phase| Heading {
                     phase,
                     kind_stated: kind.is_some(),
+                    short_year: year.len() <= 2,
                 })
             }
             _ => None,
@@ -226,14 +231,27 @@ impl Heading {
     /// Does the heading fit the phase judged (its kind too, when it says one)?
     pub fn fits(&self, phase: Phase) -> bool {
         self.phase.season == phase.season
-            && self.phase.year == phase.year
+            && (self.phase.year == phase.year
+                || (self.short_year && self.phase.year == phase.year.rem_euclid(100)))
             && (!self.kind_stated || self.phase.kind == phase.kind)
     }
 }
 
 impl std::fmt::Display for Heading {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.kind_stated {
+        let p = self.phase;
+        if self.short_year {
+            write!(f, "{} '{:02}", p.season, p.year)?;
+            if self.kind_stated {
+                let k = match p.kind {
+                    PhaseKind::Movement => "movement",
+                    PhaseKind::Retreat => "retreat",
+                    PhaseKind::Adjustment => "adjustment",
+                };
+                write!(f, " {k}")?;
+            }
+            Ok(())
+        } else if self.kind_stated {
             write!(f, "{}", self.phase)
         } else {
             write!(f, "{} {}", self.phase.season, self.phase.year)

@@ -824,7 +824,8 @@ impl Ctx<'_> {
                 continue;
             }
             let (r, w) = word(cur).ok()?;
-            label_word(w.trim_end_matches('.'))?;
+            // `Fall '01`: a year written short, after its apostrophe.
+            label_word(w.trim_end_matches('.').trim_start_matches(['\'', '’']))?;
             cur = r;
         }
         let (p, text) = power?;

@@ -259,3 +259,43 @@ fn another_powers_waive_says_what_accept_does() {
         "judged as written (`judge --accept`), it is left out and the sheet does not show it",
     );
 }
+
+/// Headings with a season written short (`Spr`, `Aut`, `Wtr`) or a year of two digits
+/// (`Fall '01`, `Spring 01`) are headings: checked against the phase judged like any
+/// other. Before, `Germany Spr 1901` was refused as `unknown province `Spr`` with "did
+/// you mean `Serbia`", and `Germany: Fall '01` as `unknown province `Fall``.
+#[test]
+fn headings_with_short_seasons_and_years() {
+    let dir = temp_dir("short-headings");
+    let game = new_game(&dir);
+    let s1901 = slip(&dir, "s1901.txt", "France: A Par - Bur\n");
+    code(&arbiter(&["judge", &game, &s1901]), 0);
+    // Fall 1901 is judged now.
+    for ok in [
+        "Germany: Fall '01",
+        "Germany Aut 1901",
+        "Germany - Fall ’01",
+        "Germany Fall 01",
+    ] {
+        let g = slip(&dir, "germany.txt", &format!("{ok}\nA Mun - Ruh\n"));
+        let o = arbiter(&["judge", &game, &g]);
+        code(&o, 0);
+        code(&arbiter(&["undo", &game]), 0);
+    }
+    for (bad, named) in [
+        ("Germany Spr 1901", "(Spring 1901)"),
+        ("Germany - Spring '01", "(Spring '01)"),
+        ("Germany: Fall '02", "(Fall '02)"),
+        ("Germany Wtr 1901", "(Winter 1901)"),
+    ] {
+        let g = slip(&dir, "germany.txt", &format!("{bad}\nA Mun - Ruh\n"));
+        let o = arbiter(&["judge", &game, &g]);
+        code(&o, 1);
+        has(
+            &stderr(&o),
+            &format!(
+                "this slip is headed `{bad}` {named}, but the phase being judged is Fall 1901 movement"
+            ),
+        );
+    }
+}
