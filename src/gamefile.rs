@@ -22,7 +22,9 @@ use crate::orders::{parse_slip, Diagnostic, Order, OrderKind, ParseOptions};
 use crate::report::json::{orders as json_orders, owners_by_power, units_by_power};
 use crate::report::text;
 use crate::state::ForeignIds;
-use crate::state::{slip_phase_diagnostics, DislodgedEntry, Phase, PhaseKind, Position};
+use crate::state::{
+    slip_file_phase_diagnostic, slip_phase_diagnostics, DislodgedEntry, Phase, PhaseKind, Position,
+};
 
 /// The game-file format this arbiter writes, and the newest it reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -897,6 +899,9 @@ pub fn read_orders(
         parsed
             .diagnostics
             .extend(slip_phase_diagnostics(&parsed.labels, phase));
+        parsed
+            .diagnostics
+            .extend(slip_file_phase_diagnostic(&f.file, &parsed.labels, phase));
         for mut o in parsed.orders {
             o.span.line += offset;
             out.orders.push(o);

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::map::{Loc, Map, Power, Prov, Season, UnitKind};
-use crate::orders::{Diagnostic, Label, Order, OrderKind};
+use crate::orders::{Diagnostic, Label, Order, OrderKind, Span};
 
 /// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -288,6 +288,43 @@ pub fn slip_phase_diagnostics(labels: &[Label], phase: Phase) -> Vec<Diagnostic>
             })
         })
         .collect()
+}
+
+/// An error when a slip has no heading naming a phase and its file name names another
+/// phase than `phase` (`Austria-S1902.txt` judged in Fall 1902: last phase's slip,
+/// given by mistake). The file name is read as a heading, without its folders: its
+/// words end at `-`, `_`, `.` or a space (`S1902`, `Spring-1902`; not `s1.txt`). The
+/// error is at the slip's first line.
+pub fn slip_file_phase_diagnostic(
+    file: &str,
+    labels: &[Label],
+    phase: Phase,
+) -> Option<Diagnostic> {
+    if labels.iter().any(|l| Heading::read(&l.text).is_some()) {
+        return None;
+    }
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    if base.len() > 200 {
+        return None;
+    }
+    let h = Heading::read(base)?;
+    // `s1.txt`, `f2.txt`: numbered files, not years. A year has three digits or more,
+    // or two after a season word (`Fall-01.txt`).
+    if h.fits(phase) || (h.phase.year < 100 && !h.short_year) {
+        return None;
+    }
+    Some(Diagnostic::error(
+        Span {
+            line: 1,
+            start: 0,
+            end: 0,
+        },
+        format!("the file name `{base}` names {h}, but the phase being judged is {phase}"),
+        Some(format!(
+            "check that the slip is for {phase}; if it is, rename the file or head the slip \
+             with the phase (`{phase}`), or accept it as it is (`arbiter judge --accept`)"
+        )),
+    ))
 }
 
 /// A unit dislodged in a movement phase, waiting for the retreat phase.

@@ -68,8 +68,8 @@ pub struct JudgeArgs {
     /// hold several powers, each under its header. An order with no power, an order
     /// for another power's unit (a move, retreat or removal) or another power's waive
     /// (`Germany: waive France`), and a heading that names another phase than the one
-    /// judged (`Spring 1905` in Fall 1905) are errors: nothing is judged unless
-    /// --accept is given.
+    /// judged (`Spring 1905` in Fall 1905; in a slip without one, a file name that
+    /// does: `France-S1905.txt`) are errors: nothing is judged unless --accept is given.
     #[arg(required = true, value_name = "ORDERS")]
     pub orders: Vec<String>,
     /// Judge even if some orders have errors: orders that cannot be read are left out

@@ -299,3 +299,47 @@ fn headings_with_short_seasons_and_years() {
         );
     }
 }
+
+/// Last phase's slip given by mistake: `Austria-S1902.txt`, with no heading inside,
+/// judged in Fall 1902. Its file name names Spring 1902, so judging stops as for a
+/// heading (before, it was judged in Fall 1902 without a word). A heading inside the
+/// slip is the slip's own word and wins over its file name; a numbered file (`s1.txt`)
+/// names no phase.
+#[test]
+fn a_file_name_naming_another_phase_blocks_judging() {
+    let dir = temp_dir("file-phase");
+    let game = new_game(&dir);
+    let s = slip(&dir, "Austria-S1901.txt", "A Vie - Gal\n");
+    code(&arbiter(&["judge", &game, &s]), 0);
+    // Now Fall 1901: the same file again.
+    let o = arbiter(&["judge", &game, &s]);
+    code(&o, 1);
+    has(
+        &stderr(&o),
+        "error: the file name `Austria-S1901.txt` names Spring 1901, but the phase being judged is Fall 1901 movement",
+    );
+    has(&stderr(&o), "Austria-S1901.txt:1:1");
+    // A heading that fits wins over the file name.
+    let h = slip(
+        &dir,
+        "Austria-S1901.txt",
+        "Austria, Fall 1901\nA Gal - Vie\n",
+    );
+    code(&arbiter(&["judge", &game, &h]), 0);
+    code(&arbiter(&["undo", &game]), 0);
+    for ok in ["Austria-F1901.txt", "austria-fall-1901.txt", "s1.txt"] {
+        let f = slip(&dir, ok, "Austria:\nA Gal H\n");
+        code(&arbiter(&["judge", &game, &f]), 0);
+        code(&arbiter(&["undo", &game]), 0);
+    }
+    let f = slip(&dir, "austria_spring_1901.txt", "A Gal H\n");
+    code(&arbiter(&["judge", &game, &f]), 1);
+    // adjudicate reads it the same way.
+    let s = slip(&dir, "Austria-S1901.txt", "A Vie - Gal\n");
+    let o = arbiter(&["adjudicate", "--position", "examples/fall1901.yaml", &s]);
+    code(&o, 1);
+    has(
+        &stderr(&o),
+        "names Spring 1901, but the phase being judged is Fall 1901 movement",
+    );
+}
