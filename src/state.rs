@@ -322,7 +322,7 @@ pub fn slip_file_phase_diagnostic(
         format!("the file name `{base}` names {h}, but the phase being judged is {phase}"),
         Some(format!(
             "check that the slip is for {phase}; if it is, rename the file or head the slip \
-             with the phase (`{phase}`), or accept it as it is (`arbiter judge --accept`)"
+             with the phase (`{phase}`)"
         )),
     ))
 }
