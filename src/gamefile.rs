@@ -16,12 +16,15 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{advance, PhaseResult};
 use crate::judge::nationality_warnings;
-use crate::judge::{Illegal, Outcome, Rules};
-use crate::map::{Map, Power, Season};
-use crate::orders::{parse_slip, Diagnostic, Order, ParseOptions};
+use crate::judge::{owed, Illegal, OrderResult, Outcome, Owed, Rules};
+use crate::map::{Map, Power, Season, UnitKind};
+use crate::orders::{parse_slip, Diagnostic, Order, OrderKind, ParseOptions};
 use crate::report::json::{orders as json_orders, owners_by_power, units_by_power};
+use crate::report::text;
 use crate::state::ForeignIds;
-use crate::state::{slip_phase_diagnostics, DislodgedEntry, Phase, PhaseKind, Position};
+use crate::state::{
+    slip_file_phase_diagnostic, slip_phase_diagnostics, DislodgedEntry, Phase, PhaseKind, Position,
+};
 
 /// The game-file format this arbiter writes, and the newest it reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -897,6 +900,9 @@ pub fn read_orders(
         parsed
             .diagnostics
             .extend(slip_phase_diagnostics(&parsed.labels, phase));
+        parsed
+            .diagnostics
+            .extend(slip_file_phase_diagnostic(&f.file, &parsed.labels, phase));
         for mut o in parsed.orders {
             o.span.line += offset;
             out.orders.push(o);
@@ -939,7 +945,7 @@ fn judge_from(
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,
     // with a warning.
     bound.extend(nationality_warnings(map, &position.units, &read.orders)?);
-    bound.extend(outcome_diagnostics(map, &result, &bound));
+    bound.extend(outcome_diagnostics(map, position, &result, &bound));
     for d in &bound {
         read.attribute(d);
     }
@@ -968,8 +974,12 @@ fn judge_from(
 /// builds not ordered are waived anyway): that is a warning. An order that already has a
 /// diagnostic (a binding error) is left alone. A movement phase has its own
 /// diagnostics (binding errors, illegal orders as warnings): none are added here.
+/// The help of an illegal retreat, build or removal names the player's choices (where
+/// the unit may retreat, where the power may build, the coasts to name), from
+/// `position`, the position the phase was judged from.
 pub fn outcome_diagnostics(
     map: &Map,
+    position: &Position,
     result: &PhaseResult,
     have: &[Diagnostic],
 ) -> Vec<Diagnostic> {
@@ -982,6 +992,10 @@ pub fn outcome_diagnostics(
     };
     let help =
         format!("ask the player; judged as written (`judge --accept`), the order is void: {void}");
+    let owed = result
+        .adjustment()
+        .and_then(|a| owed(map, &result.owners_before, &a.units, &result.saved_before).ok())
+        .unwrap_or_default();
     let mut out = Vec::new();
     for (k, r) in result.orders().iter().enumerate() {
         let Outcome::Illegal(why) = &r.outcome else {
@@ -1006,10 +1020,115 @@ pub fn outcome_diagnostics(
             | Illegal::WrongPhase
             | Illegal::DuplicateOrder
             | Illegal::CoastNeeded(_) => Diagnostic::error(span, text, Some(help.clone())),
-            _ => Diagnostic::error(span, format!("illegal order: {text}"), Some(help.clone())),
+            _ => {
+                let help = match choices(map, position, result, &owed, k, r) {
+                    Some(c) => format!(
+                        "ask the player: {c}; judged as written (`judge --accept`), the order \
+                         is void: {void}"
+                    ),
+                    None => help.clone(),
+                };
+                Diagnostic::error(span, format!("illegal order: {text}"), Some(help))
+            }
         });
     }
     out
+}
+
+/// What the player of the illegal order `r` (input `k`) of a retreat or adjustment
+/// phase may order instead, in words: `the Army in Burgundy may retreat to Picardy or
+/// Ruhr, or disband`; `name the coast: `stp/nc` or `stp/sc``; `Austria builds 2:
+/// Trieste (army or fleet), Vienna (army)`. `None` if there is nothing to say.
+fn choices(
+    map: &Map,
+    position: &Position,
+    result: &PhaseResult,
+    owed: &[Owed],
+    k: usize,
+    r: &OrderResult,
+) -> Option<String> {
+    let order = result.input.get(k)?;
+    match result.phase.kind {
+        PhaseKind::Movement => None,
+        PhaseKind::Retreat => {
+            let d = position.dislodged.get(r.unit?)?;
+            let unit = format!(
+                "the {} in {}",
+                unit_kind_word(d.unit.kind),
+                map.loc_name(d.unit.loc)
+            );
+            if d.retreats.is_empty() {
+                return Some(format!(
+                    "{unit} has nowhere to retreat: it can only disband"
+                ));
+            }
+            let places: Vec<String> = d.retreats.iter().map(|&l| map.loc_name(l)).collect();
+            Some(format!(
+                "{unit} may retreat to {}, or disband",
+                text::or_list(&places)
+            ))
+        }
+        PhaseKind::Adjustment => {
+            let power = r.power?;
+            let name = &map.power(power).name;
+            let o = owed.iter().find(|o| o.power == power);
+            let change = o.map_or(0, |o| o.change);
+            match &order.kind {
+                OrderKind::Build => {
+                    let u = order.unit?;
+                    let p = map.prov_of(u.loc);
+                    // A fleet without its coast in a site the power may build in: the
+                    // coast is the fix. Elsewhere the sites are.
+                    let site = o.is_some_and(|o| {
+                        o.build_sites.contains(&p) || (o.saved > 0 && o.colonial_sites.contains(&p))
+                    });
+                    if site
+                        && u.kind == Some(UnitKind::Fleet)
+                        && map.is_split(p)
+                        && !map.is_named_coast(u.loc)
+                    {
+                        let coasts: Vec<String> = map
+                            .province(p)
+                            .coasts
+                            .iter()
+                            .map(|&l| format!("`{}`", map.loc_id(l)))
+                            .collect();
+                        return Some(format!("name the coast: {}", text::or_list(&coasts)));
+                    }
+                    if change <= 0 {
+                        return Some(format!("{name} has no build to make"));
+                    }
+                    let o = o?;
+                    let mut sites: Vec<String> = o
+                        .build_sites
+                        .iter()
+                        .map(|&s| text::build_site(map, s))
+                        .collect();
+                    if o.saved > 0 {
+                        sites.extend(o.colonial_sites.iter().map(|&s| text::build_site(map, s)));
+                    }
+                    Some(if sites.is_empty() {
+                        format!("{name} has no vacant centre it may build in")
+                    } else {
+                        format!("{name} builds {change}: {}", sites.join(", "))
+                    })
+                }
+                OrderKind::Disband => Some(if change < 0 {
+                    format!("{name} removes {}", -change)
+                } else {
+                    format!("{name} has no unit to remove")
+                }),
+                _ => None,
+            }
+        }
+    }
+}
+
+fn unit_kind_word(kind: UnitKind) -> &'static str {
+    match kind {
+        UnitKind::Army => "Army",
+        UnitKind::Fleet => "Fleet",
+    }
 }
 
 /// The judge's reasons for a waive, or a save for a colonial build, when the power has

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Deserialize;
 
 use crate::map::{Loc, Map, Power, Prov, Season, UnitKind};
-use crate::orders::{Diagnostic, Label, Order, OrderKind};
+use crate::orders::{Diagnostic, Label, Order, OrderKind, Span};
 
 /// A unit on the board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +168,9 @@ impl std::fmt::Display for Phase {
 pub struct Heading {
     pub phase: Phase,
     pub kind_stated: bool,
+    /// The year was written with two digits (`Fall '01`): `phase.year` holds them, and
+    /// the heading fits any year that ends with them.
+    pub short_year: bool,
 }
 
 impl Heading {
@@ -191,9 +194,9 @@ impl Heading {
         for w in lower.split(|c: char| !c.is_ascii_alphanumeric()) {
             let ok = match w {
                 "" => true,
-                "spring" => set(&mut season, "spring"),
-                "fall" | "autumn" => set(&mut season, "fall"),
-                "winter" => set(&mut season, "winter"),
+                "spring" | "spr" => set(&mut season, "spring"),
+                "fall" | "autumn" | "aut" => set(&mut season, "fall"),
+                "winter" | "wtr" => set(&mut season, "winter"),
                 "movement" | "movements" | "moves" | "move" => set(&mut kind, "movement"),
                 "retreat" | "retreats" => set(&mut kind, "retreat"),
                 "adjustment" | "adjustments" | "builds" | "build" => set(&mut kind, "adjustment"),
@@ -207,6 +210,7 @@ impl Heading {
                         let h = Heading {
                             phase,
                             kind_stated: w.ends_with(|c: char| c.is_ascii_alphabetic()),
+                            short_year: false,
                         };
                         let same = code.is_none_or(|c| c == h);
                         code = Some(h);
@@ -231,6 +235,7 @@ impl Heading {
                 Phase::parse(&named).ok().map(|phase| Heading {
                     phase,
                     kind_stated: kind.is_some(),
+                    short_year: year.len() <= 2,
                 })
             }
             _ => None,
@@ -245,14 +250,27 @@ impl Heading {
     /// Does the heading fit the phase judged (its kind too, when it says one)?
     pub fn fits(&self, phase: Phase) -> bool {
         self.phase.season == phase.season
-            && self.phase.year == phase.year
+            && (self.phase.year == phase.year
+                || (self.short_year && self.phase.year == phase.year.rem_euclid(100)))
             && (!self.kind_stated || self.phase.kind == phase.kind)
     }
 }
 
 impl std::fmt::Display for Heading {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.kind_stated {
+        let p = self.phase;
+        if self.short_year {
+            write!(f, "{} '{:02}", p.season, p.year)?;
+            if self.kind_stated {
+                let k = match p.kind {
+                    PhaseKind::Movement => "movement",
+                    PhaseKind::Retreat => "retreat",
+                    PhaseKind::Adjustment => "adjustment",
+                };
+                write!(f, " {k}")?;
+            }
+            Ok(())
+        } else if self.kind_stated {
             write!(f, "{}", self.phase)
         } else {
             write!(f, "{} {}", self.phase.season, self.phase.year)
@@ -288,6 +306,43 @@ pub fn slip_phase_diagnostics(labels: &[Label], phase: Phase) -> Vec<Diagnostic>
             })
         })
         .collect()
+}
+
+/// An error when a slip has no heading naming a phase and its file name names another
+/// phase than `phase` (`Austria-S1902.txt` judged in Fall 1902: last phase's slip,
+/// given by mistake). The file name is read as a heading, without its folders: its
+/// words end at `-`, `_`, `.` or a space (`S1902`, `Spring-1902`; not `s1.txt`). The
+/// error is at the slip's first line.
+pub fn slip_file_phase_diagnostic(
+    file: &str,
+    labels: &[Label],
+    phase: Phase,
+) -> Option<Diagnostic> {
+    if labels.iter().any(|l| Heading::read(&l.text).is_some()) {
+        return None;
+    }
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    if base.len() > 200 {
+        return None;
+    }
+    let h = Heading::read(base)?;
+    // `s1.txt`, `f2.txt`: numbered files, not years. A year has three digits or more,
+    // or two after a season word (`Fall-01.txt`).
+    if h.fits(phase) || (h.phase.year < 100 && !h.short_year) {
+        return None;
+    }
+    Some(Diagnostic::error(
+        Span {
+            line: 1,
+            start: 0,
+            end: 0,
+        },
+        format!("the file name `{base}` names {h}, but the phase being judged is {phase}"),
+        Some(format!(
+            "check that the slip is for {phase}; if it is, rename the file or head the slip \
+             with the phase (`{phase}`)"
+        )),
+    ))
 }
 
 /// A unit dislodged in a movement phase, waiting for the retreat phase.

@@ -9,7 +9,7 @@ use arbiter::game::advance;
 use arbiter::gamefile::outcome_diagnostics;
 use arbiter::judge::nationality_warnings;
 use arbiter::orders::{parse_slip, ParseOptions, Severity};
-use arbiter::state::{slip_phase_diagnostics, Position};
+use arbiter::state::{slip_file_phase_diagnostic, slip_phase_diagnostics, Position};
 
 pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let map = load_map(&args.map)?;
@@ -40,6 +40,11 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     parsed
         .diagnostics
         .extend(slip_phase_diagnostics(&parsed.labels, position.phase));
+    parsed.diagnostics.extend(slip_file_phase_diagnostic(
+        file,
+        &parsed.labels,
+        position.phase,
+    ));
     let (result, _) =
         advance(&map, rules, &position, &parsed.orders, None).map_err(|e| Fatal(e.to_string()))?;
     let mut diagnostics = parsed.diagnostics;
@@ -50,7 +55,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     );
     diagnostics.extend(result.diagnostics().iter().cloned());
     // Illegal retreat and adjustment orders are errors, as in `judge`.
-    let illegal = outcome_diagnostics(&map, &result, &diagnostics);
+    let illegal = outcome_diagnostics(&map, &position, &result, &diagnostics);
     diagnostics.extend(illegal);
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     super::print_diagnostics(&diagnostics, &text, file);

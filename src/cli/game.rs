@@ -16,7 +16,7 @@ use arbiter::game::PhaseResult;
 use arbiter::gamefile::{phase_key, Found, Game, Judgement, OrderFile, Over};
 use arbiter::judge::owed;
 use arbiter::map::{BuildRule, Map, Power, Prov};
-use arbiter::orders::{normalize, Diagnostic};
+use arbiter::orders::Diagnostic;
 use arbiter::report;
 use arbiter::state::{DislodgedEntry, Phase, PhaseKind, Position};
 
@@ -70,8 +70,8 @@ pub struct JudgeArgs {
     /// hold several powers, each under its header. An order with no power, an order
     /// for another power's unit (a move, retreat or removal) or another power's waive
     /// (`Germany: waive France`), and a heading that names another phase than the one
-    /// judged (`Spring 1905` in Fall 1905) are errors: nothing is judged unless
-    /// --accept is given.
+    /// judged (`Spring 1905` in Fall 1905; in a slip without one, a file name that
+    /// does: `France-S1905.txt`) are errors: nothing is judged unless --accept is given.
     #[arg(required = true, value_name = "ORDERS")]
     pub orders: Vec<String>,
     /// Judge even if some orders have errors: orders that cannot be read are left out
@@ -465,8 +465,11 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
                 wrap(out, &format!("{head} may build {d} but has no {centres}."))
             }
             d => {
-                let sites: Vec<String> =
-                    o.build_sites.iter().map(|&s| build_site(map, s)).collect();
+                let sites: Vec<String> = o
+                    .build_sites
+                    .iter()
+                    .map(|&s| report::text::build_site(map, s))
+                    .collect();
                 if sites.is_empty() {
                     wrap(out, &format!("{head} may build {d}."));
                 } else {
@@ -477,7 +480,7 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
                     let colonies: Vec<String> = o
                         .colonial_sites
                         .iter()
-                        .map(|&s| build_site(map, s))
+                        .map(|&s| report::text::build_site(map, s))
                         .collect();
                     wrap_indented(
                         out,
@@ -515,24 +518,6 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
             out,
             &format!("Neither build nor remove: {}.", even.join(", ")),
         );
-    }
-}
-
-/// A build site with the units that may be built there: `Trieste (army or fleet)`.
-fn build_site(map: &Map, p: Prov) -> String {
-    let name = &map.province(p).name;
-    if map.is_split(p) {
-        let coasts: Vec<String> = map
-            .province(p)
-            .coasts
-            .iter()
-            .filter_map(|&l| map.coast(l).map(|c| c.name.to_lowercase()))
-            .collect();
-        format!("{name} (army, or fleet on the {})", or_list(&coasts))
-    } else if map.is_coastal(p) {
-        format!("{name} (army or fleet)")
-    } else {
-        format!("{name} (army)")
     }
 }
 
@@ -1004,20 +989,20 @@ fn explained(map: &Map, result: &PhaseResult, province: Option<Prov>) -> String 
     report::explain::explain(map, result, province)
 }
 
-/// A province by id or name.
+/// A province by id or name, read as an order reads it (`Mid Atl`, `Lpool`); a
+/// misspelling is an error with a suggestion.
 fn province(map: &Map, s: &str) -> Result<Prov, Fatal> {
-    if let Some(l) = map.loc_by_id(s) {
-        return Ok(map.prov_of(l));
+    arbiter::orders::parse_place(map, s)
+        .map(|l| map.prov_of(l))
+        .map_err(|d| Fatal(place_error(&d)))
+}
+
+/// A place error as one line: the message, and its help in brackets.
+pub(crate) fn place_error(d: &Diagnostic) -> String {
+    match &d.help {
+        Some(h) => format!("{} ({h})", d.message),
+        None => d.message.clone(),
     }
-    if let Some(&l) = map.names().place(&normalize(s)).first() {
-        return Ok(map.prov_of(l));
-    }
-    let hint = map
-        .names()
-        .suggest(map, s)
-        .map(|h| format!(" ({h})"))
-        .unwrap_or_default();
-    Err(Fatal(format!("unknown province `{s}`{hint}")))
 }
 
 // ---------------------------------------------------------------------------------

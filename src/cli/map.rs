@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
 
-use arbiter::map::{dpjudge, names, Map, Terrain, UnitKind, EMBEDDED};
+use arbiter::map::{dpjudge, Map, Terrain, UnitKind, EMBEDDED};
 use arbiter::mapcheck::{self as check, Finding, Reference};
 
 use super::{load_map, write_output, Fatal, EXIT_OK, EXIT_USAGE};
@@ -450,18 +450,9 @@ fn show_map(map: &Map) -> String {
 }
 
 fn show_province(map: &Map, name: &str) -> Result<String, Fatal> {
-    let norm = names::normalize(name);
-    let p = map
-        .prov_by_id(name.trim())
-        .or_else(|| map.names().place(&norm).first().map(|&l| map.prov_of(l)))
-        .ok_or_else(|| {
-            let hint = map
-                .names()
-                .suggest(map, name)
-                .map(|s| format!(" ({s})"))
-                .unwrap_or_default();
-            Fatal(format!("unknown province `{name}`{hint}"))
-        })?;
+    let p = arbiter::orders::parse_place(map, name)
+        .map(|l| map.prov_of(l))
+        .map_err(|d| Fatal(super::game::place_error(&d)))?;
     let pr = map.province(p);
     let mut out = String::new();
     let _ = writeln!(out, "{} ({})", pr.name, pr.id);

@@ -152,7 +152,7 @@ pub struct AdjudicateArgs {
     /// adjective (`france.txt`, `France-S1901.txt`, any case). An order with neither is
     /// an error (it is judged for the power whose unit it orders), and so is an order
     /// for another power's unit or a heading that names another phase (`Spring 1905`
-    /// in a Fall turn).
+    /// in a Fall turn; in a slip without one, a file name that does: `France-S1905.txt`).
     #[arg(default_value = "-")]
     pub orders: String,
     /// Position file (YAML: phase, units by power, supply-centre owners). Default: the

@@ -583,7 +583,18 @@ impl<'m> Ctx<'m> {
         let help = if self.quiet.get() {
             None
         } else {
-            self.names.suggest(self.map, w)
+            self.names.suggest(self.map, w).or_else(|| {
+                // A word not read as a short form because it means something else too
+                // (`North`: a coast): the names it begins are the fix.
+                let begun = self.names.short_places(self.map, &normalize(w));
+                (!begun.is_empty()).then(|| {
+                    format!(
+                        "it could be {}, written short: write more of the name, or the \
+                         province's id",
+                        self.list_places(&begun)
+                    )
+                })
+            })
         };
         fail(s, len, format!("unknown province `{w}`"), help)
     }

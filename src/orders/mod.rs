@@ -27,7 +27,8 @@ pub use diagnostic::{
 };
 pub use slip::{parse_slip, power_of_file_name};
 pub use text::{
-    parse_order, parse_order_with, parse_orders, parse_orders_with, Label, ParseOptions, Parsed,
+    parse_order, parse_order_with, parse_orders, parse_orders_with, parse_place, Label,
+    ParseOptions, Parsed,
 };
 
 use crate::map::{Loc, Map, Power, Prov, UnitKind};

@@ -17,7 +17,7 @@ use super::grammar::{at_end, Body, Ctx};
 use super::words::*;
 use super::{Diagnostic, Order, Severity, Span};
 use crate::map::names::{normalize, with_normalized, NameIndex};
-use crate::map::{Map, Power};
+use crate::map::{Loc, Map, Power};
 
 /// Orders read from a text, and a diagnostic for every problem.
 #[derive(Debug, Clone, Default)]
@@ -188,6 +188,41 @@ impl Kept {
         } else {
             Diagnostic::warning(span, message, None)
         });
+    }
+}
+
+/// A place a referee names on the command line (`explain GAME PLACE`, `map show MAP
+/// PLACE`), read as an order reads it: an id, a name or alias, a name written short
+/// (`Mid Atl`, `N Sea`, `Lpool`), a coast (`stp/nc`). A misspelling (`Burgandi`,
+/// `Bergendee`) is never read: it is an error whose help names the close name; an
+/// ambiguous short form is an error naming the candidates. The error's message and
+/// help are for the referee.
+pub fn parse_place(map: &Map, text: &str) -> Result<Loc, Diagnostic> {
+    let ctx = Ctx::new(map, text, 1, true);
+    let unknown = || {
+        Diagnostic::error(
+            ctx.span(text, text.len()),
+            format!("unknown province `{}`", text.trim()),
+            map.names().suggest(map, text).or_else(|| {
+                let near = map.names().sounds_like(map, &normalize(text));
+                match near.as_slice() {
+                    [l] => Some(format!(
+                        "did you mean `{}` ({})?",
+                        map.loc_name(*l),
+                        map.loc_id(*l)
+                    )),
+                    _ => None,
+                }
+            }),
+        )
+    };
+    match ctx.place_req(text, "a province") {
+        Ok((rest, loc)) if at_end(rest) => Ok(loc),
+        Ok(_) | Err(Err::Incomplete(_)) => Err(unknown()),
+        Err(Err::Failure(e)) | Err(Err::Error(e)) => match e.msg {
+            Some((msg, help)) => Err(Diagnostic::error(ctx.span(e.at, e.len), msg, help)),
+            None => Err(unknown()),
+        },
     }
 }
 
@@ -529,7 +564,9 @@ impl Ctx<'_> {
                             format!("`{text}` names {named} in {by}'s orders"),
                             Some(format!(
                                 "{by} waives or saves only its own builds: write it under \
-                                 `{named}:` if it is {named}'s order"
+                                 `{named}:` if it is {named}'s order; judged as written \
+                                 (`judge --accept`), it is left out and the sheet does not \
+                                 show it"
                             )),
                         ));
                     }
@@ -787,7 +824,8 @@ impl Ctx<'_> {
                 continue;
             }
             let (r, w) = word(cur).ok()?;
-            label_word(w.trim_end_matches('.'))?;
+            // `Fall '01`: a year written short, after its apostrophe.
+            label_word(w.trim_end_matches('.').trim_start_matches(['\'', '’']))?;
             cur = r;
         }
         let (p, text) = power?;

@@ -454,6 +454,9 @@ const LABEL_STRONG: &[&str] = &[
     "summer",
     "fall",
     "autumn",
+    "spr",
+    "aut",
+    "wtr",
     "winter",
     "movement",
     "movements",
@@ -518,7 +521,10 @@ pub(super) fn label_word(w: &str) -> Option<bool> {
         || (w.len() >= 3 && w.len() <= 4 && w.bytes().all(|b| b.is_ascii_digit()))
     {
         Some(true)
-    } else if f & flag::LABEL != 0 || w == "&" {
+    } else if f & flag::LABEL != 0
+        || w == "&"
+        || (w.len() == 2 && w.bytes().all(|b| b.is_ascii_digit()))
+    {
         Some(false)
     } else {
         None

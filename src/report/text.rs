@@ -21,7 +21,7 @@ use super::{centre_changes, owner_name, tags, unit_words};
 use crate::game::{Judged, PhaseResult};
 use crate::judge::{AdjustmentResult, MovementResult};
 use crate::judge::{CivilDisorder, Illegal, Outcome, Rules};
-use crate::map::{Loc, Map, Power, UnitKind};
+use crate::map::{Loc, Map, Power, Prov, UnitKind};
 use crate::orders::OrderKind;
 use crate::state::{Phase, PhaseKind, Unit};
 
@@ -263,14 +263,46 @@ pub(crate) fn closing_lines(map: &Map, result: &PhaseResult) -> Vec<String> {
         .iter()
         .flat_map(|p| skipped_lines(map, result, *p))
         .collect();
+    // The powers at or past the victory line after this Fall turn, the most first: a
+    // sheet says why one of several won, or why nobody did.
+    let past: Vec<(Power, usize)> = result.owners_after.as_ref().map_or(Vec::new(), |o| {
+        let mut v: Vec<(Power, usize)> = map
+            .power_ids()
+            .map(|pw| (pw, o.iter().filter(|x| **x == Some(pw)).count()))
+            .filter(|&(_, n)| n >= map.victory as usize && n > 0)
+            .collect();
+        v.sort_by_key(|&(pw, n)| (std::cmp::Reverse(n), pw));
+        v
+    });
+    let named = |v: &[(Power, usize)]| -> Vec<String> {
+        v.iter()
+            .map(|&(pw, n)| format!("{} ({n})", map.power(pw).name))
+            .collect()
+    };
+    if result.winner.is_none() && past.len() > 1 {
+        lines.push(format!(
+            "Past the line of {} supply centres: {}. With a tie for the most, nobody \
+             wins yet.",
+            map.victory,
+            and_list(&named(&past))
+        ));
+    }
     lines.push(match (result.winner, result.next) {
         (Some(w), _) => {
-            let n = result
-                .owners_after
-                .as_ref()
-                .map_or(0, |o| o.iter().filter(|x| **x == Some(w)).count());
+            let n = past.iter().find(|&&(pw, _)| pw == w).map_or(0, |&(_, n)| n);
+            let others: Vec<(Power, usize)> =
+                past.iter().copied().filter(|&(pw, _)| pw != w).collect();
+            let also = if others.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " (the most of the powers past the line of {}; also past it: {})",
+                    map.victory,
+                    and_list(&named(&others))
+                )
+            };
             format!(
-                "{} owns {n} supply centres and wins the game.",
+                "{} owns {n} supply centres and wins the game{also}.",
                 map.power(w).name
             )
         }
@@ -542,6 +574,34 @@ pub(crate) fn the(map: &Map, l: Loc) -> String {
         format!("the {name}")
     } else {
         name
+    }
+}
+
+/// A build site with the units that may be built there: `Trieste (army or fleet)`,
+/// `St Petersburg (army, or fleet on the north coast or south coast)`, `Vienna (army)`.
+pub fn build_site(map: &Map, p: Prov) -> String {
+    let name = &map.province(p).name;
+    if map.is_split(p) {
+        let coasts: Vec<String> = map
+            .province(p)
+            .coasts
+            .iter()
+            .filter_map(|&l| map.coast(l).map(|c| c.name.to_lowercase()))
+            .collect();
+        format!("{name} (army, or fleet on the {})", or_list(&coasts))
+    } else if map.is_coastal(p) {
+        format!("{name} (army or fleet)")
+    } else {
+        format!("{name} (army)")
+    }
+}
+
+/// `A`, `A and B`, `A, B and C`.
+pub(crate) fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
     }
 }
 

@@ -18,6 +18,7 @@ mod map_check;
 mod maps;
 mod maps_1914;
 mod names;
+mod night;
 mod parser;
 mod parser_props;
 mod parser_styles;

@@ -71,3 +71,49 @@ fn a_fall_turn_names_the_winner_and_ends_the_game() {
     assert_eq!(r.winner, None);
     assert!(r.next.is_some(), "a tie for the most: the game goes on");
 }
+
+/// The sheet says why one of several powers past the line won, and why nobody won when
+/// several share the most: a referee is not left to wonder why England, past the line,
+/// did not win, or why the game goes on with two powers past it. Before, the sheet said
+/// only `Russia owns 40 supply centres and wins the game.`, or just `Next: …`.
+#[test]
+fn the_sheet_names_every_power_past_the_line() {
+    let map = Map::embedded("world1914").unwrap();
+    let mut pos = Position::initial(&map);
+    pos.units.clear();
+    pos.owners = owners(&map, &[("england", 37), ("russia", 40)]);
+    pos.phase = Phase {
+        season: Season::Fall,
+        kind: PhaseKind::Movement,
+        ..pos.phase
+    };
+    let (r, _) = advance(&map, Rules::default(), &pos, &[], None).unwrap();
+    let sheet = arbiter::report::text::sheet(&map, "w", &r).replace("\n    ", " ");
+    assert!(
+        sheet.contains(
+            "Russia owns 40 supply centres and wins the game (the most of the powers past \
+             the line of 37; also past it: England (37))."
+        ),
+        "{sheet}"
+    );
+
+    pos.owners = owners(&map, &[("england", 38), ("russia", 38)]);
+    let (r, _) = advance(&map, Rules::default(), &pos, &[], None).unwrap();
+    let sheet = arbiter::report::text::sheet(&map, "w", &r).replace("\n    ", " ");
+    assert!(
+        sheet.contains(
+            "Past the line of 37 supply centres: England (38) and Russia (38). \
+             With a tie for the most, nobody wins yet.\nNext: Winter 1901 adjustment."
+        ),
+        "{sheet}"
+    );
+
+    // One power past the line: the line is as before.
+    pos.owners = owners(&map, &[("england", 37), ("russia", 30)]);
+    let (r, _) = advance(&map, Rules::default(), &pos, &[], None).unwrap();
+    let sheet = arbiter::report::text::sheet(&map, "w", &r);
+    assert!(
+        sheet.ends_with("England owns 37 supply centres and wins the game.\n"),
+        "{sheet}"
+    );
+}
