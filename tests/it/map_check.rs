@@ -641,3 +641,37 @@ fn damaged_files_never_panic() {
         }
     }
 }
+
+/// One finding per mistake, with the fix the rest of the file implies (issue 25, item 9).
+#[test]
+fn hints_name_the_fix_the_rest_of_the_file_implies() {
+    let hints = |rel: &str| -> Vec<(String, String, String)> {
+        check::check(&read(rel), rel, None)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| (f.code.to_string(), f.message, f.hint.unwrap_or_default()))
+            .collect()
+    };
+    // `dun` lists `kar`: only `kar/sc` lists `dun` back, so that is the coast to write.
+    let f = hints("test-cases/maps/coast-hint.ymap");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].0, "COAST_NOT_NAMED");
+    assert!(f[0].1.contains("(`kar/sc`)"), "{f:#?}");
+    assert!(f[0].2.contains("write `kar/sc`"), "{f:#?}");
+    // `kar/nc` written for `kar/sc`: one finding, with the coast that lists `dun`.
+    let f = hints("test-cases/maps/wrong-coast.ymap");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].0, "ONE_SIDED_EDGE");
+    assert!(f[0].1.contains("wrong coast"), "{f:#?}");
+    assert!(f[0].2.starts_with("write `kar/sc` here"), "{f:#?}");
+    // `rvi` for `riv`: did you mean, and no one-sided edge at `riv`.
+    let f = hints("test-cases/maps/did-you-mean.ymap");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].0, "UNKNOWN_PROVINCE");
+    assert!(f[0].2.contains("did you mean `riv`?"), "{f:#?}");
+    // A unit on a split province without its coast, in the same run as an edge problem.
+    let f = hints("test-cases/maps/unit-and-edge.ymap");
+    let codes: Vec<&str> = f.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(codes, ["UNIT_PLACEMENT", "UNKNOWN_PROVINCE"], "{f:#?}");
+    assert!(f[0].1.contains("name the coast: kar/nc or kar/sc"), "{f:#?}");
+}
