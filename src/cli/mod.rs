@@ -270,7 +270,17 @@ pub fn load_map(name: &str) -> Result<Map, Fatal> {
         )));
     }
     let src = read_file(path).map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
-    Map::from_yaml(&src, name).map_err(|e| Fatal(format!("the map is not valid:\n{e}")))
+    // Every command reports a broken map as `arbiter map check` does: the same checks,
+    // each finding with its code, line, caret and hint, in line order.
+    arbiter::mapcheck::load(&src, name).map_err(|findings| {
+        let shown = arbiter::mapcheck::render(&findings, |f| (f == name).then_some(src.as_str()));
+        let (e, w, _) = arbiter::mapcheck::count(&findings);
+        Fatal(format!(
+            "the map is not valid:\n\n{shown}{name}: {}, {}",
+            arbiter::report::text::count(e, "error"),
+            arbiter::report::text::count(w, "warning")
+        ))
+    })
 }
 
 pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {

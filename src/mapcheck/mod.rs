@@ -116,7 +116,7 @@ pub const CODES: &[CodeInfo] = &[
     info("BUILD_NOT_CENTRE", E, "loader", "`build:` is given on supply centres only"),
     info("BAD_UNIT", E, "loader", "a starting unit is written `A par` or `F stp/sc`"),
     info("UNIT_PLACEMENT", E, "loader", "a starting unit stands where its type may (no army at sea, no fleet inland or without its coast, nothing in an impassable province), one to a province"),
-    info("VICTORY_UNREACHABLE", W, "check", "the victory threshold is at most the number of supply centres"),
+    info("VICTORY_UNREACHABLE", E, "check", "the victory threshold is at most the number of supply centres"),
     info("VICTORY_NOT_MAJORITY", W, "check", "the victory threshold is more than half the supply centres, so only one power can reach it"),
     info("NO_HOME_CENTRE", W, "check", "a power has a centre to build in"),
     info("NO_COASTAL_HOME", W, "check", "a power has a coastal build site, or it can never build a fleet"),
@@ -148,6 +148,26 @@ pub struct Reference<'a> {
 /// Check a map file: every finding, sorted by line and column. `file` names the map in
 /// the findings; `reference` adds the comparison with an edge list.
 pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Finding> {
+    check_and_load(src, file, reference).0
+}
+
+/// Load a map file as every command does: the map when `map check` finds no error in
+/// it, else every finding (errors and warnings, in line order), to print with
+/// [`render`] as `map check` does.
+pub fn load(src: &str, file: &str) -> Result<Map, Vec<Finding>> {
+    let (findings, map) = check_and_load(src, file, None);
+    match map {
+        Some(map) if count(&findings).0 == 0 => Ok(map),
+        _ => Err(findings),
+    }
+}
+
+/// [`check`], and the map when the loader accepts it.
+fn check_and_load(
+    src: &str,
+    file: &str,
+    reference: Option<&Reference>,
+) -> (Vec<Finding>, Option<Map>) {
     let loaded = Map::from_yaml(src, file);
     // Past a size limit, or with aliases or deep nesting (the loader says which), the
     // checker's own checks would only grow with the file.
@@ -208,7 +228,7 @@ pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Findin
             && a.code == b.code
             && a.message == b.message
     });
-    out
+    (out, loaded.ok())
 }
 
 /// How many errors, warnings and notes.

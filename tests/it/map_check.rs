@@ -675,3 +675,54 @@ fn hints_name_the_fix_the_rest_of_the_file_implies() {
     assert_eq!(codes, ["UNIT_PLACEMENT", "UNKNOWN_PROVINCE"], "{f:#?}");
     assert!(f[0].1.contains("name the coast: kar/nc or kar/sc"), "{f:#?}");
 }
+
+/// Levels (issue 25, item 11): a victory count above the centres is an error, and every
+/// command that loads a map file reports its problems as `map check` does: the same
+/// checks (connectivity, victory), with codes, file:line, caret, in line order.
+#[test]
+fn every_door_reports_a_broken_map_as_map_check_does() {
+    let o = arbiter(&["map", "check", "test-cases/maps/victory-unreachable.ymap"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(out(&o).contains("error[VICTORY_UNREACHABLE]"), "{}", out(&o));
+
+    let dir = temp_dir("doors");
+    let game = dir.join("g.yaml");
+    let game = game.to_str().unwrap();
+    for map in [
+        "test-cases/maps/victory-unreachable.ymap",
+        "test-cases/maps/separate-components.ymap",
+        "test-cases/maps/unit-and-edge.ymap",
+    ] {
+        let code = check::check(&read(map), map, None)
+            .into_iter()
+            .find(|f| f.severity == Severity::Error)
+            .unwrap()
+            .code;
+        for args in [
+            vec!["adjudicate", "--map", map, "-"],
+            vec!["render", "--map", map],
+            vec!["selfplay", "--map", map, "--games", "1"],
+            vec!["new", game, "--map", map],
+            vec!["test", "--map", map, "test-cases/maps"],
+        ] {
+            let o = arbiter(&args);
+            let e = err(&o);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+            assert!(e.contains(&format!("error[{code}]: ")), "{args:?}: {e}");
+            assert!(e.contains(&format!("--> {map}:")), "{args:?}: {e}");
+            assert!(e.contains(" | ") && e.contains('^'), "{args:?}: {e}");
+        }
+    }
+    // In line order, every problem at once.
+    let o = arbiter(&[
+        "adjudicate",
+        "--map",
+        "test-cases/maps/unit-and-edge.ymap",
+        "-",
+    ]);
+    let e = err(&o);
+    let unit = e.find("error[UNIT_PLACEMENT]").expect(&e);
+    let edge = e.find("error[UNKNOWN_PROVINCE]").expect(&e);
+    assert!(unit < edge, "{e}");
+    assert!(e.contains("unit-and-edge.ymap: 2 errors, 0 warnings"), "{e}");
+}
