@@ -745,12 +745,17 @@ impl Loader<'_> {
                         let c = b.loc_name(*c);
                         (
                             format!("`{t}` has named coasts: write which one (`{c}`)"),
-                            format!("write `{c}`: it is the coast that lists `{}`", b.loc_name(from)),
+                            format!(
+                                "write `{c}`: it is the coast that lists `{}`",
+                                b.loc_name(from)
+                            ),
                         )
                     }
                     _ => {
-                        let all: Vec<String> =
-                            split.iter().map(|&c| format!("`{}`", b.loc_name(c))).collect();
+                        let all: Vec<String> = split
+                            .iter()
+                            .map(|&c| format!("`{}`", b.loc_name(c)))
+                            .collect();
                         (
                             format!("`{t}` has named coasts: write which one ({})", all.join(" or ")),
                             format!(
@@ -794,7 +799,11 @@ impl Loader<'_> {
             (true, true) => &pf.fleet,
             (true, false) => {
                 let id = &b.coasts[at.0 as usize - b.n].id;
-                match pf.coasts.iter().find(|c| c.id.trim().eq_ignore_ascii_case(id)) {
+                match pf
+                    .coasts
+                    .iter()
+                    .find(|c| c.id.trim().eq_ignore_ascii_case(id))
+                {
                     Some(c) => &c.fleet,
                     None => &[],
                 }

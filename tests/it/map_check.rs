@@ -673,7 +673,10 @@ fn hints_name_the_fix_the_rest_of_the_file_implies() {
     let f = hints("test-cases/maps/unit-and-edge.ymap");
     let codes: Vec<&str> = f.iter().map(|f| f.0.as_str()).collect();
     assert_eq!(codes, ["UNIT_PLACEMENT", "UNKNOWN_PROVINCE"], "{f:#?}");
-    assert!(f[0].1.contains("name the coast: kar/nc or kar/sc"), "{f:#?}");
+    assert!(
+        f[0].1.contains("name the coast: kar/nc or kar/sc"),
+        "{f:#?}"
+    );
 }
 
 /// Levels (issue 25, item 11): a victory count above the centres is an error, and every
@@ -683,7 +686,11 @@ fn hints_name_the_fix_the_rest_of_the_file_implies() {
 fn every_door_reports_a_broken_map_as_map_check_does() {
     let o = arbiter(&["map", "check", "test-cases/maps/victory-unreachable.ymap"]);
     assert_eq!(o.status.code(), Some(1), "{}", out(&o));
-    assert!(out(&o).contains("error[VICTORY_UNREACHABLE]"), "{}", out(&o));
+    assert!(
+        out(&o).contains("error[VICTORY_UNREACHABLE]"),
+        "{}",
+        out(&o)
+    );
 
     let dir = temp_dir("doors");
     let game = dir.join("g.yaml");
@@ -724,5 +731,8 @@ fn every_door_reports_a_broken_map_as_map_check_does() {
     let unit = e.find("error[UNIT_PLACEMENT]").expect(&e);
     let edge = e.find("error[UNKNOWN_PROVINCE]").expect(&e);
     assert!(unit < edge, "{e}");
-    assert!(e.contains("unit-and-edge.ymap: 2 errors, 0 warnings"), "{e}");
+    assert!(
+        e.contains("unit-and-edge.ymap: 2 errors, 0 warnings"),
+        "{e}"
+    );
 }
