@@ -252,6 +252,16 @@ pub fn count(findings: &[Finding]) -> (usize, usize, usize) {
 ///    = hint: add it there or remove it here
 /// ```
 pub fn render<'a>(findings: &[Finding], source: impl Fn(&str) -> Option<&'a str>) -> String {
+    render_in(findings, source, |_| false)
+}
+
+/// [`render`], where `words` tells the files whose values are words separated by white
+/// space (a DPjudge map file): the caret spans the word.
+pub fn render_in<'a>(
+    findings: &[Finding],
+    source: impl Fn(&str) -> Option<&'a str>,
+    words: impl Fn(&str) -> bool,
+) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     for f in findings {
@@ -262,7 +272,17 @@ pub fn render<'a>(findings: &[Finding], source: impl Fn(&str) -> Option<&'a str>
         let text = source(&f.file).and_then(|s| s.lines().nth(f.line.wrapping_sub(1)));
         if let Some(text) = text.filter(|_| f.line > 0) {
             let col = f.column.max(1);
-            let width = token_width(text, col);
+            // A YAML value may hold spaces (`North Coast`); in a file of words (a
+            // DPjudge map an import points at) a word ends at one.
+            let width = if !words(&f.file) {
+                token_width(text, col)
+            } else {
+                text.chars()
+                    .skip(col - 1)
+                    .take_while(|c| !c.is_whitespace())
+                    .count()
+                    .max(1)
+            };
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{num} | {text}");
             let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width));

@@ -736,3 +736,67 @@ fn every_door_reports_a_broken_map_as_map_check_does() {
         "{e}"
     );
 }
+
+/// Import findings point at the source (issue 25, item 12): the DPjudge file and line
+/// the designer edits (here an included file), with a caret under the word; the YAML's
+/// line is kept in the message. Coast aliases (`gnc`, `gsc`) are carried over.
+#[test]
+fn import_findings_name_the_dpjudge_file_and_line() {
+    let dir = temp_dir("import-lines");
+    let yaml = dir.join("lines.yaml");
+    let o = arbiter(&[
+        "map",
+        "import",
+        "tests/fixtures/dpjudge/lines.map",
+        "-o",
+        yaml.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+    let report = out(&o);
+    assert!(
+        report.contains(
+            "error[ONE_SIDED_EDGE]: one-sided edge: `bbb` lists `ggg` but `ggg` does not list `bbb` (imported as "
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(" --> tests/fixtures/dpjudge/lines.borders:3:21\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("3 | COAST BBB ABUTS AAA ggg NOS\n  |                     ^^^\n"),
+        "{report}"
+    );
+    assert!(!report.contains("lines.yaml:30:"), "{report}");
+    assert!(
+        report.contains("Everything in tests/fixtures/dpjudge/lines.map was carried over."),
+        "{report}"
+    );
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    assert!(
+        text.contains("        name: North Coast\n        aliases: [gnc]\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("        name: South Coast\n        aliases: [gsc]\n"),
+        "{text}"
+    );
+    // The library gives the origin of every line of a province and of each neighbour.
+    let src = read("tests/fixtures/dpjudge/lines.map");
+    let imp = dpjudge::import("lines.map", &src, None, &mut |p: &str| {
+        std::fs::read_to_string(root().join("tests/fixtures/dpjudge").join(p))
+            .map_err(|e| e.to_string())
+    })
+    .unwrap();
+    let line_of = |needle: &str| imp.yaml.lines().position(|l| l == needle).unwrap() + 1;
+    let army = line_of("    army: [aaa, ggg]");
+    let o = imp
+        .origins
+        .iter()
+        .find(|o| o.yaml_line == army && o.item.as_deref() == Some("ggg"))
+        .unwrap();
+    assert_eq!((o.file.as_str(), o.line), ("lines.borders", 3));
+    let name = line_of("    name: Beta");
+    let o = imp.origins.iter().find(|o| o.yaml_line == name).unwrap();
+    assert_eq!((o.file.as_str(), o.line), ("lines.map", 6));
+}
