@@ -17,7 +17,7 @@ use clap::{Subcommand, ValueEnum};
 use arbiter::map::{dpjudge, names, Map, Terrain, UnitKind, EMBEDDED};
 use arbiter::mapcheck::{self as check, Finding, Reference};
 
-use super::{load_map, write_output, Fatal, EXIT_OK, EXIT_USAGE};
+use super::{write_output, Fatal, EXIT_OK, EXIT_USAGE};
 
 /// Exit code: a map has an error.
 pub const EXIT_ERRORS: i32 = 1;
@@ -300,7 +300,9 @@ fn terrain_word(t: Terrain) -> &'static str {
 }
 
 fn show(args: &ShowArgs) -> Result<i32, Fatal> {
-    let map = load_map(&args.map)?;
+    // A map that loads is shown (and drawn with its problems ringed) even when `map
+    // check` finds an error in it: this is where a designer looks at it.
+    let map = super::load_map_as(&args.map, false)?;
     let text = match &args.province {
         Some(p) => show_province(&map, p)?,
         None => show_map(&map),

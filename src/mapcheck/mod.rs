@@ -164,8 +164,9 @@ pub fn load(src: &str, file: &str) -> Result<Map, Vec<Finding>> {
     }
 }
 
-/// [`check`], and the map when the loader accepts it.
-fn check_and_load(
+/// [`check`], and the map when the loader accepts it (whatever the checker's own
+/// findings: `map show` draws such a map with its problems ringed).
+pub fn check_and_load(
     src: &str,
     file: &str,
     reference: Option<&Reference>,
