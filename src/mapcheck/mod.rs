@@ -9,8 +9,12 @@
 //!   different unit types at their two ends, duplicate edges, names that are order
 //!   keywords, terrain the loader cannot see from one end, coasts without water,
 //!   connectivity, centres home to two powers, the victory threshold, canals to confirm,
-//!   powers that can never build a fleet; and, with a reference edge list, every edge
-//!   missing or extra.
+//!   fleet edges between coasts that share no sea, edges far longer than their
+//!   neighbours' in the drawing, powers that can never build a fleet; and, with a
+//!   reference edge list, every edge missing or extra.
+//!
+//! [`load`] is how every command loads a map file: the map only when these checks find
+//! no error.
 //!
 //! The checks here read the file leniently (a `serde_yaml::Value`), so they still run
 //! when the loader stops at a schema error. Positions come from
@@ -899,9 +903,9 @@ impl Checker<'_> {
                 f.key.clone(),
                 format!("the fleet edge `{ia}`–`{ib}` joins two coasts that touch no sea in common: a fleet sails along a shore"),
                 Some(if army_too {
-                    format!("if only armies cross here, remove `{ib}` from the fleet neighbours of `{ia}` and `{ia}` from those of `{ib}`; if fleets pass through a canal or strait, keep it (a warning does not fail the check)")
+                    format!("if only armies cross here, remove `{ib}` from the fleet neighbours of `{ia}` and `{ia}` from those of `{ib}`; if fleets pass through a canal, river or strait, keep it (a warning does not fail the check)")
                 } else {
-                    format!("if this is an army border, move `{ib}` from `fleet` to `army` here and `{ia}` there; if fleets pass through a canal or strait, keep it (a warning does not fail the check)")
+                    format!("if this is an army border, move `{ib}` from `fleet` to `army` here and `{ia}` there; if fleets pass through a canal, river or strait, keep it (a warning does not fail the check)")
                 }),
             );
         }
