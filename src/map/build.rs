@@ -285,7 +285,16 @@ struct Loader<'a> {
     /// names with its fix (`dun` lists `kar` without the coast that lists `dun`; `dun`
     /// lists `rvi`, meaning `riv`): not reported again as one-sided.
     explained: std::collections::HashSet<(u16, u16)>,
+    /// The neighbours each list of the file names, resolved once (by unit type and
+    /// location) for the hints.
+    resolved: HashMap<(bool, u16), std::collections::HashSet<Loc>>,
+    /// "Did you mean" hints given so far: past [`MAX_GUESSES`] none is looked for (each
+    /// compares a name with every place).
+    guesses: usize,
 }
+
+/// At most this many "did you mean" hints per file.
+const MAX_GUESSES: usize = 200;
 
 /// The ids the loader has assigned: provinces, powers and locations.
 struct Board {
@@ -342,6 +351,8 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         lines: Lines::new(src),
         problems: Problems::default(),
         explained: Default::default(),
+        resolved: HashMap::new(),
+        guesses: 0,
     };
     // The limits first: nothing past them is checked (the ids would not fit, and the
     // work would grow with the size of a hostile file).
@@ -733,11 +744,12 @@ impl Loader<'_> {
             let split = &b.provinces[tp.0 as usize].coasts;
             if !split.is_empty() && (to.0 as usize) < b.n {
                 // The coast that lists this place back is the one meant.
-                let back: Vec<Loc> = split
-                    .iter()
-                    .copied()
-                    .filter(|&c| self.lists(b, c, from, true))
-                    .collect();
+                let mut back: Vec<Loc> = Vec::new();
+                for &c in split {
+                    if self.lists(b, c, from, true) {
+                        back.push(c);
+                    }
+                }
                 let t = t.trim();
                 let (message, hint) = match back.as_slice() {
                     [c] => {
@@ -791,7 +803,10 @@ impl Loader<'_> {
 
     /// Does the file list `to` among the neighbours of `at` (its `fleet` list, else its
     /// `army` list)?
-    fn lists(&self, b: &Board, at: Loc, to: Loc, fleet: bool) -> bool {
+    fn lists(&mut self, b: &Board, at: Loc, to: Loc, fleet: bool) -> bool {
+        if let Some(set) = self.resolved.get(&(fleet, at.0)) {
+            return set.contains(&to);
+        }
         let p = b.prov_of(at);
         let pf = &self.f.provinces[p.0 as usize];
         let list: &[String] = match (fleet, (at.0 as usize) < b.n) {
@@ -809,13 +824,21 @@ impl Loader<'_> {
                 }
             }
         };
-        list.iter().any(|s| b.resolve_loc(s) == Some(to))
+        let set: std::collections::HashSet<Loc> =
+            list.iter().filter_map(|s| b.resolve_loc(s)).collect();
+        let found = set.contains(&to);
+        self.resolved.insert((fleet, at.0), set);
+        found
     }
 
     /// "did you mean": for a neighbour `written` of `me` that is no place of the map,
     /// the place that lists `me` back without being listed by it (the edge the mistake
     /// left one-sided, then reported here only), else the nearest id by spelling.
     fn did_you_mean(&mut self, b: &Board, written: &str, me: Loc, fleet: bool) -> Option<String> {
+        if self.guesses >= MAX_GUESSES {
+            return None;
+        }
+        self.guesses += 1;
         let w = written.trim().to_ascii_lowercase();
         let n_locs = if fleet { b.n + b.coasts.len() } else { b.n };
         let mut best: Option<(bool, usize, Loc)> = None;

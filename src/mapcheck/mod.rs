@@ -939,16 +939,19 @@ impl Checker<'_> {
                 at[q].push(d);
             }
         }
-        // The median of the other edges at `p` (this one, of length `d`, left out).
+        for v in &mut at {
+            v.sort_by(f64::total_cmp);
+        }
+        // The median of the other edges at `p` (this one, of length `d`, left out of
+        // the sorted lengths: the middle one of the rest).
         let median_other = |p: usize, d: f64| -> Option<f64> {
-            let mut v = at[p].clone();
-            let i = v.iter().position(|&x| x == d)?;
-            v.remove(i);
-            if v.len() < 2 {
+            let v = &at[p];
+            if v.len() < 3 {
                 return None;
             }
-            v.sort_by(f64::total_cmp);
-            Some(v[v.len() / 2])
+            let i = v.partition_point(|&x| x < d);
+            let mid = (v.len() - 1) / 2;
+            v.get(if i <= mid { mid + 1 } else { mid }).copied()
         };
         for (&(p, q), path) in &edges {
             let Some(d) = (p != q).then(|| len(p, q)).flatten() else {
