@@ -17,7 +17,7 @@ use clap::{Subcommand, ValueEnum};
 use arbiter::map::{dpjudge, Map, Terrain, UnitKind, EMBEDDED};
 use arbiter::mapcheck::{self as check, Finding, Reference};
 
-use super::{load_map, write_output, Fatal, EXIT_OK, EXIT_USAGE};
+use super::{write_output, Fatal, EXIT_OK, EXIT_USAGE};
 
 /// Exit code: a map has an error.
 pub const EXIT_ERRORS: i32 = 1;
@@ -301,7 +301,9 @@ fn terrain_word(t: Terrain) -> &'static str {
 }
 
 fn show(args: &ShowArgs) -> Result<i32, Fatal> {
-    let map = load_map(&args.map)?;
+    // A map that loads is shown (and drawn with its problems ringed) even when `map
+    // check` finds an error in it: this is where a designer looks at it.
+    let map = super::load_map_as(&args.map, false)?;
     let text = match &args.province {
         Some(p) => show_province(&map, p)?,
         None => show_map(&map),
@@ -518,7 +520,14 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     let path = args.file.display().to_string();
     let text =
         super::read_file(&args.file).map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))?;
-    let mut read = |p: &str| super::read_file(p).map_err(|e| e.to_string());
+    // The text of every file read, to show the lines findings point at.
+    let mut texts: std::collections::HashMap<String, String> = Default::default();
+    texts.insert(path.clone(), text.clone());
+    let mut read = |p: &str| {
+        let t = super::read_file(p).map_err(|e| e.to_string())?;
+        texts.insert(p.to_string(), t.clone());
+        Ok(t)
+    };
     let imported = dpjudge::import(&path, &text, args.name.as_deref(), &mut read)
         .map_err(|e| Fatal(e.to_string()))?;
     let out_name = args
@@ -528,6 +537,7 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
         .unwrap_or_else(|| "<stdout>".into());
     write_output(args.output.as_deref(), &imported.yaml)?;
     let findings = check::check(&imported.yaml, &out_name, None);
+    let findings = at_the_source(findings, &imported, (&path, &out_name), &texts);
     let mut report = String::new();
     if !imported.refused.is_empty() {
         let _ = writeln!(report, "Refused ({}):", imported.refused.len());
@@ -549,9 +559,17 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
         }
     }
     report.push('\n');
-    report.push_str(&check::render(&findings, |f| {
-        (f == out_name).then_some(imported.yaml.as_str())
-    }));
+    report.push_str(&check::render_in(
+        &findings,
+        |f| {
+            if f == out_name {
+                Some(imported.yaml.as_str())
+            } else {
+                texts.get(f).map(String::as_str)
+            }
+        },
+        |f| f != out_name,
+    ));
     let _ = writeln!(
         report,
         "Imported {path} as `{}` ({}, {} provinces): {}",
@@ -583,4 +601,89 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     } else {
         EXIT_OK
     })
+}
+
+/// The findings on an imported map, pointed at the DPjudge line each comes from (the
+/// designer edits the `.map` file, not the YAML): the line that gave the neighbour a
+/// finding is about, else the line of the place, name or power; the caret under the
+/// word in that line. The YAML's own line is kept in the message. A finding with no
+/// such line (the header, `victory`) stays on the YAML. In order: by file (the imported
+/// file first), line and column.
+fn at_the_source(
+    findings: Vec<Finding>,
+    imported: &dpjudge::Imported,
+    (main, yaml_name): (&str, &str),
+    texts: &std::collections::HashMap<String, String>,
+) -> Vec<Finding> {
+    let yaml_lines: Vec<&str> = imported.yaml.lines().collect();
+    let mut out: Vec<Finding> = findings
+        .into_iter()
+        .map(|mut f| {
+            if f.file != yaml_name || f.line == 0 {
+                return f;
+            }
+            let token: String = yaml_lines
+                .get(f.line - 1)
+                .map(|l| {
+                    l.chars()
+                        .skip(f.column.saturating_sub(1))
+                        .take_while(|c| !",]}#".contains(*c))
+                        .collect::<String>()
+                        .trim()
+                        .trim_matches('"')
+                        .to_ascii_lowercase()
+                })
+                .unwrap_or_default();
+            let here = imported.origins.iter().filter(|o| o.yaml_line == f.line);
+            let same = |i: &str| {
+                i == token || i.split('/').next() == Some(token.as_str()) && !token.is_empty()
+            };
+            let origin = here
+                .clone()
+                .find(|o| o.item.as_deref().is_some_and(same))
+                .or_else(|| here.clone().find(|o| o.item.is_none()));
+            let Some(o) = origin else { return f };
+            let word = o.item.clone().unwrap_or(token);
+            let column = texts
+                .get(&o.file)
+                .and_then(|t| t.lines().nth(o.line.wrapping_sub(1)))
+                .and_then(|l| find_word(l, &word))
+                .unwrap_or(1);
+            f.message = format!("{} (imported as {yaml_name}:{})", f.message, f.line);
+            f.file = o.file.clone();
+            f.line = o.line;
+            f.column = column;
+            f
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        (a.file != main, &a.file, a.line, a.column).cmp(&(
+            b.file != main,
+            &b.file,
+            b.line,
+            b.column,
+        ))
+    });
+    out
+}
+
+/// The 1-based character column of `word` in `line` as a whole word, in any case.
+fn find_word(line: &str, word: &str) -> Option<usize> {
+    if word.is_empty() {
+        return None;
+    }
+    let lower = line.to_ascii_lowercase();
+    let word = word.to_ascii_lowercase();
+    let is_word = |c: char| c.is_alphanumeric() || c == '/' || c == '_';
+    let mut from = 0;
+    while let Some(i) = lower.get(from..)?.find(&word) {
+        let at = from + i;
+        let before = lower[..at].chars().next_back();
+        let after = lower[at + word.len()..].chars().next();
+        if !before.is_some_and(is_word) && !after.is_some_and(is_word) {
+            return Some(lower[..at].chars().count() + 1);
+        }
+        from = at + word.len();
+    }
+    None
 }

@@ -260,6 +260,12 @@ pub fn print_diagnostics(diags: &[arbiter::orders::Diagnostic], source: &str, fi
 
 /// An embedded map by name, or a map file.
 pub fn load_map(name: &str) -> Result<Map, Fatal> {
+    load_map_as(name, true)
+}
+
+/// [`load_map`]; with `strict: false` a map the loader accepts is returned whatever
+/// the checker's own findings (`map show` draws it with its problems ringed).
+pub fn load_map_as(name: &str, strict: bool) -> Result<Map, Fatal> {
     if let Some(m) = Map::embedded(name) {
         return Ok(m);
     }
@@ -270,7 +276,25 @@ pub fn load_map(name: &str) -> Result<Map, Fatal> {
         )));
     }
     let src = read_file(path).map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
-    Map::from_yaml(&src, name).map_err(|e| Fatal(format!("the map is not valid:\n{e}")))
+    // Every command reports a broken map as `arbiter map check` does: the same checks,
+    // each finding with its code, line, caret and hint, in line order.
+    let loaded = if strict {
+        arbiter::mapcheck::load(&src, name)
+    } else {
+        match arbiter::mapcheck::check_and_load(&src, name, None) {
+            (_, Some(map)) => Ok(map),
+            (findings, None) => Err(findings),
+        }
+    };
+    loaded.map_err(|findings| {
+        let shown = arbiter::mapcheck::render(&findings, |f| (f == name).then_some(src.as_str()));
+        let (e, w, _) = arbiter::mapcheck::count(&findings);
+        Fatal(format!(
+            "the map is not valid:\n\n{shown}{name}: {}, {}",
+            arbiter::report::text::count(e, "error"),
+            arbiter::report::text::count(w, "warning")
+        ))
+    })
 }
 
 pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {

@@ -281,7 +281,20 @@ struct Loader<'a> {
     f: &'a MapFile,
     lines: Lines<'a>,
     problems: Problems,
+    /// Edges `(from, to)` listed at `from` only whose mistake another problem already
+    /// names with its fix (`dun` lists `kar` without the coast that lists `dun`; `dun`
+    /// lists `rvi`, meaning `riv`): not reported again as one-sided.
+    explained: std::collections::HashSet<(u16, u16)>,
+    /// The neighbours each list of the file names, resolved once (by unit type and
+    /// location) for the hints.
+    resolved: HashMap<(bool, u16), std::collections::HashSet<Loc>>,
+    /// "Did you mean" hints given so far: past [`MAX_GUESSES`] none is looked for (each
+    /// compares a name with every place).
+    guesses: usize,
 }
+
+/// At most this many "did you mean" hints per file.
+const MAX_GUESSES: usize = 200;
 
 /// The ids the loader has assigned: provinces, powers and locations.
 struct Board {
@@ -337,6 +350,9 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
         f: &f,
         lines: Lines::new(src),
         problems: Problems::default(),
+        explained: Default::default(),
+        resolved: HashMap::new(),
+        guesses: 0,
     };
     // The limits first: nothing past them is checked (the ids would not fit, and the
     // work would grow with the size of a hostile file).
@@ -357,11 +373,11 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     l.both_ends(&b, &army_adj, &fleet_adj);
     let powers = l.powers(&b);
     l.homes_listed(&b, &powers);
+    // Where the starting units stand is checked with the rest, so that one run
+    // reports every problem.
+    l.unit_placement(&b, &powers);
     l.stop_if_any(file)?;
-    let map = assemble(&f, b, powers, army_adj, fleet_adj);
-    l.unit_placement(&map);
-    l.stop_if_any(file)?;
-    Ok(map)
+    Ok(assemble(&f, b, powers, army_adj, fleet_adj))
 }
 
 impl Loader<'_> {
@@ -639,7 +655,7 @@ impl Loader<'_> {
                 }
             }
             for (from, list, key, bl) in fleet_lists {
-                self.fleet_edges(b, i, (list, &key, bl), &mut fleet_adj[from.0 as usize]);
+                self.fleet_edges(b, from, (list, &key, bl), &mut fleet_adj[from.0 as usize]);
             }
         }
         (army_adj, fleet_adj)
@@ -654,12 +670,17 @@ impl Loader<'_> {
             let key = format!("provinces.{}.army", p.id);
             let at = self.lines.at(line, "army", Some(a));
             match b.resolve_loc(a) {
-                None => self.problems.add(
-                    at,
-                    C::UnknownProvince,
-                    key,
-                    format!("unknown province `{a}`"),
-                ),
+                None => {
+                    let me = Loc::from(Prov(i as u16));
+                    let guess = self.did_you_mean(b, a, me, false);
+                    self.problems.hint(
+                        at,
+                        C::UnknownProvince,
+                        key,
+                        format!("unknown province `{a}`"),
+                        guess.as_deref(),
+                    );
+                }
                 Some(loc) if loc.0 as usize >= b.n => self.problems.add(
                     at,
                     C::ArmyToCoast,
@@ -697,35 +718,65 @@ impl Loader<'_> {
     fn fleet_edges(
         &mut self,
         b: &Board,
-        i: usize,
+        from: Loc,
         (list, key, line): (&[String], &str, usize),
         adj: &mut Vec<Loc>,
     ) {
         use ProblemCode as C;
+        let i = b.prov_of(from).0 as usize;
         let p = &self.f.provinces[i];
         for t in list {
             let at = self.lines.at(line, "fleet", Some(t));
             let Some(to) = b.resolve_loc(t) else {
-                self.problems.add(
+                let guess = self.did_you_mean(b, t, from, true);
+                self.problems.hint(
                     at,
                     C::UnknownLocation,
                     key.to_string(),
                     format!("unknown location `{t}`"),
+                    guess.as_deref(),
                 );
                 continue;
             };
             let tp = b.prov_of(to);
             let split = &b.provinces[tp.0 as usize].coasts;
             if !split.is_empty() && (to.0 as usize) < b.n {
-                self.problems.add(
-                    at,
-                    C::CoastNotNamed,
-                    key.to_string(),
-                    format!(
-                        "`{t}` has named coasts: write which one (`{t}/{}`)",
-                        b.coasts[split[0].0 as usize - b.n].id
-                    ),
-                );
+                // The coast that lists this place back is the one meant.
+                let mut back: Vec<Loc> = Vec::new();
+                for &c in split {
+                    if self.lists(b, c, from, true) {
+                        back.push(c);
+                    }
+                }
+                let t = t.trim();
+                let (message, hint) = match back.as_slice() {
+                    [c] => {
+                        self.explained.insert((c.0, from.0));
+                        let c = b.loc_name(*c);
+                        (
+                            format!("`{t}` has named coasts: write which one (`{c}`)"),
+                            format!(
+                                "write `{c}`: it is the coast that lists `{}`",
+                                b.loc_name(from)
+                            ),
+                        )
+                    }
+                    _ => {
+                        let all: Vec<String> = split
+                            .iter()
+                            .map(|&c| format!("`{}`", b.loc_name(c)))
+                            .collect();
+                        (
+                            format!("`{t}` has named coasts: write which one ({})", all.join(" or ")),
+                            format!(
+                                "write the coast the fleet reaches, and list `{}` under that coast's `fleet`",
+                                b.loc_name(from)
+                            ),
+                        )
+                    }
+                };
+                self.problems
+                    .hint(at, C::CoastNotNamed, key.to_string(), message, Some(&hint));
             } else if matches!(p.kind, Terrain::Land | Terrain::Impassable) {
                 self.problems.add(
                     at,
@@ -748,6 +799,79 @@ impl Loader<'_> {
         }
     }
 
+    /// Does the file list `to` among the neighbours of `at` (its `fleet` list, else its
+    /// `army` list)?
+    fn lists(&mut self, b: &Board, at: Loc, to: Loc, fleet: bool) -> bool {
+        if let Some(set) = self.resolved.get(&(fleet, at.0)) {
+            return set.contains(&to);
+        }
+        let p = b.prov_of(at);
+        let pf = &self.f.provinces[p.0 as usize];
+        let list: &[String] = match (fleet, (at.0 as usize) < b.n) {
+            (false, _) => &pf.army,
+            (true, true) => &pf.fleet,
+            (true, false) => {
+                let id = &b.coasts[at.0 as usize - b.n].id;
+                match pf
+                    .coasts
+                    .iter()
+                    .find(|c| c.id.trim().eq_ignore_ascii_case(id))
+                {
+                    Some(c) => &c.fleet,
+                    None => &[],
+                }
+            }
+        };
+        let set: std::collections::HashSet<Loc> =
+            list.iter().filter_map(|s| b.resolve_loc(s)).collect();
+        let found = set.contains(&to);
+        self.resolved.insert((fleet, at.0), set);
+        found
+    }
+
+    /// "did you mean": for a neighbour `written` of `me` that is no place of the map,
+    /// the place that lists `me` back without being listed by it (the edge the mistake
+    /// left one-sided, then reported here only), else the nearest id by spelling.
+    fn did_you_mean(&mut self, b: &Board, written: &str, me: Loc, fleet: bool) -> Option<String> {
+        if self.guesses >= MAX_GUESSES {
+            return None;
+        }
+        self.guesses += 1;
+        let w = written.trim().to_ascii_lowercase();
+        let n_locs = if fleet { b.n + b.coasts.len() } else { b.n };
+        let mut best: Option<(bool, usize, Loc)> = None;
+        for k in 0..n_locs {
+            let l = Loc(k as u16);
+            if b.prov_of(l) == b.prov_of(me) {
+                continue;
+            }
+            let id = b.loc_name(l);
+            let limit = (w.chars().count() / 2).clamp(1, 3);
+            let Some(d) = super::names::distance_within(&w, &id, limit, true) else {
+                continue;
+            };
+            let back = self.lists(b, l, me, fleet) && !self.lists(b, me, l, fleet);
+            let better = match best {
+                None => true,
+                Some((bb, bd, _)) => (back, std::cmp::Reverse(d)) > (bb, std::cmp::Reverse(bd)),
+            };
+            if better {
+                best = Some((back, d, l));
+            }
+        }
+        let (back, _, l) = best?;
+        let id = b.loc_name(l);
+        if back {
+            self.explained.insert((l.0, me.0));
+            Some(format!(
+                "did you mean `{id}`? (`{id}` lists `{}`)",
+                b.loc_name(me)
+            ))
+        } else {
+            Some(format!("did you mean `{id}`?"))
+        }
+    }
+
     /// Every army and fleet edge listed at both ends.
     fn both_ends(&mut self, b: &Board, army_adj: &[ProvSet], fleet_adj: &[Vec<Loc>]) {
         use ProblemCode as C;
@@ -755,7 +879,9 @@ impl Loader<'_> {
         let one_sided = "add it there or remove it here";
         for a in 0..b.n {
             for q in army_adj[a].iter() {
-                if !army_adj[q.0 as usize].contains(Prov(a as u16)) {
+                if !army_adj[q.0 as usize].contains(Prov(a as u16))
+                    && !self.explained.contains(&(a as u16, q.0))
+                {
                     let pa = &f.provinces[a];
                     let other = &b.provinces[q.0 as usize].id;
                     self.problems.hint(
@@ -771,29 +897,78 @@ impl Loader<'_> {
                 }
             }
         }
+        // A coast of `to`'s province other than `to` that lists `a` while `a` does not
+        // list it: `a` named the wrong coast (one mistake, one problem).
+        let other_coast = |a: Loc, to: Loc| -> Option<Loc> {
+            if (to.0 as usize) < b.n {
+                return None;
+            }
+            b.provinces[b.prov_of(to).0 as usize]
+                .coasts
+                .iter()
+                .copied()
+                .find(|&c| {
+                    c != to
+                        && fleet_adj[c.0 as usize].contains(&a)
+                        && !fleet_adj[a.0 as usize].contains(&c)
+                })
+        };
         for (a, list) in fleet_adj.iter().enumerate() {
             for &to in list {
-                if !fleet_adj[to.0 as usize].contains(&Loc(a as u16)) {
-                    let pa = b.prov_of(Loc(a as u16));
-                    let pf = &f.provinces[pa.0 as usize];
-                    let mut from = lines.block("provinces", &pf.id);
-                    let mut key = format!("provinces.{}.fleet", pf.id);
-                    if a >= b.n {
-                        let c = &b.coasts[a - b.n].id;
-                        from = lines.key(from, "id", Some(c));
-                        key = format!("provinces.{}.coasts.{c}.fleet", pf.id);
-                    }
-                    let (here, there) = (b.loc_name(Loc(a as u16)), b.loc_name(to));
+                let la = Loc(a as u16);
+                if fleet_adj[to.0 as usize].contains(&la) || self.explained.contains(&(la.0, to.0))
+                {
+                    continue;
+                }
+                // The mirror of a wrong coast (`to` lists another coast of this
+                // province, which does not list it back): reported where `to` names it.
+                let mirror = a >= b.n
+                    && b.provinces[b.prov_of(la).0 as usize]
+                        .coasts
+                        .iter()
+                        .any(|&c| {
+                            c != la
+                                && fleet_adj[to.0 as usize].contains(&c)
+                                && !fleet_adj[c.0 as usize].contains(&to)
+                        });
+                if mirror {
+                    continue;
+                }
+                let pa = b.prov_of(la);
+                let pf = &f.provinces[pa.0 as usize];
+                let mut from = lines.block("provinces", &pf.id);
+                let mut key = format!("provinces.{}.fleet", pf.id);
+                if a >= b.n {
+                    let c = &b.coasts[a - b.n].id;
+                    from = lines.key(from, "id", Some(c));
+                    key = format!("provinces.{}.coasts.{c}.fleet", pf.id);
+                }
+                let (here, there) = (b.loc_name(la), b.loc_name(to));
+                let at = lines.at(from, "fleet", Some(&there));
+                if let Some(c) = other_coast(la, to) {
+                    let right = b.loc_name(c);
                     self.problems.hint(
-                        lines.at(from, "fleet", Some(&there)),
+                        at,
                         C::OneSidedEdge,
                         key,
                         format!(
-                            "one-sided edge: `{here}` lists `{there}` but `{there}` does not list `{here}`"
+                            "wrong coast: `{here}` lists `{there}`, but `{there}` does not list `{here}`; `{right}` does"
                         ),
-                        Some(one_sided),
+                        Some(&format!(
+                            "write `{right}` here (or, if `{there}` is meant, move `{here}` from the fleet list of `{right}` to that of `{there}`)"
+                        )),
                     );
+                    continue;
                 }
+                self.problems.hint(
+                    at,
+                    C::OneSidedEdge,
+                    key,
+                    format!(
+                        "one-sided edge: `{here}` lists `{there}` but `{there}` does not list `{here}`"
+                    ),
+                    Some(one_sided),
+                );
             }
         }
     }
@@ -969,24 +1144,38 @@ impl Loader<'_> {
         }
     }
 
-    /// Starting units stand where such a unit can, one to a province.
-    fn unit_placement(&mut self, map: &Map) {
+    /// Starting units stand where such a unit can, one to a province (the rule of
+    /// [`Map::placement_problem`], read from the board being built).
+    fn unit_placement(&mut self, b: &Board, powers: &[PowerInfo]) {
         let mut taken: HashMap<Prov, String> = HashMap::new();
-        for (pw, pf) in map.powers.iter().zip(&self.f.powers) {
+        for (pw, pf) in powers.iter().zip(&self.f.powers) {
             for &(kind, loc) in &pw.units {
                 let at = self
                     .lines
                     .at(self.lines.block("powers", &pf.id), "units", None);
                 let key = format!("powers.{}.units", pf.id);
-                let unit = format!("{} {}", kind.letter(), map.loc_id(loc));
-                if let Some(why) = map.placement_problem(kind, loc) {
+                let unit = format!("{} {}", kind.letter(), b.loc_name(loc));
+                let p = b.prov_of(loc);
+                let pr = &b.provinces[p.0 as usize];
+                let why = match (kind, pr.terrain) {
+                    (_, Terrain::Impassable) => Some("the province is impassable".into()),
+                    (UnitKind::Army, Terrain::Sea) => Some("an army cannot be at sea".into()),
+                    (UnitKind::Fleet, Terrain::Land) => Some("a fleet cannot be inland".into()),
+                    (UnitKind::Fleet, _) if !pr.coasts.is_empty() && (loc.0 as usize) < b.n => {
+                        let coasts: Vec<String> =
+                            pr.coasts.iter().map(|&c| b.loc_name(c)).collect();
+                        Some(format!("name the coast: {}", coasts.join(" or ")))
+                    }
+                    _ => None,
+                };
+                if let Some(why) = why {
                     self.problems.add(
                         at,
                         ProblemCode::UnitPlacement,
                         key,
                         format!("{unit}: {why}"),
                     );
-                } else if let Some(other) = taken.insert(map.prov_of(loc), unit.clone()) {
+                } else if let Some(other) = taken.insert(p, unit.clone()) {
                     self.problems.add(
                         at,
                         ProblemCode::UnitPlacement,

@@ -56,6 +56,21 @@ pub struct Imported {
     pub refused: Vec<Note>,
     pub powers: usize,
     pub provinces: usize,
+    /// Where each line of `yaml` (and each neighbour in its lists) was read from, so
+    /// that a finding on the YAML can name the DPjudge file and line.
+    pub origins: Vec<Origin>,
+}
+
+/// The DPjudge line a line of the imported YAML comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Origin {
+    /// 1-based line of the YAML.
+    pub yaml_line: usize,
+    /// A neighbour of an `army` or `fleet` list (lower case, as in the YAML), for the
+    /// line that gave that one item (`AMEND` lines add items to another line's list).
+    pub item: Option<String>,
+    pub file: String,
+    pub line: usize,
 }
 
 /// Something in the DPjudge file that the YAML map does not carry.
@@ -852,7 +867,9 @@ impl Reader {
         all.sort_by_key(|n| (order(&n.file), n.line));
         let mut refused = std::mem::take(&mut self.refused);
         refused.sort_by_key(|n| (order(&n.file), n.line));
+        let origins = self.origins(&out);
         Imported {
+            origins,
             name,
             yaml: out,
             notes: all,
@@ -860,6 +877,90 @@ impl Reader {
             powers: self.powers.len(),
             provinces: provs.len(),
         }
+    }
+
+    /// Where each line of the YAML written by [`Reader::finish`] was read from: a power's
+    /// lines from its power line; a province's from its place line, its `name` and
+    /// `aliases` from its name line, each neighbour of a list from the line that gave it;
+    /// a coast's likewise. Lines of no one place (the header) have none.
+    fn origins(&self, yaml: &str) -> Vec<Origin> {
+        let mut out = Vec::new();
+        let mut section = "";
+        // The place line (upper case key) of the province or coast being read, and its
+        // name line's key (lower case).
+        let mut prov = String::new();
+        let mut place: Option<&Place> = None;
+        let mut name_key = String::new();
+        let mut power: Option<&PowerDef> = None;
+        for (i, text) in yaml.lines().enumerate() {
+            let yaml_line = i + 1;
+            let t = text.trim_start();
+            let indent = text.len() - t.len();
+            if indent == 0 {
+                section = if t.starts_with("powers:") {
+                    "powers"
+                } else if t.starts_with("provinces:") {
+                    "provinces"
+                } else {
+                    ""
+                };
+                continue;
+            }
+            let value = |key: &str| t.strip_prefix(key).map(|v| v.trim().trim_matches('"'));
+            let mut at = |file: &str, line: usize, item: Option<String>| {
+                out.push(Origin {
+                    yaml_line,
+                    item,
+                    file: file.to_string(),
+                    line,
+                });
+            };
+            match section {
+                "powers" => {
+                    if let Some(id) = value("- id:") {
+                        power = self.powers.iter().find(|p| p.key.eq_ignore_ascii_case(id));
+                    }
+                    if let Some(p) = power {
+                        at(&p.file, p.line, None);
+                    }
+                }
+                "provinces" => {
+                    if let Some(id) = value("- id:") {
+                        let key = id.to_ascii_uppercase();
+                        if indent == 2 {
+                            prov = key.clone();
+                            name_key = id.to_ascii_lowercase();
+                            place = self.place(&key).or_else(|| {
+                                self.places.iter().find(|p| {
+                                    p.written.to_ascii_uppercase().split('/').next()
+                                        == Some(key.as_str())
+                                })
+                            });
+                        } else {
+                            let loc = format!("{prov}/{key}");
+                            name_key = loc.to_ascii_lowercase();
+                            place = self.place(&loc).or(place);
+                        }
+                    }
+                    let names = self.names.get(&name_key);
+                    match (names, value("name:").or(value("aliases:"))) {
+                        (Some(n), Some(_)) => at(&n.file, n.line, None),
+                        _ => {
+                            if let Some(p) = place {
+                                at(&p.file, p.line, None);
+                                if t.starts_with("army:") || t.starts_with("fleet:") {
+                                    for a in &p.abuts {
+                                        at(&a.file, a.line, Some(a.text.to_ascii_lowercase()));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     /// Provinces, in the order their first place line appears, and the coasts of each.
@@ -1151,6 +1252,7 @@ impl Reader {
                     (b > a).then(|| title(&n.full[a + 1..b]))
                 })
                 .unwrap_or_else(|| coast_name(&cid));
+            let mut coast_aliases: Vec<String> = Vec::new();
             if let Some(n) = self.names.get(&format!("{id}/{cid}")) {
                 let mut places: Vec<String> = vec![super::names::normalize(id)];
                 if let Some(pn) = &nl {
@@ -1163,14 +1265,28 @@ impl Reader {
                     cn.clone(),
                     cn.split(' ').next().unwrap_or("").to_string(),
                 ];
+                // An alias of one word (`snc`) is carried over as the coast's; one that
+                // names a coast another way (`spa/wc`) is reported.
                 for a in &n.aliases {
-                    if !derivable(a, &places, &words) {
+                    let norm = super::names::normalize(a);
+                    if derivable(a, &places, &words) || norm.is_empty() {
+                        continue;
+                    }
+                    if a.contains(['/', '(', ')']) {
                         notes.push(Note { file: n.file.clone(), line: n.line, message: format!("alias `{a}` of `{id}/{cid}` is not carried over (arbiter reads `{id}/{cid}`, `{id}({cid})` and the coast's name in any spelling)") });
+                    } else if !coast_aliases
+                        .iter()
+                        .any(|c| super::names::normalize(c) == norm)
+                    {
+                        coast_aliases.push(a.to_ascii_lowercase());
                     }
                 }
             }
             let _ = writeln!(out, "      - id: {}", scalar(&cid));
             let _ = writeln!(out, "        name: {}", scalar(&cname));
+            if !coast_aliases.is_empty() {
+                let _ = writeln!(out, "        aliases: {}", flow(&coast_aliases));
+            }
             let p = self.place(&loc).cloned();
             let fleet = p.map(|p| self.fleet_list(&p, notes)).unwrap_or_default();
             let _ = writeln!(out, "        fleet: {}", flow(&fleet));

@@ -9,8 +9,12 @@
 //!   different unit types at their two ends, duplicate edges, names that are order
 //!   keywords, terrain the loader cannot see from one end, coasts without water,
 //!   connectivity, centres home to two powers, the victory threshold, canals to confirm,
-//!   powers that can never build a fleet; and, with a reference edge list, every edge
-//!   missing or extra.
+//!   fleet edges between coasts that share no sea, edges far longer than their
+//!   neighbours' in the drawing, powers that can never build a fleet; and, with a
+//!   reference edge list, every edge missing or extra.
+//!
+//! [`load`] is how every command loads a map file: the map only when these checks find
+//! no error.
 //!
 //! The checks here read the file leniently (a `serde_yaml::Value`), so they still run
 //! when the loader stops at a schema error. Positions come from
@@ -101,6 +105,8 @@ pub const CODES: &[CodeInfo] = &[
     info("ARMY_TO_COAST", E, "loader", "army edges name provinces, never coasts"),
     info("ARMY_EDGE_TERRAIN", E, "loader", "army edges join land and coast provinces only"),
     info("FLEET_EDGE_TERRAIN", E, "loader", "fleet edges join sea and coast provinces only"),
+    info("FLEET_EDGE_WITHOUT_SEA", W, "check", "a fleet edge between two coast provinces runs along a sea both touch (or through a canal the designer confirms)"),
+    info("LONG_EDGE", N, "check", "an edge is not far longer, in the drawing positions, than the other edges at its two ends"),
     info("COAST_WITHOUT_SEA", W, "check", "a coast province touches at least one sea"),
     info("COASTS_NOT_COASTAL", E, "loader", "only a `coast` province has named coasts"),
     info("FLEET_ON_SPLIT", E, "loader", "a split province lists fleet moves under each coast, not under `fleet`"),
@@ -116,7 +122,7 @@ pub const CODES: &[CodeInfo] = &[
     info("BUILD_NOT_CENTRE", E, "loader", "`build:` is given on supply centres only"),
     info("BAD_UNIT", E, "loader", "a starting unit is written `A par` or `F stp/sc`"),
     info("UNIT_PLACEMENT", E, "loader", "a starting unit stands where its type may (no army at sea, no fleet inland or without its coast, nothing in an impassable province), one to a province"),
-    info("VICTORY_UNREACHABLE", W, "check", "the victory threshold is at most the number of supply centres"),
+    info("VICTORY_UNREACHABLE", E, "check", "the victory threshold is at most the number of supply centres"),
     info("VICTORY_NOT_MAJORITY", W, "check", "the victory threshold is more than half the supply centres, so only one power can reach it"),
     info("NO_HOME_CENTRE", W, "check", "a power has a centre to build in"),
     info("NO_COASTAL_HOME", W, "check", "a power has a coastal build site, or it can never build a fleet"),
@@ -148,6 +154,27 @@ pub struct Reference<'a> {
 /// Check a map file: every finding, sorted by line and column. `file` names the map in
 /// the findings; `reference` adds the comparison with an edge list.
 pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Finding> {
+    check_and_load(src, file, reference).0
+}
+
+/// Load a map file as every command does: the map when `map check` finds no error in
+/// it, else every finding (errors and warnings, in line order), to print with
+/// [`render`] as `map check` does.
+pub fn load(src: &str, file: &str) -> Result<Map, Vec<Finding>> {
+    let (findings, map) = check_and_load(src, file, None);
+    match map {
+        Some(map) if count(&findings).0 == 0 => Ok(map),
+        _ => Err(findings),
+    }
+}
+
+/// [`check`], and the map when the loader accepts it (whatever the checker's own
+/// findings: `map show` draws such a map with its problems ringed).
+pub fn check_and_load(
+    src: &str,
+    file: &str,
+    reference: Option<&Reference>,
+) -> (Vec<Finding>, Option<Map>) {
     let loaded = Map::from_yaml(src, file);
     // Past a size limit, or with aliases or deep nesting (the loader says which), the
     // checker's own checks would only grow with the file.
@@ -208,7 +235,7 @@ pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Findin
             && a.code == b.code
             && a.message == b.message
     });
-    out
+    (out, loaded.ok())
 }
 
 /// How many errors, warnings and notes.
@@ -230,6 +257,16 @@ pub fn count(findings: &[Finding]) -> (usize, usize, usize) {
 ///    = hint: add it there or remove it here
 /// ```
 pub fn render<'a>(findings: &[Finding], source: impl Fn(&str) -> Option<&'a str>) -> String {
+    render_in(findings, source, |_| false)
+}
+
+/// [`render`], where `words` tells the files whose values are words separated by white
+/// space (a DPjudge map file): the caret spans the word.
+pub fn render_in<'a>(
+    findings: &[Finding],
+    source: impl Fn(&str) -> Option<&'a str>,
+    words: impl Fn(&str) -> bool,
+) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     for f in findings {
@@ -240,7 +277,17 @@ pub fn render<'a>(findings: &[Finding], source: impl Fn(&str) -> Option<&'a str>
         let text = source(&f.file).and_then(|s| s.lines().nth(f.line.wrapping_sub(1)));
         if let Some(text) = text.filter(|_| f.line > 0) {
             let col = f.column.max(1);
-            let width = token_width(text, col);
+            // A YAML value may hold spaces (`North Coast`); in a file of words (a
+            // DPjudge map an import points at) a word ends at one.
+            let width = if !words(&f.file) {
+                token_width(text, col)
+            } else {
+                text.chars()
+                    .skip(col - 1)
+                    .take_while(|c| !c.is_whitespace())
+                    .count()
+                    .max(1)
+            };
             let _ = writeln!(out, "{pad} |");
             let _ = writeln!(out, "{num} | {text}");
             let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width));
@@ -301,6 +348,8 @@ struct RProv {
     kind: Option<Terrain>,
     supply: bool,
     build: Option<bool>,
+    /// The drawing position `at: [x, y]`.
+    at: Option<(f64, f64)>,
     army: Vec<String>,
     fleet: Vec<String>,
     coasts: Vec<RCoast>,
@@ -369,6 +418,13 @@ impl Raw {
                 },
                 supply: matches!(get(p, "supply"), Some(Value::Bool(true))),
                 build: get(p, "build").and_then(Value::as_bool),
+                at: match get(p, "at") {
+                    Some(Value::Sequence(xy)) => match xy.as_slice() {
+                        [x, y] => x.as_f64().zip(y.as_f64()),
+                        _ => None,
+                    },
+                    _ => None,
+                },
                 army: list(get(p, "army")),
                 fleet: list(get(p, "fleet")),
                 coasts: items(get(p, "coasts"))
@@ -796,6 +852,132 @@ impl Checker<'_> {
         self.coasts_and_water(raw, &fleet);
         self.connectivity(raw, &army, &fleet);
         self.canals(raw, &fleet);
+        self.fleet_edges_without_sea(raw, &fleet);
+        self.long_edges(raw, &army, &fleet);
+    }
+
+    /// A fleet edge listed at both ends between two coast provinces that touch no sea
+    /// in common: a fleet sails along a shore, so such an edge is usually a slip (a
+    /// neighbour listed under `fleet` that should be under `army`, or the wrong
+    /// province). Reported once, where it is first listed.
+    fn fleet_edges_without_sea(&mut self, raw: &Raw, fleet: &[FleetItem]) {
+        let coast = |p: usize| raw.kind(p) == Some(Terrain::Coastal);
+        // A province whose kind cannot be read (the loader says so) may be a sea.
+        let sea = |p: usize| matches!(raw.kind(p), Some(Terrain::Sea) | None);
+        let mut seas: HashMap<L, HashSet<usize>> = HashMap::new();
+        let mut listed: HashSet<(L, L)> = HashSet::new();
+        for f in fleet {
+            listed.insert((f.from, f.to));
+            if sea(f.to.p) {
+                seas.entry(f.from).or_default().insert(f.to.p);
+            }
+            if sea(f.from.p) {
+                seas.entry(f.to).or_default().insert(f.from.p);
+            }
+        }
+        let mut done: HashSet<(L, L)> = HashSet::new();
+        for f in fleet {
+            let (a, b) = (f.from, f.to);
+            if a.p == b.p || !coast(a.p) || !coast(b.p) || !listed.contains(&(b, a)) {
+                continue;
+            }
+            if !done.insert((a.min(b), a.max(b))) {
+                continue;
+            }
+            let empty = HashSet::new();
+            let (sa, sb) = (
+                seas.get(&a).unwrap_or(&empty),
+                seas.get(&b).unwrap_or(&empty),
+            );
+            if sa.intersection(sb).next().is_some() {
+                continue;
+            }
+            let (ia, ib) = (raw.loc_id(a), raw.loc_id(b));
+            let army_too = raw.provinces[a.p]
+                .army
+                .iter()
+                .any(|s| raw.prov(s) == Some(b.p));
+            self.add(
+                self.pos(&format!("{}.{}", f.path, f.j)),
+                "FLEET_EDGE_WITHOUT_SEA",
+                f.key.clone(),
+                format!("the fleet edge `{ia}`–`{ib}` joins two coasts that touch no sea in common: a fleet sails along a shore"),
+                Some(if army_too {
+                    format!("if only armies cross here, remove `{ib}` from the fleet neighbours of `{ia}` and `{ia}` from those of `{ib}`; if fleets pass through a canal, river or strait, keep it (a warning does not fail the check)")
+                } else {
+                    format!("if this is an army border, move `{ib}` from `fleet` to `army` here and `{ia}` there; if fleets pass through a canal, river or strait, keep it (a warning does not fail the check)")
+                }),
+            );
+        }
+    }
+
+    /// Edges far longer, between the drawing positions (`at`) of their ends, than the
+    /// other edges at both ends: a neighbour written for another province, or a border
+    /// the picture does not show. A note for the designer to confirm.
+    fn long_edges(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &[FleetItem]) {
+        let n = raw.provinces.len();
+        // Unordered province pairs, with the first item that lists each.
+        let mut edges: BTreeMap<(usize, usize), String> = BTreeMap::new();
+        for a in army {
+            edges
+                .entry((a.p.min(a.q), a.p.max(a.q)))
+                .or_insert_with(|| format!("provinces.{}.army.{}", a.p, a.j));
+        }
+        for f in fleet {
+            edges
+                .entry((f.from.p.min(f.to.p), f.from.p.max(f.to.p)))
+                .or_insert_with(|| format!("{}.{}", f.path, f.j));
+        }
+        let len = |p: usize, q: usize| -> Option<f64> {
+            let ((x1, y1), (x2, y2)) = (raw.provinces[p].at?, raw.provinces[q].at?);
+            Some(((x1 - x2).powi(2) + (y1 - y2).powi(2)).sqrt())
+        };
+        let mut at: Vec<Vec<f64>> = vec![Vec::new(); n];
+        for &(p, q) in edges.keys() {
+            if let Some(d) = (p != q).then(|| len(p, q)).flatten() {
+                at[p].push(d);
+                at[q].push(d);
+            }
+        }
+        for v in &mut at {
+            v.sort_by(f64::total_cmp);
+        }
+        // The median of the other edges at `p` (this one, of length `d`, left out of
+        // the sorted lengths: the middle one of the rest).
+        let median_other = |p: usize, d: f64| -> Option<f64> {
+            let v = &at[p];
+            if v.len() < 3 {
+                return None;
+            }
+            let i = v.partition_point(|&x| x < d);
+            let mid = (v.len() - 1) / 2;
+            v.get(if i <= mid { mid + 1 } else { mid }).copied()
+        };
+        for (&(p, q), path) in &edges {
+            let Some(d) = (p != q).then(|| len(p, q)).flatten() else {
+                continue;
+            };
+            let (Some(mp), Some(mq)) = (median_other(p, d), median_other(q, d)) else {
+                continue;
+            };
+            let typical = mp.max(mq);
+            if typical <= 0.0 || d <= 4.0 * typical {
+                continue;
+            }
+            let (a, b) = (&raw.provinces[p].id, &raw.provinces[q].id);
+            self.add(
+                self.pos(path),
+                "LONG_EDGE",
+                format!("provinces.{a}"),
+                format!(
+                    "the edge `{a}`–`{b}` is {:.0} long between their drawing positions, {:.1} times the other edges at its ends ({:.0})",
+                    d,
+                    d / typical,
+                    typical
+                ),
+                Some("check that this neighbour is meant (and not a province of a similar id); if the border wraps around the board or crosses a long strait, keep it".into()),
+            );
+        }
     }
 
     /// Every army and fleet item as written, resolved where it can be; a neighbour

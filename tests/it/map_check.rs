@@ -645,3 +645,162 @@ fn damaged_files_never_panic() {
         }
     }
 }
+
+/// One finding per mistake, with the fix the rest of the file implies (issue 25, item 9).
+#[test]
+fn hints_name_the_fix_the_rest_of_the_file_implies() {
+    let hints = |rel: &str| -> Vec<(String, String, String)> {
+        check::check(&read(rel), rel, None)
+            .into_iter()
+            .filter(|f| f.severity == Severity::Error)
+            .map(|f| (f.code.to_string(), f.message, f.hint.unwrap_or_default()))
+            .collect()
+    };
+    // `dun` lists `kar`: only `kar/sc` lists `dun` back, so that is the coast to write.
+    let f = hints("test-cases/maps/coast-hint.ymap");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].0, "COAST_NOT_NAMED");
+    assert!(f[0].1.contains("(`kar/sc`)"), "{f:#?}");
+    assert!(f[0].2.contains("write `kar/sc`"), "{f:#?}");
+    // `kar/nc` written for `kar/sc`: one finding, with the coast that lists `dun`.
+    let f = hints("test-cases/maps/wrong-coast.ymap");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].0, "ONE_SIDED_EDGE");
+    assert!(f[0].1.contains("wrong coast"), "{f:#?}");
+    assert!(f[0].2.starts_with("write `kar/sc` here"), "{f:#?}");
+    // `rvi` for `riv`: did you mean, and no one-sided edge at `riv`.
+    let f = hints("test-cases/maps/did-you-mean.ymap");
+    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f[0].0, "UNKNOWN_PROVINCE");
+    assert!(f[0].2.contains("did you mean `riv`?"), "{f:#?}");
+    // A unit on a split province without its coast, in the same run as an edge problem.
+    let f = hints("test-cases/maps/unit-and-edge.ymap");
+    let codes: Vec<&str> = f.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(codes, ["UNIT_PLACEMENT", "UNKNOWN_PROVINCE"], "{f:#?}");
+    assert!(
+        f[0].1.contains("name the coast: kar/nc or kar/sc"),
+        "{f:#?}"
+    );
+}
+
+/// Levels (issue 25, item 11): a victory count above the centres is an error, and every
+/// command that loads a map file reports its problems as `map check` does: the same
+/// checks (connectivity, victory), with codes, file:line, caret, in line order.
+#[test]
+fn every_door_reports_a_broken_map_as_map_check_does() {
+    let o = arbiter(&["map", "check", "test-cases/maps/victory-unreachable.ymap"]);
+    assert_eq!(o.status.code(), Some(1), "{}", out(&o));
+    assert!(
+        out(&o).contains("error[VICTORY_UNREACHABLE]"),
+        "{}",
+        out(&o)
+    );
+
+    let dir = temp_dir("doors");
+    let game = dir.join("g.yaml");
+    let game = game.to_str().unwrap();
+    for map in [
+        "test-cases/maps/victory-unreachable.ymap",
+        "test-cases/maps/separate-components.ymap",
+        "test-cases/maps/unit-and-edge.ymap",
+    ] {
+        let code = check::check(&read(map), map, None)
+            .into_iter()
+            .find(|f| f.severity == Severity::Error)
+            .unwrap()
+            .code;
+        for args in [
+            vec!["adjudicate", "--map", map, "-"],
+            vec!["render", "--map", map],
+            vec!["selfplay", "--map", map, "--games", "1"],
+            vec!["new", game, "--map", map],
+            vec!["test", "--map", map, "test-cases/maps"],
+        ] {
+            let o = arbiter(&args);
+            let e = err(&o);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {e}");
+            assert!(e.contains(&format!("error[{code}]: ")), "{args:?}: {e}");
+            assert!(e.contains(&format!("--> {map}:")), "{args:?}: {e}");
+            assert!(e.contains(" | ") && e.contains('^'), "{args:?}: {e}");
+        }
+    }
+    // In line order, every problem at once.
+    let o = arbiter(&[
+        "adjudicate",
+        "--map",
+        "test-cases/maps/unit-and-edge.ymap",
+        "-",
+    ]);
+    let e = err(&o);
+    let unit = e.find("error[UNIT_PLACEMENT]").expect(&e);
+    let edge = e.find("error[UNKNOWN_PROVINCE]").expect(&e);
+    assert!(unit < edge, "{e}");
+    assert!(
+        e.contains("unit-and-edge.ymap: 2 errors, 0 warnings"),
+        "{e}"
+    );
+}
+
+/// Import findings point at the source (issue 25, item 12): the DPjudge file and line
+/// the designer edits (here an included file), with a caret under the word; the YAML's
+/// line is kept in the message. Coast aliases (`gnc`, `gsc`) are carried over.
+#[test]
+fn import_findings_name_the_dpjudge_file_and_line() {
+    let dir = temp_dir("import-lines");
+    let yaml = dir.join("lines.yaml");
+    let o = arbiter(&[
+        "map",
+        "import",
+        "tests/fixtures/dpjudge/lines.map",
+        "-o",
+        yaml.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}{}", out(&o), err(&o));
+    let report = out(&o);
+    assert!(
+        report.contains(
+            "error[ONE_SIDED_EDGE]: one-sided edge: `bbb` lists `ggg` but `ggg` does not list `bbb` (imported as "
+        ),
+        "{report}"
+    );
+    assert!(
+        report.contains(" --> tests/fixtures/dpjudge/lines.borders:3:21\n"),
+        "{report}"
+    );
+    assert!(
+        report.contains("3 | COAST BBB ABUTS AAA ggg NOS\n  |                     ^^^\n"),
+        "{report}"
+    );
+    assert!(!report.contains("lines.yaml:30:"), "{report}");
+    assert!(
+        report.contains("Everything in tests/fixtures/dpjudge/lines.map was carried over."),
+        "{report}"
+    );
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    assert!(
+        text.contains("        name: North Coast\n        aliases: [gnc]\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("        name: South Coast\n        aliases: [gsc]\n"),
+        "{text}"
+    );
+    // The library gives the origin of every line of a province and of each neighbour.
+    let src = read("tests/fixtures/dpjudge/lines.map");
+    let imp = dpjudge::import("lines.map", &src, None, &mut |p: &str| {
+        std::fs::read_to_string(root().join("tests/fixtures/dpjudge").join(p))
+            .map_err(|e| e.to_string())
+    })
+    .unwrap();
+    let line_of = |needle: &str| imp.yaml.lines().position(|l| l == needle).unwrap() + 1;
+    let army = line_of("    army: [aaa, ggg]");
+    let o = imp
+        .origins
+        .iter()
+        .find(|o| o.yaml_line == army && o.item.as_deref() == Some("ggg"))
+        .unwrap();
+    assert_eq!((o.file.as_str(), o.line), ("lines.borders", 3));
+    let name = line_of("    name: Beta");
+    let o = imp.origins.iter().find(|o| o.yaml_line == name).unwrap();
+    assert_eq!((o.file.as_str(), o.line), ("lines.map", 6));
+}
