@@ -125,12 +125,24 @@ struct PowerDef {
     adjective: String,
     homes: Vec<String>,
     owns: Vec<String>,
+    /// Whether an `OWNS`/`CENTERS` line gave the centres it starts with (else its
+    /// home centres).
+    owns_set: bool,
+    /// Where its `OWNS`/`CENTERS` lines are (the last one).
+    owns_at: (String, usize),
     /// `A BUD`, `F STP/SC`.
     units: Vec<(char, String)>,
     reinit_homes: bool,
     /// Where the power is first declared.
     file: String,
     line: usize,
+}
+
+/// What a power owns at the start, apart from its home centres: `owns` (centres
+/// that are not its homes) and `unowned_homes` (its homes it starts without).
+struct StartOwns {
+    owns: Vec<String>,
+    unowned: Vec<String>,
 }
 
 /// The supply centres of an import, and the power each home centre goes to.
@@ -460,11 +472,17 @@ impl Reader {
                     .skip(1)
                     .map(|w| w.to_ascii_uppercase())
                     .collect();
-                if up == "CENTERS" {
-                    self.powers[p].owns = list;
-                } else {
-                    self.powers[p].owns.extend(list);
+                let pw = &mut self.powers[p];
+                if up == "CENTERS" || !pw.owns_set {
+                    pw.owns.clear();
                 }
+                for c in list {
+                    if !pw.owns.contains(&c) {
+                        pw.owns.push(c);
+                    }
+                }
+                pw.owns_set = true;
+                pw.owns_at = (file.to_string(), ln);
             }
             None => self.note(
                 file,
@@ -788,7 +806,8 @@ impl Reader {
         let centres = self.centres(&mut notes);
         let victory = self.victory_threshold(file, &centres.all, &mut notes);
         let _ = writeln!(out, "victory: {victory}");
-        self.write_powers(&mut out);
+        let owns = self.starting_owns(&centres, &mut notes);
+        self.write_powers(&owns, &mut out);
         let _ = writeln!(out, "provinces:");
         for prov in &provs {
             self.write_province(prov, &centres, &coasts_of, &mut out, &mut notes);
@@ -851,7 +870,7 @@ impl Reader {
                     home_of.insert(h.clone(), i);
                 }
             }
-            for h in pw.homes.iter().chain(&pw.owns) {
+            for h in pw.homes.iter().chain(&pw.owns).filter(|h| !chosen(h)) {
                 if !centres.contains(h) {
                     centres.push(h.clone());
                 }
@@ -887,18 +906,61 @@ impl Reader {
         }
     }
 
-    /// The `powers:` list.
-    fn write_powers(&self, out: &mut String) {
+    /// The `owns` of each power, as DPjudge means its `OWNS`/`CENTERS` lines: the
+    /// centres a power starts with (without them, its home centres). Its own home
+    /// centres are left out (a power owns them anyway); another power's home centre
+    /// stays (it starts owned by this power instead). A home centre its power's list
+    /// leaves out and no other power owns goes to the power's `unowned_homes`.
+    fn starting_owns(&self, centres: &Centres, notes: &mut Vec<Note>) -> Vec<StartOwns> {
+        let mut out = Vec::new();
+        for (i, pw) in self.powers.iter().enumerate() {
+            let (file, line) = pw.owns_at.clone();
+            let mut owns = Vec::new();
+            for c in &pw.owns {
+                if chosen(c) {
+                    notes.push(Note {
+                        file: file.clone(),
+                        line,
+                        message: format!("`{c}` (a centre the player chooses) is not carried over"),
+                    });
+                } else if centres.home_of.get(c) != Some(&i) {
+                    owns.push(c.clone());
+                }
+            }
+            let mut unowned = Vec::new();
+            if pw.owns_set {
+                for h in &pw.homes {
+                    let owned_by_other =
+                        self.powers.iter().any(|o| o.owns_set && o.owns.contains(h));
+                    if centres.home_of.get(h) == Some(&i) && !pw.owns.contains(h) && !owned_by_other
+                    {
+                        unowned.push(h.clone());
+                    }
+                }
+            }
+            out.push(StartOwns { owns, unowned });
+        }
+        out
+    }
+
+    /// The `powers:` list (`owns` from [`Reader::starting_owns`]).
+    fn write_powers(&self, owns: &[StartOwns], out: &mut String) {
         let _ = writeln!(out, "powers:");
-        for pw in &self.powers {
+        for (i, pw) in self.powers.iter().enumerate() {
             let _ = writeln!(out, "  - id: {}", scalar(&pw.key.to_ascii_lowercase()));
             let _ = writeln!(out, "    name: {}", scalar(&pw.name));
             let _ = writeln!(out, "    adjective: {}", scalar(&pw.adjective));
             let homes: Vec<String> = pw.homes.iter().map(|h| h.to_ascii_lowercase()).collect();
             let _ = writeln!(out, "    home: {}", flow(&homes));
-            if !pw.owns.is_empty() {
-                let owns: Vec<String> = pw.owns.iter().map(|h| h.to_ascii_lowercase()).collect();
-                let _ = writeln!(out, "    owns: {}", flow(&owns));
+            let start = owns.get(i);
+            for (key, list) in [
+                ("owns", start.map(|s| &s.owns)),
+                ("unowned_homes", start.map(|s| &s.unowned)),
+            ] {
+                if let Some(list) = list.filter(|l| !l.is_empty()) {
+                    let ids: Vec<String> = list.iter().map(|h| h.to_ascii_lowercase()).collect();
+                    let _ = writeln!(out, "    {key}: {}", flow(&ids));
+                }
             }
             if !pw.units.is_empty() {
                 let units: Vec<String> = pw
@@ -1142,7 +1204,7 @@ impl Reader {
             }
         }
         for pw in &self.powers {
-            for h in pw.homes.iter().chain(&pw.owns) {
+            for h in pw.homes.iter().chain(&pw.owns).filter(|h| !chosen(h)) {
                 if self.place(h).is_none() && !coasts_of.contains_key(h) {
                     notes.push(Note {
                         file: pw.file.clone(),
@@ -1199,6 +1261,11 @@ fn derivable(a: &str, places: &[String], coast_words: &[String]) -> bool {
     };
     let (x, c) = (super::names::normalize(x), super::names::normalize(c));
     places.contains(&x) && coast_words.iter().any(|w| super::names::normalize(w) == c)
+}
+
+/// `SC!`, `SC?`: a centre the player chooses (DPjudge's `MOBILIZE`), not a place.
+fn chosen(c: &str) -> bool {
+    c == "SC!" || c == "SC?"
 }
 
 /// A coast's name from its id: `nc` → `North Coast`.

@@ -6,6 +6,7 @@ mod common;
 mod batch_stream;
 mod cli;
 mod convoy_scale;
+mod dpjudge_import;
 mod explain;
 mod foreign_ids;
 mod games;
