@@ -526,7 +526,37 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     let path = args.file.display().to_string();
     let text =
         super::read_file(&args.file).map_err(|e| Fatal(format!("cannot read `{path}`: {e}")))?;
-    let mut read = |p: &str| super::read_file(p).map_err(|e| e.to_string());
+    // A used file is read from the imported file's folder only: its name has no
+    // folder in it (the importer refuses one), and a link that leads out is refused
+    // here. A file that is not there is answered `NOT_FOUND`, so that an embedded
+    // board of that name is used.
+    let folder = args
+        .file
+        .parent()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        })
+        .and_then(|d| d.canonicalize().ok());
+    let mut read = |p: &str| {
+        let real = match Path::new(p).canonicalize() {
+            Ok(r) => r,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(dpjudge::NOT_FOUND.to_string())
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        if real.parent() != folder.as_deref() {
+            return Err(format!(
+                "it leads out of the folder of `{path}` (to `{}`): a used file must be in that folder",
+                real.display()
+            ));
+        }
+        super::read_file(p).map_err(|e| e.to_string())
+    };
     let imported = dpjudge::import(&path, &text, args.name.as_deref(), &mut read)
         .map_err(|e| Fatal(e.to_string()))?;
     let out_name = args

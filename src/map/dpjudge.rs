@@ -2,9 +2,12 @@
 //!
 //! What is read (the format as DPjudge reads it; `docs/MAPS.md` has the details):
 //! - `#` comments, blank lines; keywords in any case.
-//! - `USE`/`USES`/`MAP` `file…`: include other files, relative to the including file
-//!   (`.map` is added to a name without a dot). `MAP base` is how a variant builds on
-//!   a base map; the imported map is named after the file given (or `--name`).
+//! - `USE`/`USES`/`MAP` `file…`: include other files from the including file's folder,
+//!   else arbiter's embedded boards written in this format (`standard.map`,
+//!   `standard.geography`, …); `.map` is added to a name without a dot, and a name
+//!   with a folder in it is refused. `MAP base` is how a variant builds on a base map;
+//!   the imported map is named after the file given (or `--name`).
+//! - `OLD -> Full Name = abbr …` renames a place everywhere; `OLD -> NEW (ADJ)` a power.
 //! - `Full Name = abbr alias…`: a place's full name, its abbreviation (our id) and
 //!   aliases, where `+` stands for a space (`eas+med`). `Spain (north coast) = spa/nc …`
 //!   names a coast.
@@ -23,7 +26,7 @@
 //!
 //! Everything else is reported as not carried over, with its file and line: border
 //! markers (`*MAO`, `R:AEG`, `AEG(CON)`), special home centres (`*`, `+`, `~`, `@`),
-//! rules, flows, variant directives, dummies, renames. The library does no I/O: included
+//! rules, flows, variant directives, dummies. The library does no I/O: included
 //! files are read through the caller's `read`.
 
 // After conversion, what remains indexed is `self.powers[p]` and `self.places[i]`
@@ -66,6 +69,195 @@ pub struct ImportError {
     pub from: String,
     pub line: usize,
     pub why: String,
+}
+
+/// What `read` answers for a file that does not exist: the import then looks for an
+/// embedded board of that name.
+pub const NOT_FOUND: &str = "no such file";
+
+/// The text of an embedded board in the DPjudge format, for `USE`/`MAP` of a name
+/// that is not in the importing file's folder: `standard.map` (the whole board),
+/// `standard.geography` (names and terrain), `standard.politics` (powers, homes,
+/// neutral centres, centres owned), `standard.military` (units). Also `classic1913`
+/// and `world1914` (and `classic` for `standard`).
+pub fn embedded_text(name: &str) -> Option<String> {
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, "map"));
+    let ext = ext.to_ascii_lowercase();
+    if !matches!(ext.as_str(), "map" | "geography" | "politics" | "military") {
+        return None;
+    }
+    let map = super::Map::embedded(stem)?;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# arbiter's embedded board `{}`, written in the DPjudge format.",
+        map.name
+    );
+    if ext == "map" || ext == "politics" {
+        dp_politics(&map, &mut out);
+    }
+    if ext == "map" || ext == "geography" {
+        dp_geography(&map, &mut out);
+    }
+    if ext == "map" || ext == "military" {
+        dp_military(&map, &mut out);
+    }
+    if ext == "map" {
+        let _ = writeln!(out, "VICTORY {}", map.victory);
+    }
+    Some(out)
+}
+
+/// A word of a DPjudge line: spaces as `+`.
+fn dp_word(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join("+")
+}
+
+/// Power lines (`ENGLAND (ENGLISH) EDI LON LVP`), with `OWNS` where a power starts
+/// with other centres than its homes, and `UNOWNED` centres.
+fn dp_politics(map: &super::Map, out: &mut String) {
+    let id = |p: super::Prov| map.province(p).id.to_ascii_uppercase();
+    for pw in map.power_ids() {
+        let info = map.power(pw);
+        let homes: Vec<String> = info.home.iter().map(|&p| id(p)).collect();
+        let _ = writeln!(
+            out,
+            "{} ({}) {}",
+            dp_word(&info.id).to_ascii_uppercase(),
+            dp_word(&info.adjective).to_ascii_uppercase(),
+            homes.join(" ")
+        );
+        if !info.owns.is_empty() || !info.unowned_homes.is_empty() {
+            let owned: Vec<String> = info
+                .home
+                .iter()
+                .filter(|h| !info.unowned_homes.contains(h))
+                .chain(&info.owns)
+                .map(|&p| id(p))
+                .collect();
+            let _ = writeln!(out, "OWNS {}", owned.join(" "));
+        }
+    }
+    let owners = map.starting_owners();
+    let neutral: Vec<String> = map
+        .provs()
+        .filter(|&p| map.province(p).supply && map.province(p).home.is_none())
+        .filter(|&p| owners.get(p.0 as usize).is_some_and(Option::is_none))
+        .map(id)
+        .collect();
+    if !neutral.is_empty() {
+        let _ = writeln!(out, "UNOWNED {}", neutral.join(" "));
+    }
+}
+
+/// Name lines and terrain lines, case carrying the unit types as DPjudge reads it:
+/// upper case for both, lower case for armies only, mixed case for fleets only; a
+/// split province's coast lines, then its own line in lower case.
+fn dp_geography(map: &super::Map, out: &mut String) {
+    use super::Terrain;
+    for p in map.provs() {
+        let pr = map.province(p);
+        for &c in &pr.coasts {
+            if let Some(nc) = map.coast(c) {
+                let mut words = vec![map.loc_id(c)];
+                words.extend(nc.aliases.iter().map(|a| dp_word(a)));
+                let _ = writeln!(out, "{} ({}) = {}", pr.name, nc.name, words.join(" "));
+            }
+        }
+        let mut words = vec![pr.id.to_ascii_lowercase()];
+        words.extend(pr.aliases.iter().map(|a| dp_word(a)));
+        let _ = writeln!(out, "{} = {}", pr.name, words.join(" "));
+    }
+    for p in map.provs() {
+        let pr = map.province(p);
+        let me: super::Loc = p.into();
+        let upper = pr.id.to_ascii_uppercase();
+        match pr.terrain {
+            Terrain::Sea => {
+                let n: Vec<String> = map
+                    .fleet_neighbours(me)
+                    .iter()
+                    .map(|&l| map.loc_id(l).to_ascii_uppercase())
+                    .collect();
+                let _ = writeln!(out, "WATER {upper} ABUTS {}", n.join(" "));
+            }
+            Terrain::Impassable => {
+                let _ = writeln!(out, "SHUT {upper}");
+            }
+            Terrain::Land => {
+                let n: Vec<String> = map
+                    .army_neighbours(p)
+                    .iter()
+                    .map(|q| map.province(q).id.to_ascii_uppercase())
+                    .collect();
+                let _ = writeln!(out, "LAND {upper} ABUTS {}", n.join(" "));
+            }
+            Terrain::Coastal if !pr.coasts.is_empty() => {
+                for &c in &pr.coasts {
+                    let n: Vec<String> = map
+                        .fleet_neighbours(c)
+                        .iter()
+                        .map(|&l| map.loc_id(l).to_ascii_uppercase())
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "COAST {} ABUTS {}",
+                        map.loc_id(c).to_ascii_uppercase(),
+                        n.join(" ")
+                    );
+                }
+                let n: Vec<String> = map
+                    .army_neighbours(p)
+                    .iter()
+                    .map(|q| map.province(q).id.to_ascii_lowercase())
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "COAST {} ABUTS {}",
+                    pr.id.to_ascii_lowercase(),
+                    n.join(" ")
+                );
+            }
+            Terrain::Coastal => {
+                let fleet = map.fleet_neighbours(me);
+                let mut n: Vec<String> = Vec::new();
+                for q in map.army_neighbours(p).iter() {
+                    let qid = map.province(q).id.to_ascii_uppercase();
+                    let by_fleet = fleet.iter().any(|&l| l == q.into());
+                    n.push(if by_fleet {
+                        qid
+                    } else {
+                        qid.to_ascii_lowercase()
+                    });
+                }
+                for &l in fleet {
+                    let q = map.prov_of(l);
+                    let army = map.army_adjacent(p, q);
+                    if army && !map.is_named_coast(l) {
+                        continue;
+                    }
+                    let lid = map.loc_id(l).to_ascii_uppercase();
+                    n.push(if army {
+                        lid
+                    } else {
+                        title(&lid.replace('/', " /")).replace(" /", "/")
+                    });
+                }
+                let _ = writeln!(out, "COAST {upper} ABUTS {}", n.join(" "));
+            }
+        }
+    }
+}
+
+/// Each power's units (`A PAR`, `F STP/SC`) after its name.
+fn dp_military(map: &super::Map, out: &mut String) {
+    for pw in map.power_ids() {
+        let info = map.power(pw);
+        let _ = writeln!(out, "{}", dp_word(&info.id).to_ascii_uppercase());
+        for &(k, l) in &info.units {
+            let _ = writeln!(out, "{} {}", k.letter(), map.loc_id(l).to_ascii_uppercase());
+        }
+    }
 }
 
 /// Import the DPjudge map `text` (read from `file`). `name` overrides the map's name;
@@ -405,7 +597,10 @@ impl Reader {
         }
     }
 
-    /// `USE`/`USES`/`MAP file…`: read each file not read yet, relative to this one.
+    /// `USE`/`USES`/`MAP file…`: read each file not read yet, from the folder of this
+    /// one, else (when `read` answers [`NOT_FOUND`]) from arbiter's embedded boards
+    /// (`standard.map`, `standard.geography`, …: [`embedded_text`]). A name with a
+    /// folder in it (`/`, `\`, `..`, an absolute path) is refused.
     fn includes(
         &mut self,
         l: &Line,
@@ -418,6 +613,18 @@ impl Reader {
             } else {
                 format!("{w}.map")
             };
+            let refuse = |why: String| ImportError {
+                file: name.clone(),
+                from: file.to_string(),
+                line: ln,
+                why,
+            };
+            if name.contains(['/', '\\', ':']) || name.starts_with('.') {
+                return Err(refuse(format!(
+                    "`{} {w}`: a used file is looked up in the folder of `{file}` (then among arbiter's embedded boards), so its name has no folder in it",
+                    l.up
+                )));
+            }
             let path = match Path::new(file).parent() {
                 Some(d) if !d.as_os_str().is_empty() => d.join(&name).display().to_string(),
                 _ => name.clone(),
@@ -426,12 +633,24 @@ impl Reader {
                 self.note(file, ln, format!("`{name}` is used twice; read once"));
                 continue;
             }
-            let sub = read(&path).map_err(|why| ImportError {
-                file: path.clone(),
-                from: file.to_string(),
-                line: ln,
-                why,
-            })?;
+            let sub = match read(&path) {
+                Ok(text) => text,
+                Err(why) if why == NOT_FOUND => match embedded_text(&name) {
+                    Some(text) => {
+                        self.note(file, ln, format!("`{name}` is not in the folder of `{file}`: arbiter's embedded board `{}` is used", name.split('.').next().unwrap_or_default().to_ascii_lowercase()));
+                        text
+                    }
+                    None => return Err(refuse(format!("{NOT_FOUND} in the folder of `{file}`, and arbiter has no embedded board of that name (`standard`, `classic1913`, `world1914`, with `.map`, `.geography`, `.politics` or `.military`)"))),
+                },
+                Err(why) => {
+                    return Err(ImportError {
+                        file: path.clone(),
+                        from: file.to_string(),
+                        line: ln,
+                        why,
+                    })
+                }
+            };
             self.file(&path, &sub, read)?;
         }
         Ok(())
@@ -523,18 +742,6 @@ impl Reader {
     fn name_line(&mut self, file: &str, ln: usize, raw: &str) {
         let (left, right) = raw.split_once('=').unwrap_or((raw, ""));
         let mut full = left.trim().to_string();
-        if let Some((old, new)) = full.split_once("->") {
-            self.note(
-                file,
-                ln,
-                format!(
-                    "`{}`: renaming `{}` is not carried over; the new name is used",
-                    raw.trim(),
-                    old.trim()
-                ),
-            );
-            full = new.trim().to_string();
-        }
         let words: Vec<&str> = right.split_whitespace().collect();
         let Some(abbr) = words.first() else {
             self.note(
@@ -544,6 +751,22 @@ impl Reader {
             );
             return;
         };
+        if let Some((old, new)) = full.clone().split_once("->") {
+            // `PIE -> Savoy = sav pie piedmont`: the place `PIE` becomes `SAV`
+            // everywhere (its lines, its neighbours' lines, homes, centres, units), its
+            // old names are forgotten, and this line gives its new ones.
+            full = new.trim().to_string();
+            let old = old.trim().to_ascii_uppercase();
+            if old.contains(char::is_whitespace) || old.is_empty() {
+                self.note(file, ln, format!("`{}`: a rename names the old place by its abbreviation (`PIE -> Savoy = sav …`); not carried over", raw.trim()));
+            } else if !self.rename_place(&old, &abbr.to_ascii_uppercase()) {
+                self.note(
+                    file,
+                    ln,
+                    format!("`{}`: no place `{old}` to rename", raw.trim()),
+                );
+            }
+        }
         let mut aliases = Vec::new();
         for a in words.get(1..).unwrap_or_default() {
             if let Some(a) = a.strip_suffix('?') {
@@ -707,19 +930,38 @@ impl Reader {
         };
         let mut up = first.to_ascii_uppercase();
         if words.len() > 2 && words.get(1) == Some(&"->") {
-            self.note(
-                file,
-                ln,
-                format!(
-                    "`{}`: renaming a power is not carried over; the new name is used",
-                    raw.trim()
-                ),
-            );
+            // `ENGLAND -> BRITAIN (BRITISH)`: the power keeps its homes, centres and
+            // units under its new name; its old adjective is forgotten.
+            let old = up.replace(['+', '.'], "");
             words.drain(..2);
             up = words
                 .first()
                 .map(|w| w.to_ascii_uppercase())
                 .unwrap_or_default();
+            let new = up.replace(['+', '.'], "");
+            match self.power_at.get(&old).copied() {
+                Some(p) if !self.power_at.contains_key(&new) || new == old => {
+                    self.power_at.remove(&old);
+                    self.power_at.insert(new.clone(), p);
+                    let pw = &mut self.powers[p];
+                    pw.key = new;
+                    pw.name = title(words.first().copied().unwrap_or_default());
+                    pw.adjective.clear();
+                }
+                Some(_) => self.note(
+                    file,
+                    ln,
+                    format!(
+                        "`{}`: a power `{new}` exists already; the rename is not carried over",
+                        raw.trim()
+                    ),
+                ),
+                None => self.note(
+                    file,
+                    ln,
+                    format!("`{}`: no power `{old}` to rename", raw.trim()),
+                ),
+            }
         }
         let first = words.first().copied().unwrap_or_default();
         if up == "UNOWNED" || up == "NEUTRAL" {
@@ -768,6 +1010,88 @@ impl Reader {
             self.powers[p].reinit_homes = false;
         }
         self.homes(p, rest, file, ln);
+    }
+
+    /// Rename the place `old` (an upper-case abbreviation) to `new` everywhere: its
+    /// place lines and those of its coasts, every neighbour naming it (in the same
+    /// case), homes, centres and units; its name lines are forgotten (its coasts'
+    /// are kept under the new name). False if there is no such place, or `new` is
+    /// another place already (noted by the caller as nothing renamed).
+    fn rename_place(&mut self, old: &str, new: &str) -> bool {
+        let prov = |w: &str| w.split('/').next().unwrap_or_default().to_ascii_uppercase();
+        let exists = |r: &Reader, k: &str| {
+            r.places.iter().any(|p| prov(&p.written) == k)
+                || r.names.contains_key(&k.to_ascii_lowercase())
+        };
+        if !exists(self, old) || (old != new && self.places.iter().any(|p| prov(&p.written) == new))
+        {
+            return false;
+        }
+        // The same word in the case it was written in: `PIE`/`pie`/`Pie`.
+        let recase = |w: &str| -> Option<String> {
+            let (head, rest) = match w.split_once('/') {
+                Some((h, r)) => (h, format!("/{r}")),
+                None => (w, String::new()),
+            };
+            if !head.eq_ignore_ascii_case(old) {
+                return None;
+            }
+            let h = if head == head.to_ascii_lowercase() {
+                new.to_ascii_lowercase()
+            } else if is_mixed(head) {
+                title(new)
+            } else {
+                new.to_string()
+            };
+            Some(h + &rest)
+        };
+        for p in &mut self.places {
+            if let Some(w) = recase(&p.written) {
+                p.written = w;
+            }
+            for a in &mut p.abuts {
+                if let Some(w) = recase(&a.text) {
+                    a.text = w;
+                }
+            }
+        }
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+        let (lo, lnew) = (old.to_ascii_lowercase(), new.to_ascii_lowercase());
+        self.names.remove(&lo);
+        let coast_names: Vec<String> = self
+            .names
+            .keys()
+            .filter(|k| k.starts_with(&format!("{lo}/")))
+            .cloned()
+            .collect();
+        for k in coast_names {
+            if let Some(n) = self.names.remove(&k) {
+                self.names.insert(format!("{lnew}{}", &k[lo.len()..]), n);
+            }
+        }
+        let up = |list: &mut Vec<String>| {
+            for h in list.iter_mut() {
+                if let Some(w) = recase(h) {
+                    *h = w.to_ascii_uppercase();
+                }
+            }
+        };
+        for pw in &mut self.powers {
+            up(&mut pw.homes);
+            up(&mut pw.owns);
+            for (_, l) in &mut pw.units {
+                if let Some(w) = recase(l) {
+                    *l = w.to_ascii_uppercase();
+                }
+            }
+        }
+        up(&mut self.unowned);
+        true
     }
 
     /// The place line of a province or location (`SPA`, `spa`, `SPA/NC`).

@@ -3,6 +3,7 @@
 //! a USEd or MAPped base, names that are order words, victory counts, and the other
 //! directives, each on a small file of `tests/fixtures/dpjudge/` written for it.
 
+use std::path::Path;
 use std::process::Output;
 
 use arbiter::map::{Map, Power};
@@ -119,4 +120,176 @@ provinces:
 ";
     let e = Map::from_yaml(yaml, "t.yaml").unwrap_err();
     has(&e.to_string(), "`bbb` is not a home centre of `red`");
+}
+
+#[test]
+fn renames_and_amendments_apply_to_the_mapped_base() {
+    let (map, report) = import_clean("tests/fixtures/dpjudge/savoy.map");
+    has(&report, "0 errors, 0 warnings");
+    let id = |s: &str| map.prov_by_id(s);
+    assert!(
+        id("eee").is_none(),
+        "the old abbreviation is no province id"
+    );
+    let sav = id("sav").unwrap();
+    assert_eq!(map.province(sav).name, "Savoy");
+    assert_eq!(map.province(sav).aliases, ["eee", "echo"]);
+    assert!(map.province(sav).supply, "UNOWNED EEE became SAV");
+    // Every neighbour that named `EEE` names `sav` now.
+    for n in ["aaa", "ccc", "ddd"] {
+        assert!(map.army_adjacent(sav, id(n).unwrap()), "sav–{n}");
+    }
+    // AMEND … ABUTS -DDD: the border is gone at both ends.
+    assert!(!map.army_adjacent(id("ccc").unwrap(), id("ddd").unwrap()));
+    // Green's unit in Echo stands in Savoy; Red is Crimson, with its home and unit.
+    let green = map.power_by_name("green").unwrap();
+    let units: Vec<String> = map
+        .power(green)
+        .units
+        .iter()
+        .map(|&(_, l)| map.loc_id(l))
+        .collect();
+    assert_eq!(units, ["ddd", "sav"]);
+    assert!(map.power_by_name("red").is_none());
+    let crimson = map.power(map.power_by_name("crimson").unwrap());
+    assert_eq!(
+        (crimson.name.as_str(), crimson.adjective.as_str()),
+        ("Crimson", "Crimsonish")
+    );
+    assert_eq!(home(&map, "aaa").as_deref(), Some("crimson"));
+    assert_eq!(map.powers.len(), 3);
+}
+
+#[test]
+fn a_used_name_is_looked_up_in_the_folder_then_among_the_embedded_boards() {
+    use arbiter::map::dpjudge;
+    // Not in the folder: the embedded classic board, the same board as arbiter's.
+    let mut missing = |_: &str| Err(dpjudge::NOT_FOUND.to_string());
+    let imp = dpjudge::import("variants/x.map", "MAP standard\n", None, &mut missing).unwrap();
+    assert!(
+        imp.notes[0]
+            .message
+            .contains("embedded board `standard` is used"),
+        "{:?}",
+        imp.notes
+    );
+    let map = Map::from_yaml(&imp.yaml, "x.yaml").unwrap_or_else(|e| panic!("{e}"));
+    let std = Map::standard();
+    assert_eq!(map.province_count(), std.province_count());
+    assert_eq!(map.victory, std.victory);
+    for p in std.provs() {
+        let q = map.prov_by_id(&std.province(p).id).unwrap();
+        let (a, b) = (std.province(p), map.province(q));
+        assert_eq!(
+            (a.terrain, a.supply, a.coasts.len()),
+            (b.terrain, b.supply, b.coasts.len())
+        );
+        assert_eq!(
+            a.home.map(|h| std.power(h).id.clone()),
+            b.home.map(|h| map.power(h).id.clone())
+        );
+        for r in std.provs() {
+            let s = map.prov_by_id(&std.province(r).id).unwrap();
+            assert_eq!(
+                std.army_adjacent(p, r),
+                map.army_adjacent(q, s),
+                "{} {}",
+                a.id,
+                std.province(r).id
+            );
+        }
+    }
+    for l in std.locs() {
+        let m = map.loc_by_id(&std.loc_id(l)).unwrap();
+        let mut a: Vec<String> = std
+            .fleet_neighbours(l)
+            .iter()
+            .map(|&x| std.loc_id(x))
+            .collect();
+        let mut b: Vec<String> = map
+            .fleet_neighbours(m)
+            .iter()
+            .map(|&x| map.loc_id(x))
+            .collect();
+        a.sort();
+        b.sort();
+        assert_eq!(a, b, "{}", std.loc_id(l));
+    }
+    for pw in std.power_ids() {
+        let q = map.power_by_name(&std.power(pw).id).unwrap();
+        let ids = |m: &Map, u: &[(arbiter::map::UnitKind, arbiter::map::Loc)]| -> Vec<String> {
+            u.iter()
+                .map(|&(k, l)| format!("{k:?} {}", m.loc_id(l)))
+                .collect()
+        };
+        assert_eq!(
+            ids(&std, &std.power(pw).units),
+            ids(&map, &map.power(q).units)
+        );
+    }
+
+    // In the folder: the file there wins over the embedded board of the same name.
+    let dir = temp_dir("dpjudge-folder-first");
+    let fix = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dpjudge");
+    for f in ["tiny.geography", "tiny.politics", "tiny.military"] {
+        std::fs::copy(fix.join(f), dir.join(f)).unwrap();
+    }
+    std::fs::write(
+        dir.join("standard.map"),
+        "USE tiny.geography tiny.politics tiny.military\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("v.map"), "MAP standard\nVICTORY 3\n").unwrap();
+    let (o, yaml) = import(s(&dir.join("v.map")));
+    code(&o, 0);
+    let map = Map::from_yaml(&yaml, "v.yaml").unwrap();
+    assert_eq!(
+        map.province_count(),
+        6,
+        "the folder's standard.map, not the classic board"
+    );
+}
+
+#[test]
+fn a_used_name_never_leads_out_of_the_folder() {
+    let dir = temp_dir("dpjudge-escape");
+    let inner = dir.join("variants");
+    std::fs::create_dir_all(&inner).unwrap();
+    let fix = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dpjudge");
+    for f in [
+        "tiny.map",
+        "tiny.geography",
+        "tiny.politics",
+        "tiny.military",
+    ] {
+        std::fs::copy(fix.join(f), dir.join(f)).unwrap();
+    }
+    let abs = dir.join("tiny.map");
+    for (line, what) in [
+        ("MAP ../tiny".to_string(), "`MAP ../tiny`"),
+        ("USE ../tiny.map".to_string(), "`USE ../tiny.map`"),
+        (
+            format!("USE {}", abs.display()),
+            "its name has no folder in it",
+        ),
+        ("USES sub/tiny.map".to_string(), "`USES sub/tiny.map`"),
+    ] {
+        let v = inner.join("v.map");
+        std::fs::write(&v, format!("# a variant\n{line}\n")).unwrap();
+        let (o, _) = import(s(&v));
+        code(&o, 2);
+        let e = crate::common::stderr(&o);
+        has(&e, "v.map:2:");
+        has(&e, what);
+    }
+    // A link in the folder that leads out of it is refused too.
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(&abs, inner.join("base.map")).unwrap();
+        let v = inner.join("v.map");
+        std::fs::write(&v, "MAP base\n").unwrap();
+        let (o, _) = import(s(&v));
+        code(&o, 2);
+        has(&crate::common::stderr(&o), "leads out of the folder");
+    }
 }
