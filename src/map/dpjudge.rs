@@ -325,6 +325,10 @@ struct PowerDef {
     /// `A BUD`, `F STP/SC`.
     units: Vec<(char, String)>,
     reinit_homes: bool,
+    /// `&SC` in its home centres: it builds in any centre it owns.
+    build_any: bool,
+    /// The line of its `&SC`.
+    build_any_at: (String, usize),
     /// Where the power is first declared.
     file: String,
     line: usize,
@@ -379,6 +383,8 @@ struct Reader {
     power_at: HashMap<String, usize>,
     unowned: Vec<String>,
     victory: Option<u16>,
+    /// `RULE BUILD_ANY`: every power builds in any centre it owns.
+    build_any: bool,
     begin: Option<(String, i32)>,
     used: HashSet<String>,
     /// Files in the order they were first read.
@@ -395,8 +401,6 @@ const SKIPPED: &[(&str, &str)] = &[
     ("FLAG", "a flag picture"),
     ("FLOW", "the order of phases in a year"),
     ("NOTIFY", "whom to notify at game start"),
-    ("RULE", "a DPjudge rule"),
-    ("RULES", "DPjudge rules"),
     ("ROTATE", "rotating control"),
     ("NEWHOMES", "years in which home centres change"),
     ("DUMMY", "dummy powers"),
@@ -550,6 +554,7 @@ impl Reader {
         let (file, ln, raw, words, up) = (l.file, l.ln, l.raw, &l.words, &l.up);
         match up.as_str() {
             "VICTORY" => self.victory_line(l),
+            "RULE" | "RULES" => self.rule_line(l),
             "USE" | "USES" | "MAP" => self.includes(l, read)?,
             "BEGIN" => self.begin_line(l),
             _ if raw.contains('=') => self.name_line(file, ln, raw),
@@ -577,6 +582,24 @@ impl Reader {
             _ => self.power_line(file, ln, raw, words),
         }
         Ok(())
+    }
+
+    /// `RULE …`: `BUILD_ANY` (build in any centre owned) is the map's `builds: owned`;
+    /// other rules are not carried over.
+    fn rule_line(&mut self, l: &Line) {
+        let (file, ln, raw, words) = (l.file, l.ln, l.raw, &l.words);
+        let rules = words.get(1..).unwrap_or_default();
+        let any = |r: &&str| r.eq_ignore_ascii_case("BUILD_ANY");
+        if rules.iter().any(any) {
+            self.build_any = true;
+        }
+        if !rules.iter().all(any) {
+            self.note(
+                file,
+                ln,
+                format!("`{}` is not carried over (a DPjudge rule)", raw.trim()),
+            );
+        }
     }
 
     /// `VICTORY n`: the first threshold.
@@ -915,6 +938,12 @@ impl Reader {
             if h.is_empty() || w.starts_with('*') || w.starts_with('+') {
                 continue;
             }
+            if h == "&SC" {
+                // Not a place: the power builds in any centre it owns.
+                self.powers[p].build_any = !remove;
+                self.powers[p].build_any_at = (file.to_string(), ln);
+                continue;
+            }
             self.powers[p].homes.retain(|x| *x != h);
             self.unowned.retain(|x| *x != h);
             if !remove {
@@ -1130,6 +1159,9 @@ impl Reader {
         let centres = self.centres(&mut notes);
         let victory = self.victory_threshold(file, &centres.all, &mut notes);
         let _ = writeln!(out, "victory: {victory}");
+        if self.builds_owned(&mut notes) {
+            let _ = writeln!(out, "builds: owned");
+        }
         let owns = self.starting_owns(&centres, &mut notes);
         self.write_powers(&owns, &mut out);
         let _ = writeln!(out, "provinces:");
@@ -1228,6 +1260,27 @@ impl Reader {
                 v
             }
         }
+    }
+
+    /// Whether every power builds in any centre it owns: `RULE BUILD_ANY`, or `&SC`
+    /// among the home centres of every power. `&SC` for some powers only is noted
+    /// (arbiter's build rule is the map's).
+    fn builds_owned(&self, notes: &mut Vec<Note>) -> bool {
+        if self.build_any {
+            return true;
+        }
+        let some: Vec<&PowerDef> = self.powers.iter().filter(|p| p.build_any).collect();
+        if !some.is_empty() && some.len() == self.powers.len() {
+            return true;
+        }
+        for pw in some {
+            notes.push(Note {
+                file: pw.build_any_at.0.clone(),
+                line: pw.build_any_at.1,
+                message: format!("`&SC`: {} may build in any centre it owns in DPjudge; arbiter's build rule is the whole map's (`builds: owned` for every power), and the other powers build in their home centres: not carried over", pw.name),
+            });
+        }
+        false
     }
 
     /// The `owns` of each power, as DPjudge means its `OWNS`/`CENTERS` lines: the

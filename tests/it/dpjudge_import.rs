@@ -293,3 +293,30 @@ fn a_used_name_never_leads_out_of_the_folder() {
         has(&crate::common::stderr(&o), "leads out of the folder");
     }
 }
+
+#[test]
+fn home_centre_shorthand_any_centre_owned() {
+    use arbiter::map::BuildRule;
+    // `&SC` for every power, or `RULE BUILD_ANY`: `builds: owned`; `&SC` is no place.
+    for f in ["anysc", "rulebuild"] {
+        let (map, report) = import_clean(&format!("tests/fixtures/dpjudge/{f}.map"));
+        assert_eq!(map.build_rule, BuildRule::Owned, "{f}");
+        for pw in map.power_ids() {
+            assert_eq!(map.power(pw).home.len(), 1, "{f}");
+        }
+        if f == "rulebuild" {
+            has(
+                &report,
+                "rulebuild.map:5: `RULE PROXY_OK` is not carried over",
+            );
+            assert!(!report.contains("BUILD_ANY"), "{report}");
+        }
+    }
+    // `&SC` for one power only: the map's rule cannot say it; reported with its line.
+    let (map, report) = import_clean("tests/fixtures/dpjudge/somesc.map");
+    assert_eq!(map.build_rule, BuildRule::Home);
+    has(
+        &report,
+        "somesc.map:3: `&SC`: Blue may build in any centre it owns",
+    );
+}
