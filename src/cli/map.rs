@@ -557,8 +557,10 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
         }
         super::read_file(p).map_err(|e| e.to_string())
     };
-    let imported = dpjudge::import(&path, &text, args.name.as_deref(), &mut read)
-        .map_err(|e| Fatal(e.to_string()))?;
+    let order_words: Vec<&str> = arbiter::orders::order_words().collect();
+    let imported =
+        dpjudge::import_with(&path, &text, args.name.as_deref(), &mut read, &order_words)
+            .map_err(|e| Fatal(e.to_string()))?;
     let out_name = args
         .output
         .as_ref()

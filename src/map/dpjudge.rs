@@ -269,7 +269,27 @@ pub fn import(
     name: Option<&str>,
     read: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Imported, ImportError> {
-    let mut r = Reader::default();
+    import_with(file, text, name, read, &[])
+}
+
+/// [`import`], where a place whose abbreviation is one of `order_words` (the order
+/// grammar's words: `the`, `by`, …), or a coast word a fleet on that coast could
+/// misread it as (`scs` beside a south coast), is imported under a safe id, and such
+/// an alias is dropped (each noted).
+pub fn import_with(
+    file: &str,
+    text: &str,
+    name: Option<&str>,
+    read: &mut dyn FnMut(&str) -> Result<String, String>,
+    order_words: &[&str],
+) -> Result<Imported, ImportError> {
+    let mut r = Reader {
+        order_words: order_words
+            .iter()
+            .map(|w| super::names::normalize(w))
+            .collect(),
+        ..Reader::default()
+    };
     r.used.insert(file.to_string());
     r.file(file, text, read)?;
     let stem = Path::new(file)
@@ -393,6 +413,8 @@ struct Reader {
     power: Option<usize>,
     /// Inside a variant `DIRECTIVE` block, or a dynamic `IN phase` block.
     skipping: Option<&'static str>,
+    /// The order grammar's words, normalized (no place may be written as one).
+    order_words: HashSet<String>,
 }
 
 const SKIPPED: &[(&str, &str)] = &[
@@ -1145,8 +1167,9 @@ impl Reader {
     /// The YAML map and the notes: the header, the centres and the victory threshold,
     /// the powers, each province, then the names and centres that have no place line.
     fn finish(mut self, file: &str, name: String) -> Imported {
-        let (provs, coasts_of) = self.province_order();
         let mut notes = Vec::new();
+        self.safe_names(&mut notes);
+        let (provs, coasts_of) = self.province_order();
         let mut out = String::new();
         let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
         let _ = writeln!(
@@ -1260,6 +1283,146 @@ impl Reader {
                 v
             }
         }
+    }
+
+    /// The coast words a fleet could misread a place name as: for each normalized
+    /// coast word (`sc`, `south`, `scs`, …), each coast of that id (`spa/sc`) with
+    /// each province a fleet there borders (upper case).
+    fn coast_reach(&self) -> HashMap<String, Vec<(String, String)>> {
+        let mut reach: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        let mut scratch = Vec::new();
+        for p in &self.places {
+            let up = p.written.to_ascii_uppercase();
+            let Some((prov, c)) = up.split_once('/') else {
+                continue;
+            };
+            let cid = c.to_ascii_lowercase();
+            let cname = self
+                .names
+                .get(&format!("{}/{cid}", prov.to_ascii_lowercase()))
+                .and_then(|n| {
+                    let (a, b) = (n.full.find('(')?, n.full.rfind(')')?);
+                    (b > a).then(|| title(&n.full[a + 1..b]))
+                })
+                .unwrap_or_else(|| coast_name(&cid));
+            let near: Vec<String> = self
+                .fleet_list(p, &mut scratch)
+                .iter()
+                .map(|t| t.split('/').next().unwrap_or_default().to_ascii_uppercase())
+                .collect();
+            for (w, bare) in super::names::coast_forms(&cid, &cname, &[]) {
+                if bare && w.len() > 1 {
+                    let e = reach.entry(w).or_default();
+                    e.extend(near.iter().map(|q| (up.to_ascii_lowercase(), q.clone())));
+                }
+            }
+        }
+        reach
+    }
+
+    /// Places whose abbreviation an order could misread (an order word, or a coast
+    /// word a fleet on that coast borders them by) get a safe id; such aliases are
+    /// dropped. Each is noted.
+    fn safe_names(&mut self, notes: &mut Vec<Note>) {
+        if self.order_words.is_empty() {
+            return;
+        }
+        let reach = self.coast_reach();
+        let why = |r: &Reader, word: &str, prov: &str| -> Option<String> {
+            let norm = super::names::normalize(word);
+            if r.order_words.contains(&norm) {
+                return Some("an order word".to_string());
+            }
+            let at = reach.get(&norm)?.iter().find(|(_, q)| q == prov)?;
+            let c = at.0.split('/').nth(1).unwrap_or_default();
+            Some(format!(
+                "a coast word (`{c}`): a fleet on `{}` moving there would be read as naming its coast",
+                at.0
+            ))
+        };
+        let (provs, _) = self.province_order();
+        for prov in provs {
+            let lo = prov.to_ascii_lowercase();
+            // Aliases first: dropped where they could be misread.
+            if let Some(mut n) = self.names.get(&lo).cloned() {
+                let before = n.aliases.len();
+                let mut kept = Vec::new();
+                for a in std::mem::take(&mut n.aliases) {
+                    match why(self, &a, &prov) {
+                        Some(w) => notes.push(Note { file: n.file.clone(), line: n.line, message: format!("alias `{a}` of `{lo}` is {w}: an order could misread it, so it is not carried over") }),
+                        None => kept.push(a),
+                    }
+                }
+                n.aliases = kept;
+                if n.aliases.len() != before {
+                    self.names.insert(lo.clone(), n);
+                }
+            }
+            let Some(w) = why(self, &lo, &prov) else {
+                continue;
+            };
+            let full = self
+                .names
+                .get(&lo)
+                .map(|n| n.full.clone())
+                .unwrap_or_else(|| prov.clone());
+            let Some(new) = self.safe_id(&full, &lo, &reach) else {
+                continue;
+            };
+            let nl = self.names.get(&lo).cloned();
+            let at = nl
+                .as_ref()
+                .map(|n| (n.file.clone(), n.line))
+                .or_else(|| self.place(&prov).map(|p| (p.file.clone(), p.line)))
+                .unwrap_or_default();
+            if self.rename_place(&prov, &new.to_ascii_uppercase()) {
+                if let Some(n) = nl {
+                    self.names.insert(new.clone(), n);
+                }
+                notes.push(Note { file: at.0, line: at.1, message: format!("`{lo}` ({full}) is {w}: imported under the id `{new}`; `{lo}` is not kept as an alias, since an order could misread it") });
+            }
+        }
+    }
+
+    /// A safe id for the place named `full`: three letters of its name, beginning
+    /// with its first (`Thebes` → `thb`), that are no order word, coast word, or name
+    /// of the map; else `old` and a number.
+    fn safe_id(
+        &self,
+        full: &str,
+        old: &str,
+        reach: &HashMap<String, Vec<(String, String)>>,
+    ) -> Option<String> {
+        let letters: Vec<char> = super::names::normalize(full)
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect();
+        let taken = |r: &Reader, w: &str| {
+            r.order_words.contains(w)
+                || reach.contains_key(w)
+                || r.names.contains_key(w)
+                || r.names
+                    .values()
+                    .any(|n| n.aliases.iter().any(|a| super::names::normalize(a) == w))
+                || r.place(w).is_some()
+                || r.places
+                    .iter()
+                    .any(|p| p.written.to_ascii_lowercase().split('/').next() == Some(w))
+        };
+        let first = letters.first().copied();
+        if let Some(f) = first {
+            for i in 1..letters.len() {
+                for j in i + 1..letters.len() {
+                    let w: String = [f, letters[i], letters[j]].iter().collect();
+                    if !taken(self, &w) {
+                        return Some(w);
+                    }
+                }
+            }
+        }
+        (1..100)
+            .map(|k| format!("{old}{k}"))
+            .find(|w| !taken(self, w))
     }
 
     /// Whether every power builds in any centre it owns: `RULE BUILD_ANY`, or `&SC`

@@ -320,3 +320,52 @@ fn home_centre_shorthand_any_centre_owned() {
         "somesc.map:3: `&SC`: Blue may build in any centre it owns",
     );
 }
+
+#[test]
+fn names_that_are_order_words_get_safe_ids() {
+    let (map, report) = import_clean("tests/fixtures/dpjudge/words.map");
+    has(&report, "0 errors");
+    // `the` (a filler word) and `scs` (beside `spa/sc`, a fleet there moving to it
+    // would name the coast) are imported under safe ids, the old ones not kept.
+    has(
+        &report,
+        "words.map:5: `the` (Thebes) is an order word: imported under the id `thb`",
+    );
+    has(
+        &report,
+        "words.map:8: `scs` (South Sea) is a coast word (`sc`): a fleet on `spa/sc`",
+    );
+    has(&report, "words.map:6: alias `by` of `cor` is an order word");
+    for gone in ["the", "scs"] {
+        assert!(map.prov_by_id(gone).is_none(), "{gone}");
+    }
+    let thb = map.prov_by_id("thb").unwrap();
+    assert_eq!(map.province(thb).name, "Thebes");
+    assert!(map.province(thb).aliases.is_empty());
+    assert_eq!(home(&map, "thb").as_deref(), Some("red"));
+    let red = map.power(map.power_by_name("red").unwrap());
+    assert_eq!(map.loc_id(red.units[0].1), "thb");
+    let sou = map.prov_by_id("sou").unwrap();
+    assert!(map.fleet_adjacent(map.loc_by_id("spa/sc").unwrap(), sou.into()));
+    assert!(map
+        .province(map.prov_by_id("cor").unwrap())
+        .aliases
+        .is_empty());
+    // `ecs` is a coast word on a map with an east coast only: it stays.
+    assert!(map.prov_by_id("ecs").is_some());
+
+    // A hand-written YAML map keeps its error.
+    let dir = temp_dir("dpjudge-words");
+    let yaml = dir.join("w.yaml");
+    std::fs::write(
+        &yaml,
+        "name: w\nstart: {season: spring, year: 1901}\nvictory: 1\npowers:\n  - {id: red, name: Red, adjective: Reddish, home: [the]}\nprovinces:\n  - {id: the, name: Thebes, kind: land, supply: true, home: red}\n",
+    )
+    .unwrap();
+    let o = arbiter_bytes(&["map", "check", s(&yaml)], None);
+    code(&o, 1);
+    has(
+        &stdout(&o),
+        "error[KEYWORD_NAME]: `the` is also the order word",
+    );
+}
