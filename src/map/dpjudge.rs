@@ -433,8 +433,6 @@ const SKIPPED: &[(&str, &str)] = &[
     ("LEAGUE", "leagues"),
     ("RESERVES", "reserve units"),
     ("MILITIA", "militia units"),
-    ("UNPLAYED", "removing a power"),
-    ("DROP", "dropping places"),
 ];
 
 const TERRAIN: &[&str] = &["AMEND", "WATER", "LAND", "COAST", "PORT", "SHUT"];
@@ -554,11 +552,7 @@ impl Reader {
                 ln,
                 format!("`{}` is not carried over ({what})", raw.trim()),
             );
-            if matches!(
-                up.as_str(),
-                "DUMMY" | "DUMMIES" | "TEAM" | "TEAMS" | "UNPLAYED"
-            ) && words.len() > 1
-            {
+            if matches!(up.as_str(), "DUMMY" | "DUMMIES" | "TEAM" | "TEAMS") && words.len() > 1 {
                 self.power = None;
             }
             return true;
@@ -600,6 +594,30 @@ impl Reader {
                 None => self.note(file, ln, "`UNITS` before any power".into()),
             },
             "A" | "F" => self.unit_line(l),
+            "W" if words.len() == 2 => self.note(
+                file,
+                ln,
+                format!(
+                    "`{}`: a wing (an air unit) is not carried over: arbiter has armies and fleets",
+                    raw.trim()
+                ),
+            ),
+            "DROP" => {
+                for w in words.get(1..).unwrap_or_default() {
+                    if !self.drop_place(&w.to_ascii_uppercase()) {
+                        self.note(file, ln, format!("`DROP {w}`: no such place"));
+                    }
+                }
+            }
+            "UNPLAYED" => self.unplayed(l),
+            _ if words.len() > 2
+                && !TERRAIN.contains(&up.as_str())
+                && words
+                    .get(2)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("ABUTS")) =>
+            {
+                self.note(file, ln, format!("`{}`: `{up}` is no terrain (WATER, LAND, COAST, PORT, SHUT or AMEND); the line is not read", raw.trim()))
+            }
             _ if words.len() > 1 && TERRAIN.contains(&up.as_str()) => self.terrain(file, ln, words),
             _ => self.power_line(file, ln, raw, words),
         }
@@ -622,6 +640,85 @@ impl Reader {
                 format!("`{}` is not carried over (a DPjudge rule)", raw.trim()),
             );
         }
+    }
+
+    /// `DROP place`: forget the place (and its coasts): its lines, names, every
+    /// border to it, homes, centres and units in it. False if there is none.
+    fn drop_place(&mut self, place: &str) -> bool {
+        let gone = |w: &str| {
+            let u = w.to_ascii_uppercase();
+            u == place || (!place.contains('/') && u.starts_with(&format!("{place}/")))
+        };
+        let before = self.places.len();
+        self.places.retain(|p| !gone(&p.written));
+        let dropped = self.places.len() != before;
+        for p in &mut self.places {
+            p.abuts.retain(|a| !gone(&a.text));
+        }
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+        let had_name = self.names.keys().any(|k| gone(k));
+        self.names.retain(|k, _| !gone(k));
+        for pw in &mut self.powers {
+            pw.homes.retain(|h| !gone(h));
+            pw.owns.retain(|h| !gone(h));
+            pw.units
+                .retain(|(_, l)| !gone(l.split('/').next().unwrap_or_default()));
+        }
+        self.unowned.retain(|h| !gone(h));
+        dropped || had_name
+    }
+
+    /// `UNPLAYED [ALL [EXCEPT]] [power…]`: remove powers (the current one without a
+    /// list) with all DPjudge recorded for them: their home centres are no longer
+    /// centres unless `UNOWNED` lists them (before or after).
+    fn unplayed(&mut self, l: &Line) {
+        let (file, ln, words) = (l.file, l.ln, &l.words);
+        let named: Vec<String> = words
+            .get(1..)
+            .unwrap_or_default()
+            .iter()
+            .map(|w| w.to_ascii_uppercase().replace(['+', '.'], ""))
+            .collect();
+        let all: Vec<String> = self.powers.iter().map(|p| p.key.clone()).collect();
+        let goners: Vec<String> = match named.first().map(String::as_str) {
+            None => match self.power {
+                Some(p) => vec![self.powers[p].key.clone()],
+                None => {
+                    self.note(file, ln, "`UNPLAYED` before any power".into());
+                    return;
+                }
+            },
+            Some("ALL") if named.get(1).map(String::as_str) == Some("EXCEPT") => all
+                .into_iter()
+                .filter(|k| !named[2..].contains(k))
+                .collect(),
+            Some("ALL") => all,
+            Some(_) => {
+                for n in &named {
+                    if !self.power_at.contains_key(n) {
+                        self.note(file, ln, format!("`UNPLAYED {n}`: no such power"));
+                    }
+                }
+                named
+            }
+        };
+        for g in goners {
+            if let Some(i) = self.powers.iter().position(|p| p.key == g) {
+                self.powers.remove(i);
+            }
+        }
+        self.power_at = self
+            .powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.key.clone(), i))
+            .collect();
+        self.power = None;
     }
 
     /// `VICTORY n`: the first threshold.

@@ -369,3 +369,42 @@ fn names_that_are_order_words_get_safe_ids() {
         "error[KEYWORD_NAME]: `the` is also the order word",
     );
 }
+
+#[test]
+fn a_victory_count_below_a_majority_is_imported_as_declared() {
+    // The base says 3; the variant's line, read last, wins. A count below a majority
+    // is what the designer declared: imported, and `map check` warns (exit 0).
+    let (map, report) = import_clean("tests/fixtures/dpjudge/lowvictory.map");
+    assert_eq!(map.victory, 2);
+    has(
+        &report,
+        "warning[VICTORY_NOT_MAJORITY]: 2 of 4 supply centres",
+    );
+    has(&report, "lowvictory.map:4: `VICTORY 2 3`: victory thresholds that change by year are not carried over; the first one (2) is kept");
+    has(&report, "0 errors, 1 warning");
+}
+
+#[test]
+fn unplayed_and_drop_are_imported_and_what_is_not_is_named_with_its_line() {
+    let (map, report) = import_clean("tests/fixtures/dpjudge/fewer.map");
+    // UNPLAYED GREEN: two powers; its home is neutral only because UNOWNED lists it.
+    let ids: Vec<&str> = map.powers.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["red", "blue"]);
+    let ddd = map.prov_by_id("ddd").unwrap();
+    assert!(map.province(ddd).supply);
+    assert_eq!(home(&map, "ddd"), None);
+    assert_eq!(owner(&map, "ddd"), None);
+    // DROP EEE: no province, no border to it.
+    assert!(map.prov_by_id("eee").is_none());
+    assert_eq!(map.province_count(), 5);
+    // A wing and a misspelt terrain keyword: named with the line, nothing else made.
+    has(
+        &report,
+        "fewer.map:9: `W BBB`: a wing (an air unit) is not carried over",
+    );
+    has(
+        &report,
+        "fewer.map:10: `WATRE SSS ABUTS AAA BBB DDD`: `WATRE` is no terrain",
+    );
+    assert!(map.power_by_name("watre").is_none());
+}
