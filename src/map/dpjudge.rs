@@ -1166,6 +1166,9 @@ impl Reader {
     /// are kept under the new name). False if there is no such place, or `new` is
     /// another place already (noted by the caller as nothing renamed).
     fn rename_place(&mut self, old: &str, new: &str) -> bool {
+        if old.contains('/') {
+            return self.rename_coast(old, new);
+        }
         let prov = |w: &str| w.split('/').next().unwrap_or_default().to_ascii_uppercase();
         let exists = |r: &Reader, k: &str| {
             r.places.iter().any(|p| prov(&p.written) == k)
@@ -1239,6 +1242,52 @@ impl Reader {
             }
         }
         up(&mut self.unowned);
+        true
+    }
+
+    /// Rename a coast (`BUL/EC` to `BUL/OK`, both upper case, of one province): its
+    /// line, every neighbour naming it, units on it; its name line is forgotten.
+    fn rename_coast(&mut self, old: &str, new: &str) -> bool {
+        let same_prov = old.split('/').next() == new.split('/').next();
+        let known = self.place(old).is_some() || self.names.contains_key(&old.to_ascii_lowercase());
+        if !same_prov || !known || (old != new && self.place(new).is_some()) {
+            return false;
+        }
+        let recase = |w: &str| -> Option<String> {
+            if !w.eq_ignore_ascii_case(old) {
+                None
+            } else if w == w.to_ascii_lowercase() {
+                Some(new.to_ascii_lowercase())
+            } else if is_mixed(w) {
+                Some(title(&new.replace('/', " /")).replace(" /", "/"))
+            } else {
+                Some(new.to_string())
+            }
+        };
+        for p in &mut self.places {
+            if let Some(w) = recase(&p.written) {
+                p.written = w;
+            }
+            for a in &mut p.abuts {
+                if let Some(w) = recase(&a.text) {
+                    a.text = w;
+                }
+            }
+        }
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+        self.names.remove(&old.to_ascii_lowercase());
+        for pw in &mut self.powers {
+            for (_, l) in &mut pw.units {
+                if l.eq_ignore_ascii_case(old) {
+                    *l = new.to_string();
+                }
+            }
+        }
         true
     }
 

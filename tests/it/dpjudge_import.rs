@@ -408,3 +408,16 @@ fn unplayed_and_drop_are_imported_and_what_is_not_is_named_with_its_line() {
     );
     assert!(map.power_by_name("watre").is_none());
 }
+
+#[test]
+fn a_coast_is_renamed_with_its_borders_and_units() {
+    let (map, _) = import_clean("tests/fixtures/dpjudge/coastrename.map");
+    assert!(map.loc_by_id("spa/sc").is_none());
+    let ss = map.loc_by_id("spa/ss").unwrap();
+    assert_eq!(map.coast(ss).unwrap().name, "South Shore");
+    let sou = map.prov_by_id("sou").unwrap();
+    assert!(map.fleet_adjacent(sou.into(), ss));
+    let blue = map.power(map.power_by_name("blue").unwrap());
+    let units: Vec<String> = blue.units.iter().map(|&(_, l)| map.loc_id(l)).collect();
+    assert_eq!(units, ["cor", "spa/ss"]);
+}
