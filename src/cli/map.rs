@@ -75,7 +75,8 @@ pub struct ShowArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
-    /// The DPjudge map file; `USE` and `MAP` files are read from its folder.
+    /// The DPjudge map file; `USE` and `MAP` files are read from its folder, else from
+    /// arbiter's embedded boards (`standard.map`, `standard.geography`, …).
     #[arg(value_name = "FILE.map")]
     pub file: PathBuf,
     /// Write the YAML map here (atomically); without it, to standard output (and the
