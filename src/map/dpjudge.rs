@@ -405,6 +405,9 @@ struct Reader {
     victory: Option<u16>,
     /// `RULE BUILD_ANY`: every power builds in any centre it owns.
     build_any: bool,
+    /// The build rule of an embedded board read in full (`MAP world1914`), where
+    /// it is not the classic one.
+    base_builds: Option<super::BuildRule>,
     begin: Option<(String, i32)>,
     used: HashSet<String>,
     /// Files in the order they were first read.
@@ -779,6 +782,12 @@ impl Reader {
                 Ok(text) => text,
                 Err(why) if why == NOT_FOUND => match embedded_text(&name) {
                     Some(text) => {
+                        let stem = name.rsplit_once('.').map_or(name.as_str(), |(a, _)| a);
+                        if name.to_ascii_lowercase().ends_with(".map") {
+                            self.base_builds = super::Map::embedded(stem)
+                                .map(|m| m.build_rule)
+                                .filter(|&r| r != super::BuildRule::Home);
+                        }
                         self.note(file, ln, format!("`{name}` is not in the folder of `{file}`: arbiter's embedded board `{}` is used", name.split('.').next().unwrap_or_default().to_ascii_lowercase()));
                         text
                     }
@@ -1330,6 +1339,8 @@ impl Reader {
         let _ = writeln!(out, "victory: {victory}");
         if self.builds_owned(&mut notes) {
             let _ = writeln!(out, "builds: owned");
+        } else if let Some(rule) = self.base_builds {
+            let _ = writeln!(out, "builds: {}", rule.name());
         }
         let owns = self.starting_owns(&centres, &mut notes);
         self.write_powers(&owns, &mut out);

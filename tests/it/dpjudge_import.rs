@@ -228,6 +228,15 @@ fn a_used_name_is_looked_up_in_the_folder_then_among_the_embedded_boards() {
         );
     }
 
+    // The embedded board's build rule comes with it.
+    let imp = dpjudge::import("x.map", "MAP world1914\n", None, &mut missing).unwrap();
+    let map = Map::from_yaml(&imp.yaml, "x.yaml").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(map.build_rule, arbiter::map::BuildRule::Colonial);
+    assert_eq!(
+        map.powers.len(),
+        Map::embedded("world1914").unwrap().powers.len()
+    );
+
     // In the folder: the file there wins over the embedded board of the same name.
     let dir = temp_dir("dpjudge-folder-first");
     let fix = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dpjudge");
