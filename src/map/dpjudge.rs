@@ -627,16 +627,20 @@ impl Reader {
         Ok(())
     }
 
-    /// `RULE …`: `BUILD_ANY` (build in any centre owned) is the map's `builds: owned`;
-    /// other rules are not carried over.
+    /// `RULE …`: `BUILD_ANY` (build in any centre owned) is the map's `builds: owned`,
+    /// `!BUILD_ANY` turns it off; other rules are not carried over.
     fn rule_line(&mut self, l: &Line) {
         let (file, ln, raw, words) = (l.file, l.ln, l.raw, &l.words);
         let rules = words.get(1..).unwrap_or_default();
         let any = |r: &&str| r.eq_ignore_ascii_case("BUILD_ANY");
+        let not_any = |r: &&str| r.eq_ignore_ascii_case("!BUILD_ANY");
         if rules.iter().any(any) {
             self.build_any = true;
         }
-        if !rules.iter().all(any) {
+        if rules.iter().any(not_any) {
+            self.build_any = false;
+        }
+        if !rules.iter().all(|r| any(r) || not_any(r)) {
             self.note(
                 file,
                 ln,
@@ -685,7 +689,7 @@ impl Reader {
             .get(1..)
             .unwrap_or_default()
             .iter()
-            .map(|w| w.to_ascii_uppercase().replace(['+', '.'], ""))
+            .map(|w| power_key(&w.to_ascii_uppercase()))
             .collect();
         let all: Vec<String> = self.powers.iter().map(|p| p.key.clone()).collect();
         let goners: Vec<String> = match named.first().map(String::as_str) {
@@ -1089,20 +1093,26 @@ impl Reader {
         if words.len() > 2 && words.get(1) == Some(&"->") {
             // `ENGLAND -> BRITAIN (BRITISH)`: the power keeps its homes, centres and
             // units under its new name; its old adjective is forgotten.
-            let old = up.replace(['+', '.'], "");
+            let old = power_key(&up);
             words.drain(..2);
             up = words
                 .first()
                 .map(|w| w.to_ascii_uppercase())
                 .unwrap_or_default();
-            let new = up.replace(['+', '.'], "");
+            let new = power_key(&up);
             match self.power_at.get(&old).copied() {
                 Some(p) if !self.power_at.contains_key(&new) || new == old => {
                     self.power_at.remove(&old);
                     self.power_at.insert(new.clone(), p);
                     let pw = &mut self.powers[p];
                     pw.key = new;
-                    pw.name = title(words.first().copied().unwrap_or_default());
+                    pw.name = title(
+                        words
+                            .first()
+                            .copied()
+                            .unwrap_or_default()
+                            .trim_start_matches('_'),
+                    );
                     pw.adjective.clear();
                 }
                 Some(_) => self.note(
@@ -1131,13 +1141,13 @@ impl Reader {
             }
             return;
         }
-        let key: String = up.replace(['+', '.'], "");
+        let key = power_key(&up);
         let p = match self.power_at.get(&key) {
             Some(&p) => p,
             None => {
                 self.powers.push(PowerDef {
                     key: key.clone(),
-                    name: title(first),
+                    name: title(first.trim_start_matches('_')),
                     file: file.to_string(),
                     line: ln,
                     ..PowerDef::default()
@@ -1958,6 +1968,12 @@ fn derivable(a: &str, places: &[String], coast_words: &[String]) -> bool {
     };
     let (x, c) = (super::names::normalize(x), super::names::normalize(c));
     places.contains(&x) && coast_words.iter().any(|w| super::names::normalize(w) == c)
+}
+
+/// A power's key: its name in upper case without `+`, `.` and the leading `_` that
+/// only orders DPjudge's listings (`_BELGIUM` is `BELGIUM`).
+fn power_key(up: &str) -> String {
+    up.trim_start_matches('_').replace(['+', '.'], "")
 }
 
 /// `SC!`, `SC?`: a centre the player chooses (DPjudge's `MOBILIZE`), not a place.

@@ -430,3 +430,17 @@ fn a_coast_is_renamed_with_its_borders_and_units() {
     let units: Vec<String> = blue.units.iter().map(|&(_, l)| map.loc_id(l)).collect();
     assert_eq!(units, ["cor", "spa/ss"]);
 }
+
+#[test]
+fn a_rule_turned_off_and_a_leading_underscore() {
+    use arbiter::map::BuildRule;
+    let (map, report) = import_clean("tests/fixtures/dpjudge/underscore.map");
+    assert_eq!(map.build_rule, BuildRule::Home, "RULE !BUILD_ANY");
+    assert!(!report.contains("underscore.map:4"), "{report}");
+    let blue = map.power(map.power_by_name("blue").unwrap());
+    assert_eq!(
+        (blue.name.as_str(), blue.adjective.as_str()),
+        ("Blue", "Azure")
+    );
+    assert_eq!(map.powers.len(), 3);
+}
