@@ -1563,6 +1563,7 @@ impl Reader {
         let letters: Vec<char> = super::names::normalize(full)
             .chars()
             .filter(char::is_ascii_alphanumeric)
+            .take(12)
             .collect();
         let taken = |r: &Reader, w: &str| {
             r.order_words.contains(w)
