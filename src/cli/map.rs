@@ -76,7 +76,8 @@ pub struct ShowArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct ImportArgs {
-    /// The DPjudge map file; `USE` and `MAP` files are read from its folder.
+    /// The DPjudge map file; `USE` and `MAP` files are read from its folder, else from
+    /// arbiter's embedded boards (`standard.map`, `standard.geography`, …).
     #[arg(value_name = "FILE.map")]
     pub file: PathBuf,
     /// Write the YAML map here (atomically); without it, to standard output (and the
@@ -523,13 +524,43 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     // The text of every file read, to show the lines findings point at.
     let mut texts: std::collections::HashMap<String, String> = Default::default();
     texts.insert(path.clone(), text.clone());
+    // A used file is read from the imported file's folder only: its name has no
+    // folder in it (the importer refuses one), and a link that leads out is refused
+    // here. A file that is not there is answered `NOT_FOUND`, so that an embedded
+    // board of that name is used.
+    let folder = args
+        .file
+        .parent()
+        .map(|d| {
+            if d.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                d
+            }
+        })
+        .and_then(|d| d.canonicalize().ok());
     let mut read = |p: &str| {
+        let real = match Path::new(p).canonicalize() {
+            Ok(r) => r,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Err(dpjudge::NOT_FOUND.to_string())
+            }
+            Err(e) => return Err(e.to_string()),
+        };
+        if real.parent() != folder.as_deref() {
+            return Err(format!(
+                "it leads out of the folder of `{path}` (to `{}`): a used file must be in that folder",
+                real.display()
+            ));
+        }
         let t = super::read_file(p).map_err(|e| e.to_string())?;
         texts.insert(p.to_string(), t.clone());
         Ok(t)
     };
-    let imported = dpjudge::import(&path, &text, args.name.as_deref(), &mut read)
-        .map_err(|e| Fatal(e.to_string()))?;
+    let order_words: Vec<&str> = arbiter::orders::order_words().collect();
+    let imported =
+        dpjudge::import_with(&path, &text, args.name.as_deref(), &mut read, &order_words)
+            .map_err(|e| Fatal(e.to_string()))?;
     let out_name = args
         .output
         .as_ref()

@@ -89,7 +89,8 @@ pub enum ProblemCode {
     UnitPlacement,
     /// A centre in `owns` that is not a supply centre.
     OwnedNotCentre,
-    /// A centre in `owns` that is a home centre, or that two powers own.
+    /// A centre in `owns` that is the power's own home centre, listed twice, or owned
+    /// by two powers.
     OwnedTwice,
     /// `build:` on a province that is not a supply centre.
     BuildNotCentre,
@@ -272,6 +273,13 @@ fn limits(f: &MapFile, lines: &Lines, problems: &mut Problems) {
         over(at(), key("home"), "home centres", p.home.len(), MAX_LIST);
         over(at(), key("owns"), "owned centres", p.owns.len(), MAX_LIST);
         over(at(), key("units"), "units", p.units.len(), MAX_LIST);
+        over(
+            at(),
+            key("unowned_homes"),
+            "unowned home centres",
+            p.unowned_homes.len(),
+            MAX_LIST,
+        );
     }
 }
 
@@ -983,6 +991,7 @@ impl Loader<'_> {
             let me = b.power_ids.get(&p.id.to_ascii_lowercase()).copied();
             let home = self.home_centres(b, p, line, me);
             let owns = self.owned_centres(b, p, line, me, &mut owned_by);
+            let unowned_homes = self.unowned_homes(b, p, line, me);
             let units = self.starting_units(b, p, line);
             powers.push(PowerInfo {
                 id: p.id.to_ascii_lowercase(),
@@ -990,6 +999,7 @@ impl Loader<'_> {
                 adjective: p.adjective.clone(),
                 home,
                 owns,
+                unowned_homes,
                 units,
             });
         }
@@ -1033,8 +1043,40 @@ impl Loader<'_> {
         home
     }
 
-    /// A power's `owns` list: supply centres, no one's home, owned by no other power
-    /// (`owned_by` holds the owners so far).
+    /// A power's `unowned_homes`: its own home centres.
+    fn unowned_homes(
+        &mut self,
+        b: &Board,
+        p: &super::file::PowerFile,
+        line: usize,
+        me: Option<Power>,
+    ) -> Vec<Prov> {
+        let mut out = Vec::new();
+        for h in &p.unowned_homes {
+            let at = self.lines.at(line, "unowned_homes", Some(h));
+            let key = format!("powers.{}.unowned_homes", p.id);
+            match b.prov_ids.get(&h.to_ascii_lowercase()) {
+                Some(&q) if b.provinces[q.0 as usize].home == me && me.is_some() => out.push(q),
+                Some(_) => self.problems.add(
+                    at,
+                    ProblemCode::HomeMismatch,
+                    key,
+                    format!("`{h}` is not a home centre of `{}`", p.id),
+                ),
+                None => self.problems.add(
+                    at,
+                    ProblemCode::UnknownProvince,
+                    key,
+                    format!("unknown province `{h}`"),
+                ),
+            }
+        }
+        out
+    }
+
+    /// A power's `owns` list: supply centres, not its own home centres, owned by no
+    /// other power (`owned_by` holds the owners so far). Another power's home centre
+    /// may be listed: it starts owned by this power instead of its home power.
     fn owned_centres<'f>(
         &mut self,
         b: &Board,
@@ -1065,20 +1107,18 @@ impl Loader<'_> {
                     key,
                     format!("`{o}` is not a supply centre (`supply: true`)"),
                 );
-            } else if let Some(h) = pr.home {
-                let by = &self.f.powers[h.0 as usize].id;
+            } else if pr.home.is_some() && pr.home == me {
                 self.problems.hint(
                     at,
                     C::OwnedTwice,
                     key,
-                    format!("`{o}` is a home centre of `{by}`"),
-                    Some(if Some(h) == me {
-                        "a power owns its home centres already: list it under `home` only"
-                    } else {
-                        "a home centre starts owned by its own power"
-                    }),
+                    format!("`{o}` is a home centre of `{}`", p.id),
+                    Some("a power owns its home centres already: list it under `home` only"),
                 );
             } else if let Some(other) = owned_by.insert(q, &p.id) {
+                // Another power's home centre may start owned by this power (the
+                // override DPjudge's `OWNS` allows: the "shift" variants); two powers
+                // owning one centre is a real conflict.
                 self.problems.add(
                     at,
                     C::OwnedTwice,

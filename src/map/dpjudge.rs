@@ -2,9 +2,12 @@
 //!
 //! What is read (the format as DPjudge reads it; `docs/MAPS.md` has the details):
 //! - `#` comments, blank lines; keywords in any case.
-//! - `USE`/`USES`/`MAP` `file…`: include other files, relative to the including file
-//!   (`.map` is added to a name without a dot). `MAP base` is how a variant builds on
-//!   a base map; the imported map is named after the file given (or `--name`).
+//! - `USE`/`USES`/`MAP` `file…`: include other files from the including file's folder,
+//!   else arbiter's embedded boards written in this format (`standard.map`,
+//!   `standard.geography`, …); `.map` is added to a name without a dot, and a name
+//!   with a folder in it is refused. `MAP base` is how a variant builds on a base map;
+//!   the imported map is named after the file given (or `--name`).
+//! - `OLD -> Full Name = abbr …` renames a place everywhere; `OLD -> NEW (ADJ)` a power.
 //! - `Full Name = abbr alias…`: a place's full name, its abbreviation (our id) and
 //!   aliases, where `+` stands for a space (`eas+med`). `Spain (north coast) = spa/nc …`
 //!   names a coast.
@@ -91,6 +94,195 @@ pub struct ImportError {
     pub why: String,
 }
 
+/// What `read` answers for a file that does not exist: the import then looks for an
+/// embedded board of that name.
+pub const NOT_FOUND: &str = "no such file";
+
+/// The text of an embedded board in the DPjudge format, for `USE`/`MAP` of a name
+/// that is not in the importing file's folder: `standard.map` (the whole board),
+/// `standard.geography` (names and terrain), `standard.politics` (powers, homes,
+/// neutral centres, centres owned), `standard.military` (units). Also `classic1913`
+/// and `world1914` (and `classic` for `standard`).
+pub fn embedded_text(name: &str) -> Option<String> {
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, "map"));
+    let ext = ext.to_ascii_lowercase();
+    if !matches!(ext.as_str(), "map" | "geography" | "politics" | "military") {
+        return None;
+    }
+    let map = super::Map::embedded(stem)?;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "# arbiter's embedded board `{}`, written in the DPjudge format.",
+        map.name
+    );
+    if ext == "map" || ext == "politics" {
+        dp_politics(&map, &mut out);
+    }
+    if ext == "map" || ext == "geography" {
+        dp_geography(&map, &mut out);
+    }
+    if ext == "map" || ext == "military" {
+        dp_military(&map, &mut out);
+    }
+    if ext == "map" {
+        let _ = writeln!(out, "VICTORY {}", map.victory);
+    }
+    Some(out)
+}
+
+/// A word of a DPjudge line: spaces as `+`.
+fn dp_word(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join("+")
+}
+
+/// Power lines (`ENGLAND (ENGLISH) EDI LON LVP`), with `OWNS` where a power starts
+/// with other centres than its homes, and `UNOWNED` centres.
+fn dp_politics(map: &super::Map, out: &mut String) {
+    let id = |p: super::Prov| map.province(p).id.to_ascii_uppercase();
+    for pw in map.power_ids() {
+        let info = map.power(pw);
+        let homes: Vec<String> = info.home.iter().map(|&p| id(p)).collect();
+        let _ = writeln!(
+            out,
+            "{} ({}) {}",
+            dp_word(&info.id).to_ascii_uppercase(),
+            dp_word(&info.adjective).to_ascii_uppercase(),
+            homes.join(" ")
+        );
+        if !info.owns.is_empty() || !info.unowned_homes.is_empty() {
+            let owned: Vec<String> = info
+                .home
+                .iter()
+                .filter(|h| !info.unowned_homes.contains(h))
+                .chain(&info.owns)
+                .map(|&p| id(p))
+                .collect();
+            let _ = writeln!(out, "OWNS {}", owned.join(" "));
+        }
+    }
+    let owners = map.starting_owners();
+    let neutral: Vec<String> = map
+        .provs()
+        .filter(|&p| map.province(p).supply && map.province(p).home.is_none())
+        .filter(|&p| owners.get(p.0 as usize).is_some_and(Option::is_none))
+        .map(id)
+        .collect();
+    if !neutral.is_empty() {
+        let _ = writeln!(out, "UNOWNED {}", neutral.join(" "));
+    }
+}
+
+/// Name lines and terrain lines, case carrying the unit types as DPjudge reads it:
+/// upper case for both, lower case for armies only, mixed case for fleets only; a
+/// split province's coast lines, then its own line in lower case.
+fn dp_geography(map: &super::Map, out: &mut String) {
+    use super::Terrain;
+    for p in map.provs() {
+        let pr = map.province(p);
+        for &c in &pr.coasts {
+            if let Some(nc) = map.coast(c) {
+                let mut words = vec![map.loc_id(c)];
+                words.extend(nc.aliases.iter().map(|a| dp_word(a)));
+                let _ = writeln!(out, "{} ({}) = {}", pr.name, nc.name, words.join(" "));
+            }
+        }
+        let mut words = vec![pr.id.to_ascii_lowercase()];
+        words.extend(pr.aliases.iter().map(|a| dp_word(a)));
+        let _ = writeln!(out, "{} = {}", pr.name, words.join(" "));
+    }
+    for p in map.provs() {
+        let pr = map.province(p);
+        let me: super::Loc = p.into();
+        let upper = pr.id.to_ascii_uppercase();
+        match pr.terrain {
+            Terrain::Sea => {
+                let n: Vec<String> = map
+                    .fleet_neighbours(me)
+                    .iter()
+                    .map(|&l| map.loc_id(l).to_ascii_uppercase())
+                    .collect();
+                let _ = writeln!(out, "WATER {upper} ABUTS {}", n.join(" "));
+            }
+            Terrain::Impassable => {
+                let _ = writeln!(out, "SHUT {upper}");
+            }
+            Terrain::Land => {
+                let n: Vec<String> = map
+                    .army_neighbours(p)
+                    .iter()
+                    .map(|q| map.province(q).id.to_ascii_uppercase())
+                    .collect();
+                let _ = writeln!(out, "LAND {upper} ABUTS {}", n.join(" "));
+            }
+            Terrain::Coastal if !pr.coasts.is_empty() => {
+                for &c in &pr.coasts {
+                    let n: Vec<String> = map
+                        .fleet_neighbours(c)
+                        .iter()
+                        .map(|&l| map.loc_id(l).to_ascii_uppercase())
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "COAST {} ABUTS {}",
+                        map.loc_id(c).to_ascii_uppercase(),
+                        n.join(" ")
+                    );
+                }
+                let n: Vec<String> = map
+                    .army_neighbours(p)
+                    .iter()
+                    .map(|q| map.province(q).id.to_ascii_lowercase())
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "COAST {} ABUTS {}",
+                    pr.id.to_ascii_lowercase(),
+                    n.join(" ")
+                );
+            }
+            Terrain::Coastal => {
+                let fleet = map.fleet_neighbours(me);
+                let mut n: Vec<String> = Vec::new();
+                for q in map.army_neighbours(p).iter() {
+                    let qid = map.province(q).id.to_ascii_uppercase();
+                    let by_fleet = fleet.iter().any(|&l| l == q.into());
+                    n.push(if by_fleet {
+                        qid
+                    } else {
+                        qid.to_ascii_lowercase()
+                    });
+                }
+                for &l in fleet {
+                    let q = map.prov_of(l);
+                    let army = map.army_adjacent(p, q);
+                    if army && !map.is_named_coast(l) {
+                        continue;
+                    }
+                    let lid = map.loc_id(l).to_ascii_uppercase();
+                    n.push(if army {
+                        lid
+                    } else {
+                        title(&lid.replace('/', " /")).replace(" /", "/")
+                    });
+                }
+                let _ = writeln!(out, "COAST {upper} ABUTS {}", n.join(" "));
+            }
+        }
+    }
+}
+
+/// Each power's units (`A PAR`, `F STP/SC`) after its name.
+fn dp_military(map: &super::Map, out: &mut String) {
+    for pw in map.power_ids() {
+        let info = map.power(pw);
+        let _ = writeln!(out, "{}", dp_word(&info.id).to_ascii_uppercase());
+        for &(k, l) in &info.units {
+            let _ = writeln!(out, "{} {}", k.letter(), map.loc_id(l).to_ascii_uppercase());
+        }
+    }
+}
+
 /// Import the DPjudge map `text` (read from `file`). `name` overrides the map's name;
 /// `read` returns the text of an included file, by the path computed from the including
 /// file's folder.
@@ -100,7 +292,27 @@ pub fn import(
     name: Option<&str>,
     read: &mut dyn FnMut(&str) -> Result<String, String>,
 ) -> Result<Imported, ImportError> {
-    let mut r = Reader::default();
+    import_with(file, text, name, read, &[])
+}
+
+/// [`import`], where a place whose abbreviation is one of `order_words` (the order
+/// grammar's words: `the`, `by`, …), or a coast word a fleet on that coast could
+/// misread it as (`scs` beside a south coast), is imported under a safe id, and such
+/// an alias is dropped (each noted).
+pub fn import_with(
+    file: &str,
+    text: &str,
+    name: Option<&str>,
+    read: &mut dyn FnMut(&str) -> Result<String, String>,
+    order_words: &[&str],
+) -> Result<Imported, ImportError> {
+    let mut r = Reader {
+        order_words: order_words
+            .iter()
+            .map(|w| super::names::normalize(w))
+            .collect(),
+        ..Reader::default()
+    };
     r.used.insert(file.to_string());
     r.file(file, text, read)?;
     let stem = Path::new(file)
@@ -148,12 +360,28 @@ struct PowerDef {
     adjective: String,
     homes: Vec<String>,
     owns: Vec<String>,
+    /// Whether an `OWNS`/`CENTERS` line gave the centres it starts with (else its
+    /// home centres).
+    owns_set: bool,
+    /// Where its `OWNS`/`CENTERS` lines are (the last one).
+    owns_at: (String, usize),
     /// `A BUD`, `F STP/SC`.
     units: Vec<(char, String)>,
     reinit_homes: bool,
+    /// `&SC` in its home centres: it builds in any centre it owns.
+    build_any: bool,
+    /// The line of its `&SC`.
+    build_any_at: (String, usize),
     /// Where the power is first declared.
     file: String,
     line: usize,
+}
+
+/// What a power owns at the start, apart from its home centres: `owns` (centres
+/// that are not its homes) and `unowned_homes` (its homes it starts without).
+struct StartOwns {
+    owns: Vec<String>,
+    unowned: Vec<String>,
 }
 
 /// The supply centres of an import, and the power each home centre goes to.
@@ -198,6 +426,11 @@ struct Reader {
     power_at: HashMap<String, usize>,
     unowned: Vec<String>,
     victory: Option<u16>,
+    /// `RULE BUILD_ANY`: every power builds in any centre it owns.
+    build_any: bool,
+    /// The build rule of an embedded board read in full (`MAP world1914`), where
+    /// it is not the classic one.
+    base_builds: Option<super::BuildRule>,
     begin: Option<(String, i32)>,
     used: HashSet<String>,
     /// Files in the order they were first read.
@@ -208,6 +441,8 @@ struct Reader {
     power: Option<usize>,
     /// Inside a variant `DIRECTIVE` block, or a dynamic `IN phase` block.
     skipping: Option<&'static str>,
+    /// The order grammar's words, normalized (no place may be written as one).
+    order_words: HashSet<String>,
 }
 
 const SKIPPED: &[(&str, &str)] = &[
@@ -216,8 +451,6 @@ const SKIPPED: &[(&str, &str)] = &[
     ("FLAG", "a flag picture"),
     ("FLOW", "the order of phases in a year"),
     ("NOTIFY", "whom to notify at game start"),
-    ("RULE", "a DPjudge rule"),
-    ("RULES", "DPjudge rules"),
     ("ROTATE", "rotating control"),
     ("DUMMY", "dummy powers"),
     ("DUMMIES", "dummy powers"),
@@ -227,8 +460,6 @@ const SKIPPED: &[(&str, &str)] = &[
     ("LEAGUE", "leagues"),
     ("RESERVES", "reserve units"),
     ("MILITIA", "militia units"),
-    ("UNPLAYED", "removing a power"),
-    ("DROP", "dropping places"),
 ];
 
 const TERRAIN: &[&str] = &["AMEND", "WATER", "LAND", "COAST", "PORT", "SHUT"];
@@ -361,11 +592,7 @@ impl Reader {
                 ln,
                 format!("`{}` is not carried over ({what})", raw.trim()),
             );
-            if matches!(
-                up.as_str(),
-                "DUMMY" | "DUMMIES" | "TEAM" | "TEAMS" | "UNPLAYED"
-            ) && words.len() > 1
-            {
+            if matches!(up.as_str(), "DUMMY" | "DUMMIES" | "TEAM" | "TEAMS") && words.len() > 1 {
                 self.power = None;
             }
             return true;
@@ -383,6 +610,7 @@ impl Reader {
         let (file, ln, raw, words, up) = (l.file, l.ln, l.raw, &l.words, &l.up);
         match up.as_str() {
             "VICTORY" => self.victory_line(l),
+            "RULE" | "RULES" => self.rule_line(l),
             "USE" | "USES" | "MAP" => self.includes(l, read)?,
             "BEGIN" => self.begin_line(l),
             _ if raw.contains('=') => self.name_line(file, ln, raw),
@@ -406,10 +634,135 @@ impl Reader {
                 None => self.note(file, ln, "`UNITS` before any power".into()),
             },
             "A" | "F" => self.unit_line(l),
+            "W" if words.len() == 2 => self.note(
+                file,
+                ln,
+                format!(
+                    "`{}`: a wing (an air unit) is not carried over: arbiter has armies and fleets",
+                    raw.trim()
+                ),
+            ),
+            "DROP" => {
+                for w in words.get(1..).unwrap_or_default() {
+                    if !self.drop_place(&w.to_ascii_uppercase()) {
+                        self.note(file, ln, format!("`DROP {w}`: no such place"));
+                    }
+                }
+            }
+            "UNPLAYED" => self.unplayed(l),
+            _ if words.len() > 2
+                && !TERRAIN.contains(&up.as_str())
+                && words
+                    .get(2)
+                    .is_some_and(|w| w.eq_ignore_ascii_case("ABUTS")) =>
+            {
+                self.note(file, ln, format!("`{}`: `{up}` is no terrain (WATER, LAND, COAST, PORT, SHUT or AMEND); the line is not read", raw.trim()))
+            }
             _ if words.len() > 1 && TERRAIN.contains(&up.as_str()) => self.terrain(file, ln, words),
             _ => self.power_line(file, ln, raw, words),
         }
         Ok(())
+    }
+
+    /// `RULE …`: `BUILD_ANY` (build in any centre owned) is the map's `builds: owned`,
+    /// `!BUILD_ANY` turns it off; other rules are not carried over.
+    fn rule_line(&mut self, l: &Line) {
+        let (file, ln, raw, words) = (l.file, l.ln, l.raw, &l.words);
+        let rules = words.get(1..).unwrap_or_default();
+        let any = |r: &&str| r.eq_ignore_ascii_case("BUILD_ANY");
+        let not_any = |r: &&str| r.eq_ignore_ascii_case("!BUILD_ANY");
+        if rules.iter().any(any) {
+            self.build_any = true;
+        }
+        if rules.iter().any(not_any) {
+            self.build_any = false;
+        }
+        if !rules.iter().all(|r| any(r) || not_any(r)) {
+            self.note(
+                file,
+                ln,
+                format!("`{}` is not carried over (a DPjudge rule)", raw.trim()),
+            );
+        }
+    }
+
+    /// `DROP place`: forget the place (and its coasts): its lines, names, every
+    /// border to it, homes, centres and units in it. False if there is none.
+    fn drop_place(&mut self, place: &str) -> bool {
+        let gone = |w: &str| {
+            let u = w.to_ascii_uppercase();
+            u == place || (!place.contains('/') && u.starts_with(&format!("{place}/")))
+        };
+        let before = self.places.len();
+        self.places.retain(|p| !gone(&p.written));
+        let dropped = self.places.len() != before;
+        for p in &mut self.places {
+            p.abuts.retain(|a| !gone(&a.text));
+        }
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+        let had_name = self.names.keys().any(|k| gone(k));
+        self.names.retain(|k, _| !gone(k));
+        for pw in &mut self.powers {
+            pw.homes.retain(|h| !gone(h));
+            pw.owns.retain(|h| !gone(h));
+            pw.units
+                .retain(|(_, l)| !gone(l.split('/').next().unwrap_or_default()));
+        }
+        self.unowned.retain(|h| !gone(h));
+        dropped || had_name
+    }
+
+    /// `UNPLAYED [ALL [EXCEPT]] [power…]`: remove powers (the current one without a
+    /// list) with all DPjudge recorded for them: their home centres are no longer
+    /// centres unless `UNOWNED` lists them (before or after).
+    fn unplayed(&mut self, l: &Line) {
+        let (file, ln, words) = (l.file, l.ln, &l.words);
+        let named: Vec<String> = words
+            .get(1..)
+            .unwrap_or_default()
+            .iter()
+            .map(|w| power_key(&w.to_ascii_uppercase()))
+            .collect();
+        let all: Vec<String> = self.powers.iter().map(|p| p.key.clone()).collect();
+        let goners: Vec<String> = match named.first().map(String::as_str) {
+            None => match self.power {
+                Some(p) => vec![self.powers[p].key.clone()],
+                None => {
+                    self.note(file, ln, "`UNPLAYED` before any power".into());
+                    return;
+                }
+            },
+            Some("ALL") if named.get(1).map(String::as_str) == Some("EXCEPT") => all
+                .into_iter()
+                .filter(|k| !named[2..].contains(k))
+                .collect(),
+            Some("ALL") => all,
+            Some(_) => {
+                for n in &named {
+                    if !self.power_at.contains_key(n) {
+                        self.note(file, ln, format!("`UNPLAYED {n}`: no such power"));
+                    }
+                }
+                named
+            }
+        };
+        for g in goners {
+            if let Some(i) = self.powers.iter().position(|p| p.key == g) {
+                self.powers.remove(i);
+            }
+        }
+        self.power_at = self
+            .powers
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.key.clone(), i))
+            .collect();
+        self.power = None;
     }
 
     /// `VICTORY n`: the first threshold.
@@ -430,7 +783,10 @@ impl Reader {
         }
     }
 
-    /// `USE`/`USES`/`MAP file…`: read each file not read yet, relative to this one.
+    /// `USE`/`USES`/`MAP file…`: read each file not read yet, from the folder of this
+    /// one, else (when `read` answers [`NOT_FOUND`]) from arbiter's embedded boards
+    /// (`standard.map`, `standard.geography`, …: [`embedded_text`]). A name with a
+    /// folder in it (`/`, `\`, `..`, an absolute path) is refused.
     fn includes(
         &mut self,
         l: &Line,
@@ -443,6 +799,18 @@ impl Reader {
             } else {
                 format!("{w}.map")
             };
+            let refuse = |why: String| ImportError {
+                file: name.clone(),
+                from: file.to_string(),
+                line: ln,
+                why,
+            };
+            if name.contains(['/', '\\', ':']) || name.starts_with('.') {
+                return Err(refuse(format!(
+                    "`{} {w}`: a used file is looked up in the folder of `{file}` (then among arbiter's embedded boards), so its name has no folder in it",
+                    l.up
+                )));
+            }
             let path = match Path::new(file).parent() {
                 Some(d) if !d.as_os_str().is_empty() => d.join(&name).display().to_string(),
                 _ => name.clone(),
@@ -451,12 +819,30 @@ impl Reader {
                 self.note(file, ln, format!("`{name}` is used twice; read once"));
                 continue;
             }
-            let sub = read(&path).map_err(|why| ImportError {
-                file: path.clone(),
-                from: file.to_string(),
-                line: ln,
-                why,
-            })?;
+            let sub = match read(&path) {
+                Ok(text) => text,
+                Err(why) if why == NOT_FOUND => match embedded_text(&name) {
+                    Some(text) => {
+                        let stem = name.rsplit_once('.').map_or(name.as_str(), |(a, _)| a);
+                        if name.to_ascii_lowercase().ends_with(".map") {
+                            self.base_builds = super::Map::embedded(stem)
+                                .map(|m| m.build_rule)
+                                .filter(|&r| r != super::BuildRule::Home);
+                        }
+                        self.note(file, ln, format!("`{name}` is not in the folder of `{file}`: arbiter's embedded board `{}` is used", name.split('.').next().unwrap_or_default().to_ascii_lowercase()));
+                        text
+                    }
+                    None => return Err(refuse(format!("{NOT_FOUND} in the folder of `{file}`, and arbiter has no embedded board of that name (`standard`, `classic1913`, `world1914`, with `.map`, `.geography`, `.politics` or `.military`)"))),
+                },
+                Err(why) => {
+                    return Err(ImportError {
+                        file: path.clone(),
+                        from: file.to_string(),
+                        line: ln,
+                        why,
+                    })
+                }
+            };
             self.file(&path, &sub, read)?;
         }
         Ok(())
@@ -523,11 +909,17 @@ impl Reader {
                     .skip(1)
                     .map(|w| w.to_ascii_uppercase())
                     .collect();
-                if up == "CENTERS" {
-                    self.powers[p].owns = list;
-                } else {
-                    self.powers[p].owns.extend(list);
+                let pw = &mut self.powers[p];
+                if up == "CENTERS" || !pw.owns_set {
+                    pw.owns.clear();
                 }
+                for c in list {
+                    if !pw.owns.contains(&c) {
+                        pw.owns.push(c);
+                    }
+                }
+                pw.owns_set = true;
+                pw.owns_at = (file.to_string(), ln);
             }
             None => self.note(
                 file,
@@ -568,18 +960,6 @@ impl Reader {
     fn name_line(&mut self, file: &str, ln: usize, raw: &str) {
         let (left, right) = raw.split_once('=').unwrap_or((raw, ""));
         let mut full = left.trim().to_string();
-        if let Some((old, new)) = full.split_once("->") {
-            self.note(
-                file,
-                ln,
-                format!(
-                    "`{}`: renaming `{}` is not carried over; the new name is used",
-                    raw.trim(),
-                    old.trim()
-                ),
-            );
-            full = new.trim().to_string();
-        }
         let words: Vec<&str> = right.split_whitespace().collect();
         let Some(abbr) = words.first() else {
             self.note(
@@ -589,6 +969,22 @@ impl Reader {
             );
             return;
         };
+        if let Some((old, new)) = full.clone().split_once("->") {
+            // `PIE -> Savoy = sav pie piedmont`: the place `PIE` becomes `SAV`
+            // everywhere (its lines, its neighbours' lines, homes, centres, units), its
+            // old names are forgotten, and this line gives its new ones.
+            full = new.trim().to_string();
+            let old = old.trim().to_ascii_uppercase();
+            if old.contains(char::is_whitespace) || old.is_empty() {
+                self.note(file, ln, format!("`{}`: a rename names the old place by its abbreviation (`PIE -> Savoy = sav …`); not carried over", raw.trim()));
+            } else if !self.rename_place(&old, &abbr.to_ascii_uppercase()) {
+                self.note(
+                    file,
+                    ln,
+                    format!("`{}`: no place `{old}` to rename", raw.trim()),
+                );
+            }
+        }
         let mut aliases = Vec::new();
         for a in words.get(1..).unwrap_or_default() {
             if let Some(a) = a.strip_suffix('?') {
@@ -737,6 +1133,12 @@ impl Reader {
             if h.is_empty() || w.starts_with('*') || w.starts_with('+') {
                 continue;
             }
+            if h == "&SC" {
+                // Not a place: the power builds in any centre it owns.
+                self.powers[p].build_any = !remove;
+                self.powers[p].build_any_at = (file.to_string(), ln);
+                continue;
+            }
             self.powers[p].homes.retain(|x| *x != h);
             self.unowned.retain(|x| *x != h);
             if !remove {
@@ -752,19 +1154,44 @@ impl Reader {
         };
         let mut up = first.to_ascii_uppercase();
         if words.len() > 2 && words.get(1) == Some(&"->") {
-            self.note(
-                file,
-                ln,
-                format!(
-                    "`{}`: renaming a power is not carried over; the new name is used",
-                    raw.trim()
-                ),
-            );
+            // `ENGLAND -> BRITAIN (BRITISH)`: the power keeps its homes, centres and
+            // units under its new name; its old adjective is forgotten.
+            let old = power_key(&up);
             words.drain(..2);
             up = words
                 .first()
                 .map(|w| w.to_ascii_uppercase())
                 .unwrap_or_default();
+            let new = power_key(&up);
+            match self.power_at.get(&old).copied() {
+                Some(p) if !self.power_at.contains_key(&new) || new == old => {
+                    self.power_at.remove(&old);
+                    self.power_at.insert(new.clone(), p);
+                    let pw = &mut self.powers[p];
+                    pw.key = new;
+                    pw.name = title(
+                        words
+                            .first()
+                            .copied()
+                            .unwrap_or_default()
+                            .trim_start_matches('_'),
+                    );
+                    pw.adjective.clear();
+                }
+                Some(_) => self.note(
+                    file,
+                    ln,
+                    format!(
+                        "`{}`: a power `{new}` exists already; the rename is not carried over",
+                        raw.trim()
+                    ),
+                ),
+                None => self.note(
+                    file,
+                    ln,
+                    format!("`{}`: no power `{old}` to rename", raw.trim()),
+                ),
+            }
         }
         let first = words.first().copied().unwrap_or_default();
         if up == "UNOWNED" || up == "NEUTRAL" {
@@ -777,13 +1204,13 @@ impl Reader {
             }
             return;
         }
-        let key: String = up.replace(['+', '.'], "");
+        let key = power_key(&up);
         let p = match self.power_at.get(&key) {
             Some(&p) => p,
             None => {
                 self.powers.push(PowerDef {
                     key: key.clone(),
-                    name: title(first),
+                    name: title(first.trim_start_matches('_')),
                     file: file.to_string(),
                     line: ln,
                     ..PowerDef::default()
@@ -815,6 +1242,137 @@ impl Reader {
         self.homes(p, rest, file, ln);
     }
 
+    /// Rename the place `old` (an upper-case abbreviation) to `new` everywhere: its
+    /// place lines and those of its coasts, every neighbour naming it (in the same
+    /// case), homes, centres and units; its name lines are forgotten (its coasts'
+    /// are kept under the new name). False if there is no such place, or `new` is
+    /// another place already (noted by the caller as nothing renamed).
+    fn rename_place(&mut self, old: &str, new: &str) -> bool {
+        if old.contains('/') {
+            return self.rename_coast(old, new);
+        }
+        let prov = |w: &str| w.split('/').next().unwrap_or_default().to_ascii_uppercase();
+        let exists = |r: &Reader, k: &str| {
+            r.places.iter().any(|p| prov(&p.written) == k)
+                || r.names.contains_key(&k.to_ascii_lowercase())
+        };
+        if !exists(self, old) || (old != new && self.places.iter().any(|p| prov(&p.written) == new))
+        {
+            return false;
+        }
+        // The same word in the case it was written in: `PIE`/`pie`/`Pie`.
+        let recase = |w: &str| -> Option<String> {
+            let (head, rest) = match w.split_once('/') {
+                Some((h, r)) => (h, format!("/{r}")),
+                None => (w, String::new()),
+            };
+            if !head.eq_ignore_ascii_case(old) {
+                return None;
+            }
+            let h = if head == head.to_ascii_lowercase() {
+                new.to_ascii_lowercase()
+            } else if is_mixed(head) {
+                title(new)
+            } else {
+                new.to_string()
+            };
+            Some(h + &rest)
+        };
+        for p in &mut self.places {
+            if let Some(w) = recase(&p.written) {
+                p.written = w;
+            }
+            for a in &mut p.abuts {
+                if let Some(w) = recase(&a.text) {
+                    a.text = w;
+                }
+            }
+        }
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+        let (lo, lnew) = (old.to_ascii_lowercase(), new.to_ascii_lowercase());
+        self.names.remove(&lo);
+        let coast_names: Vec<String> = self
+            .names
+            .keys()
+            .filter(|k| k.starts_with(&format!("{lo}/")))
+            .cloned()
+            .collect();
+        for k in coast_names {
+            if let Some(n) = self.names.remove(&k) {
+                self.names.insert(format!("{lnew}{}", &k[lo.len()..]), n);
+            }
+        }
+        let up = |list: &mut Vec<String>| {
+            for h in list.iter_mut() {
+                if let Some(w) = recase(h) {
+                    *h = w.to_ascii_uppercase();
+                }
+            }
+        };
+        for pw in &mut self.powers {
+            up(&mut pw.homes);
+            up(&mut pw.owns);
+            for (_, l) in &mut pw.units {
+                if let Some(w) = recase(l) {
+                    *l = w.to_ascii_uppercase();
+                }
+            }
+        }
+        up(&mut self.unowned);
+        true
+    }
+
+    /// Rename a coast (`BUL/EC` to `BUL/OK`, both upper case, of one province): its
+    /// line, every neighbour naming it, units on it; its name line is forgotten.
+    fn rename_coast(&mut self, old: &str, new: &str) -> bool {
+        let same_prov = old.split('/').next() == new.split('/').next();
+        let known = self.place(old).is_some() || self.names.contains_key(&old.to_ascii_lowercase());
+        if !same_prov || !known || (old != new && self.place(new).is_some()) {
+            return false;
+        }
+        let recase = |w: &str| -> Option<String> {
+            if !w.eq_ignore_ascii_case(old) {
+                None
+            } else if w == w.to_ascii_lowercase() {
+                Some(new.to_ascii_lowercase())
+            } else if is_mixed(w) {
+                Some(title(&new.replace('/', " /")).replace(" /", "/"))
+            } else {
+                Some(new.to_string())
+            }
+        };
+        for p in &mut self.places {
+            if let Some(w) = recase(&p.written) {
+                p.written = w;
+            }
+            for a in &mut p.abuts {
+                if let Some(w) = recase(&a.text) {
+                    a.text = w;
+                }
+            }
+        }
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+        self.names.remove(&old.to_ascii_lowercase());
+        for pw in &mut self.powers {
+            for (_, l) in &mut pw.units {
+                if l.eq_ignore_ascii_case(old) {
+                    *l = new.to_string();
+                }
+            }
+        }
+        true
+    }
+
     /// The place line of a province or location (`SPA`, `spa`, `SPA/NC`).
     fn place(&self, key: &str) -> Option<&Place> {
         self.place_at
@@ -837,8 +1395,9 @@ impl Reader {
     /// The YAML map and the notes: the header, the centres and the victory threshold,
     /// the powers, each province, then the names and centres that have no place line.
     fn finish(mut self, file: &str, name: String) -> Imported {
-        let (provs, coasts_of) = self.province_order();
         let mut notes = Vec::new();
+        self.safe_names(&mut notes);
+        let (provs, coasts_of) = self.province_order();
         let mut out = String::new();
         let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
         let _ = writeln!(
@@ -851,7 +1410,13 @@ impl Reader {
         let centres = self.centres(&mut notes);
         let victory = self.victory_threshold(file, &centres.all, &mut notes);
         let _ = writeln!(out, "victory: {victory}");
-        self.write_powers(&mut out);
+        if self.builds_owned(&mut notes) {
+            let _ = writeln!(out, "builds: owned");
+        } else if let Some(rule) = self.base_builds {
+            let _ = writeln!(out, "builds: {}", rule.name());
+        }
+        let owns = self.starting_owns(&centres, &mut notes);
+        self.write_powers(&owns, &mut out);
         let _ = writeln!(out, "provinces:");
         for prov in &provs {
             self.write_province(prov, &centres, &coasts_of, &mut out, &mut notes);
@@ -1003,7 +1568,7 @@ impl Reader {
                     home_of.insert(h.clone(), i);
                 }
             }
-            for h in pw.homes.iter().chain(&pw.owns) {
+            for h in pw.homes.iter().chain(&pw.owns).filter(|h| !chosen(h)) {
                 if !centres.contains(h) {
                     centres.push(h.clone());
                 }
@@ -1039,18 +1604,223 @@ impl Reader {
         }
     }
 
-    /// The `powers:` list.
-    fn write_powers(&self, out: &mut String) {
+    /// The coast words a fleet could misread a place name as: for each normalized
+    /// coast word (`sc`, `south`, `scs`, …), each coast of that id (`spa/sc`) with
+    /// each province a fleet there borders (upper case).
+    fn coast_reach(&self) -> HashMap<String, Vec<(String, String)>> {
+        let mut reach: HashMap<String, Vec<(String, String)>> = HashMap::new();
+        let mut scratch = Vec::new();
+        for p in &self.places {
+            let up = p.written.to_ascii_uppercase();
+            let Some((prov, c)) = up.split_once('/') else {
+                continue;
+            };
+            let cid = c.to_ascii_lowercase();
+            let cname = self
+                .names
+                .get(&format!("{}/{cid}", prov.to_ascii_lowercase()))
+                .and_then(|n| {
+                    let (a, b) = (n.full.find('(')?, n.full.rfind(')')?);
+                    (b > a).then(|| title(&n.full[a + 1..b]))
+                })
+                .unwrap_or_else(|| coast_name(&cid));
+            let near: Vec<String> = self
+                .fleet_list(p, &mut scratch)
+                .iter()
+                .map(|t| t.split('/').next().unwrap_or_default().to_ascii_uppercase())
+                .collect();
+            for (w, bare) in super::names::coast_forms(&cid, &cname, &[]) {
+                if bare && w.len() > 1 {
+                    let e = reach.entry(w).or_default();
+                    e.extend(near.iter().map(|q| (up.to_ascii_lowercase(), q.clone())));
+                }
+            }
+        }
+        reach
+    }
+
+    /// Places whose abbreviation an order could misread (an order word, or a coast
+    /// word a fleet on that coast borders them by) get a safe id; such aliases are
+    /// dropped. Each is noted.
+    fn safe_names(&mut self, notes: &mut Vec<Note>) {
+        if self.order_words.is_empty() {
+            return;
+        }
+        let reach = self.coast_reach();
+        let why = |r: &Reader, word: &str, prov: &str| -> Option<String> {
+            let norm = super::names::normalize(word);
+            if r.order_words.contains(&norm) {
+                return Some("an order word".to_string());
+            }
+            let at = reach.get(&norm)?.iter().find(|(_, q)| q == prov)?;
+            let c = at.0.split('/').nth(1).unwrap_or_default();
+            Some(format!(
+                "a coast word (`{c}`): a fleet on `{}` moving there would be read as naming its coast",
+                at.0
+            ))
+        };
+        let (provs, _) = self.province_order();
+        for prov in provs {
+            let lo = prov.to_ascii_lowercase();
+            // Aliases first: dropped where they could be misread.
+            if let Some(mut n) = self.names.get(&lo).cloned() {
+                let before = n.aliases.len();
+                let mut kept = Vec::new();
+                for a in std::mem::take(&mut n.aliases) {
+                    match why(self, &a, &prov) {
+                        Some(w) => notes.push(Note { file: n.file.clone(), line: n.line, message: format!("alias `{a}` of `{lo}` is {w}: an order could misread it, so it is not carried over") }),
+                        None => kept.push(a),
+                    }
+                }
+                n.aliases = kept;
+                if n.aliases.len() != before {
+                    self.names.insert(lo.clone(), n);
+                }
+            }
+            let Some(w) = why(self, &lo, &prov) else {
+                continue;
+            };
+            let full = self
+                .names
+                .get(&lo)
+                .map(|n| n.full.clone())
+                .unwrap_or_else(|| prov.clone());
+            let Some(new) = self.safe_id(&full, &lo, &reach) else {
+                continue;
+            };
+            let nl = self.names.get(&lo).cloned();
+            let at = nl
+                .as_ref()
+                .map(|n| (n.file.clone(), n.line))
+                .or_else(|| self.place(&prov).map(|p| (p.file.clone(), p.line)))
+                .unwrap_or_default();
+            if self.rename_place(&prov, &new.to_ascii_uppercase()) {
+                if let Some(n) = nl {
+                    self.names.insert(new.clone(), n);
+                }
+                notes.push(Note { file: at.0, line: at.1, message: format!("`{lo}` ({full}) is {w}: imported under the id `{new}`; `{lo}` is not kept as an alias, since an order could misread it") });
+            }
+        }
+    }
+
+    /// A safe id for the place named `full`: three letters of its name, beginning
+    /// with its first (`Thebes` → `thb`), that are no order word, coast word, or name
+    /// of the map; else `old` and a number.
+    fn safe_id(
+        &self,
+        full: &str,
+        old: &str,
+        reach: &HashMap<String, Vec<(String, String)>>,
+    ) -> Option<String> {
+        let letters: Vec<char> = super::names::normalize(full)
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .take(12)
+            .collect();
+        let taken = |r: &Reader, w: &str| {
+            r.order_words.contains(w)
+                || reach.contains_key(w)
+                || r.names.contains_key(w)
+                || r.names
+                    .values()
+                    .any(|n| n.aliases.iter().any(|a| super::names::normalize(a) == w))
+                || r.place(w).is_some()
+                || r.places
+                    .iter()
+                    .any(|p| p.written.to_ascii_lowercase().split('/').next() == Some(w))
+        };
+        let first = letters.first().copied();
+        if let Some(f) = first {
+            for i in 1..letters.len() {
+                for j in i + 1..letters.len() {
+                    let w: String = [f, letters[i], letters[j]].iter().collect();
+                    if !taken(self, &w) {
+                        return Some(w);
+                    }
+                }
+            }
+        }
+        (1..100)
+            .map(|k| format!("{old}{k}"))
+            .find(|w| !taken(self, w))
+    }
+
+    /// Whether every power builds in any centre it owns: `RULE BUILD_ANY`, or `&SC`
+    /// among the home centres of every power. `&SC` for some powers only is noted
+    /// (arbiter's build rule is the map's).
+    fn builds_owned(&self, notes: &mut Vec<Note>) -> bool {
+        if self.build_any {
+            return true;
+        }
+        let some: Vec<&PowerDef> = self.powers.iter().filter(|p| p.build_any).collect();
+        if !some.is_empty() && some.len() == self.powers.len() {
+            return true;
+        }
+        for pw in some {
+            notes.push(Note {
+                file: pw.build_any_at.0.clone(),
+                line: pw.build_any_at.1,
+                message: format!("`&SC`: {} may build in any centre it owns in DPjudge; arbiter's build rule is the whole map's (`builds: owned` for every power), and the other powers build in their home centres: not carried over", pw.name),
+            });
+        }
+        false
+    }
+
+    /// The `owns` of each power, as DPjudge means its `OWNS`/`CENTERS` lines: the
+    /// centres a power starts with (without them, its home centres). Its own home
+    /// centres are left out (a power owns them anyway); another power's home centre
+    /// stays (it starts owned by this power instead). A home centre its power's list
+    /// leaves out and no other power owns goes to the power's `unowned_homes`.
+    fn starting_owns(&self, centres: &Centres, notes: &mut Vec<Note>) -> Vec<StartOwns> {
+        let mut out = Vec::new();
+        for (i, pw) in self.powers.iter().enumerate() {
+            let (file, line) = pw.owns_at.clone();
+            let mut owns = Vec::new();
+            for c in &pw.owns {
+                if chosen(c) {
+                    notes.push(Note {
+                        file: file.clone(),
+                        line,
+                        message: format!("`{c}` (a centre the player chooses) is not carried over"),
+                    });
+                } else if centres.home_of.get(c) != Some(&i) {
+                    owns.push(c.clone());
+                }
+            }
+            let mut unowned = Vec::new();
+            if pw.owns_set {
+                for h in &pw.homes {
+                    let owned_by_other =
+                        self.powers.iter().any(|o| o.owns_set && o.owns.contains(h));
+                    if centres.home_of.get(h) == Some(&i) && !pw.owns.contains(h) && !owned_by_other
+                    {
+                        unowned.push(h.clone());
+                    }
+                }
+            }
+            out.push(StartOwns { owns, unowned });
+        }
+        out
+    }
+
+    /// The `powers:` list (`owns` from [`Reader::starting_owns`]).
+    fn write_powers(&self, owns: &[StartOwns], out: &mut String) {
         let _ = writeln!(out, "powers:");
-        for pw in &self.powers {
+        for (i, pw) in self.powers.iter().enumerate() {
             let _ = writeln!(out, "  - id: {}", scalar(&pw.key.to_ascii_lowercase()));
             let _ = writeln!(out, "    name: {}", scalar(&pw.name));
             let _ = writeln!(out, "    adjective: {}", scalar(&pw.adjective));
             let homes: Vec<String> = pw.homes.iter().map(|h| h.to_ascii_lowercase()).collect();
             let _ = writeln!(out, "    home: {}", flow(&homes));
-            if !pw.owns.is_empty() {
-                let owns: Vec<String> = pw.owns.iter().map(|h| h.to_ascii_lowercase()).collect();
-                let _ = writeln!(out, "    owns: {}", flow(&owns));
+            let start = owns.get(i);
+            for (key, list) in [
+                ("owns", start.map(|s| &s.owns)),
+                ("unowned_homes", start.map(|s| &s.unowned)),
+            ] {
+                if let Some(list) = list.filter(|l| !l.is_empty()) {
+                    let ids: Vec<String> = list.iter().map(|h| h.to_ascii_lowercase()).collect();
+                    let _ = writeln!(out, "    {key}: {}", flow(&ids));
+                }
             }
             if !pw.units.is_empty() {
                 let units: Vec<String> = pw
@@ -1309,7 +2079,7 @@ impl Reader {
             }
         }
         for pw in &self.powers {
-            for h in pw.homes.iter().chain(&pw.owns) {
+            for h in pw.homes.iter().chain(&pw.owns).filter(|h| !chosen(h)) {
                 if self.place(h).is_none() && !coasts_of.contains_key(h) {
                     notes.push(Note {
                         file: pw.file.clone(),
@@ -1366,6 +2136,17 @@ fn derivable(a: &str, places: &[String], coast_words: &[String]) -> bool {
     };
     let (x, c) = (super::names::normalize(x), super::names::normalize(c));
     places.contains(&x) && coast_words.iter().any(|w| super::names::normalize(w) == c)
+}
+
+/// A power's key: its name in upper case without `+`, `.` and the leading `_` that
+/// only orders DPjudge's listings (`_BELGIUM` is `BELGIUM`).
+fn power_key(up: &str) -> String {
+    up.trim_start_matches('_').replace(['+', '.'], "")
+}
+
+/// `SC!`, `SC?`: a centre the player chooses (DPjudge's `MOBILIZE`), not a place.
+fn chosen(c: &str) -> bool {
+    c == "SC!" || c == "SC?"
 }
 
 /// A coast's name from its id: `nc` → `North Coast`.

@@ -59,6 +59,10 @@ pub struct PowerFile {
     /// Supply centres owned at the start that are not home centres (colonies).
     #[serde(default)]
     pub owns: Vec<String>,
+    /// Home centres of this power that start unowned (a DPjudge `OWNS` list that
+    /// leaves them out).
+    #[serde(default)]
+    pub unowned_homes: Vec<String>,
     /// Starting units, `A par`, `F stp/sc`.
     #[serde(default)]
     pub units: Vec<String>,

@@ -149,6 +149,8 @@ pub struct PowerInfo {
     pub home: Vec<Prov>,
     /// Supply centres owned at the start that are not home centres (colonies).
     pub owns: Vec<Prov>,
+    /// Home centres that start unowned (`unowned_homes`).
+    pub unowned_homes: Vec<Prov>,
     pub units: Vec<(UnitKind, Loc)>,
 }
 
@@ -538,10 +540,16 @@ impl Map {
             .map(|i| Power(i as u8))
     }
 
-    /// The supply-centre owners at the start: every home centre owned by its power,
-    /// and the centres each power `owns` at the start; the rest unowned.
+    /// The supply-centre owners at the start: every home centre owned by its power
+    /// (but those in its `unowned_homes`), and the centres each power `owns` at the
+    /// start (another power's home centre too); the rest unowned.
     pub fn starting_owners(&self) -> Vec<Option<Power>> {
         let mut owners: Vec<Option<Power>> = self.provinces.iter().map(|p| p.home).collect();
+        for pw in self.power_ids() {
+            for &p in &self.power(pw).unowned_homes {
+                owners[p.0 as usize] = None;
+            }
+        }
         for pw in self.power_ids() {
             for &p in &self.power(pw).owns {
                 owners[p.0 as usize] = Some(pw);

@@ -357,23 +357,30 @@ fn coast_words(map: &Map) -> FastMap<String, CoastWord> {
                 bare,
             });
         };
-        put(normalize(&c.id), true);
-        put(normalize(&c.name), true);
-        for a in &c.aliases {
-            put(normalize(a), true);
-        }
-        if let Some(first) = normalize(&c.name).split(' ').next() {
-            put(first.to_string(), true);
-            put(format!("{first}ern"), false);
-            if let Some(ch) = first.chars().next() {
-                put(ch.to_string(), true);
-                put(format!("{ch} c"), true);
-                put(format!("{ch} coast"), true);
-                put(format!("{ch}cs"), true);
-            }
+        for (w, bare) in coast_forms(&c.id, &c.name, &c.aliases) {
+            put(w, bare);
         }
     }
     coasts
+}
+
+/// The words a coast is written as, normalized, each with whether it may stand bare
+/// after a place: its id, name, aliases, and the forms of its name's first word
+/// (`north`, `northern` (not bare), `n`, `n c`, `n coast`, `ncs`).
+pub fn coast_forms(id: &str, name: &str, aliases: &[String]) -> Vec<(String, bool)> {
+    let mut out = vec![(normalize(id), true), (normalize(name), true)];
+    out.extend(aliases.iter().map(|a| (normalize(a), true)));
+    if let Some(first) = normalize(name).split(' ').next() {
+        out.push((first.to_string(), true));
+        out.push((format!("{first}ern"), false));
+        if let Some(ch) = first.chars().next() {
+            out.push((ch.to_string(), true));
+            out.push((format!("{ch} c"), true));
+            out.push((format!("{ch} coast"), true));
+            out.push((format!("{ch}cs"), true));
+        }
+    }
+    out
 }
 
 /// Every power word: id, name, adjective, the other names a power is known by, and

@@ -118,7 +118,7 @@ pub const CODES: &[CodeInfo] = &[
     info("HOME_MISMATCH", E, "loader", "a home centre says its power, and its power lists it under `home`"),
     info("CENTRE_TWO_HOMES", E, "check", "a centre is the home of one power at most"),
     info("OWNED_NOT_CENTRE", E, "loader", "a centre a power `owns` at the start is a supply centre"),
-    info("OWNED_TWICE", E, "loader", "a centre starts owned by one power: not a home centre, not owned by two"),
+    info("OWNED_TWICE", E, "loader", "a centre starts owned by one power: not listed twice, not owned by two, not a power's own home in its `owns`"),
     info("BUILD_NOT_CENTRE", E, "loader", "`build:` is given on supply centres only"),
     info("BAD_UNIT", E, "loader", "a starting unit is written `A par` or `F stp/sc`"),
     info("UNIT_PLACEMENT", E, "loader", "a starting unit stands where its type may (no army at sea, no fleet inland or without its coast, nothing in an impassable province), one to a province"),

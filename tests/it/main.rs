@@ -7,6 +7,7 @@ mod batch_stream;
 mod begin;
 mod cli;
 mod convoy_scale;
+mod dpjudge_import;
 mod explain;
 mod foreign_ids;
 mod games;
