@@ -13,7 +13,7 @@
 use std::sync::OnceLock;
 
 use arbiter::game::advance;
-use arbiter::state::{Phase, PhaseKind, Position, Retreating, Unit};
+use arbiter::state::{Dislodged, Phase, PhaseKind, Position, Unit};
 use arbiter::judge::Rules;
 use arbiter::map::{BuildRule, Loc, Map, Power, Prov, Season, UnitKind};
 use arbiter::orders::{Order, OrderKind, ParseOptions, Span, UnitRef};
@@ -227,7 +227,7 @@ fn position(u: &mut Unstructured, map: &Map) -> Result<Position> {
                 }
             }
             let by = Prov(u.choose_index(map.province_count())? as u16);
-            position.dislodged.push(Retreating {
+            position.dislodged.push(Dislodged {
                 unit: d,
                 by,
                 retreats,
