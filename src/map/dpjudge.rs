@@ -489,6 +489,27 @@ fn is_mixed(s: &str) -> bool {
 }
 
 impl Reader {
+    /// Rename every place line and every border that `recase` rewrites (a rename's
+    /// old name, in the case it was written), and index the places again.
+    fn rewrite_places(&mut self, recase: impl Fn(&str) -> Option<String>) {
+        for p in &mut self.places {
+            if let Some(w) = recase(&p.written) {
+                p.written = w;
+            }
+            for a in &mut p.abuts {
+                if let Some(w) = recase(&a.text) {
+                    a.text = w;
+                }
+            }
+        }
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+    }
+
     /// A line that cannot be imported and changes the game if left out: an error.
     fn refuse(&mut self, file: &str, line: usize, message: String) {
         self.refused.push(Note {
@@ -1278,22 +1299,7 @@ impl Reader {
             };
             Some(h + &rest)
         };
-        for p in &mut self.places {
-            if let Some(w) = recase(&p.written) {
-                p.written = w;
-            }
-            for a in &mut p.abuts {
-                if let Some(w) = recase(&a.text) {
-                    a.text = w;
-                }
-            }
-        }
-        self.place_at = self
-            .places
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
-            .collect();
+        self.rewrite_places(recase);
         let (lo, lnew) = (old.to_ascii_lowercase(), new.to_ascii_lowercase());
         self.names.remove(&lo);
         let coast_names: Vec<String> = self
@@ -1346,22 +1352,7 @@ impl Reader {
                 Some(new.to_string())
             }
         };
-        for p in &mut self.places {
-            if let Some(w) = recase(&p.written) {
-                p.written = w;
-            }
-            for a in &mut p.abuts {
-                if let Some(w) = recase(&a.text) {
-                    a.text = w;
-                }
-            }
-        }
-        self.place_at = self
-            .places
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
-            .collect();
+        self.rewrite_places(recase);
         self.names.remove(&old.to_ascii_lowercase());
         for pw in &mut self.powers {
             for (_, l) in &mut pw.units {

@@ -3,29 +3,7 @@
 //! an order reads it; every refusal of a retreat or adjustment order names the choices
 //! the player has.
 
-use std::path::Path;
-use std::process::Output;
-
-use crate::common::arbiter_bytes;
-use crate::common::{code, has, s, stderr, stdout, temp_dir};
-
-fn arbiter(args: &[&str]) -> Output {
-    arbiter_bytes(args, None)
-}
-
-/// A new game on the classic board in `dir`, at Spring 1901 movement.
-fn new_game(dir: &Path) -> String {
-    let game = dir.join("game.yaml");
-    code(&arbiter(&["new", s(&game)]), 0);
-    s(&game).to_string()
-}
-
-/// Write a slip named `name` in `dir`.
-fn slip(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    s(&path).to_string()
-}
+use crate::common::{arbiter, code, has, new_game, s, slip, stderr, stdout, temp_dir};
 
 /// `explain` and `map show` read a place as an order does: the short forms players
 /// write (`Mid Atl`, `N Sea`, `Lpool`, `Wes Med`) are read, a misspelling that only

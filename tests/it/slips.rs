@@ -4,28 +4,8 @@
 //! another phase than the one judged blocks judging unless the referee accepts it.
 
 use std::path::Path;
-use std::process::Output;
 
-use crate::common::arbiter_bytes;
-use crate::common::{code, s, stderr, stdout, temp_dir};
-
-fn arbiter(args: &[&str]) -> Output {
-    arbiter_bytes(args, None)
-}
-
-/// A new game on the classic board in `dir`, at Spring 1901 movement.
-fn new_game(dir: &Path) -> String {
-    let game = dir.join("game.yaml");
-    code(&arbiter(&["new", s(&game)]), 0);
-    s(&game).to_string()
-}
-
-/// Write a slip named `name` in `dir`.
-fn slip(dir: &Path, name: &str, text: &str) -> String {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    s(&path).to_string()
-}
+use crate::common::{arbiter, arbiter_bytes, code, new_game, s, slip, stderr, stdout, temp_dir};
 
 fn game_bytes(game: &str) -> Vec<u8> {
     std::fs::read(game).unwrap()

@@ -21,6 +21,20 @@ fn owners(map: &Map, counts: &[(&str, usize)]) -> Vec<Option<Power>> {
     owners
 }
 
+/// A Fall movement phase on `map` with no units and these owners: it ends the year with
+/// the centres as they are.
+fn fall_without_units(map: &Map, counts: &[(&str, usize)]) -> Position {
+    let mut pos = Position::initial(map);
+    pos.units.clear();
+    pos.owners = owners(map, counts);
+    pos.phase = Phase {
+        season: Season::Fall,
+        kind: PhaseKind::Movement,
+        ..pos.phase
+    };
+    pos
+}
+
 fn name(map: &Map, p: Option<Power>) -> Option<String> {
     p.map(|p| map.power(p).id.clone())
 }
@@ -54,14 +68,7 @@ fn a_tie_for_the_most_is_no_winner_yet() {
 #[test]
 fn a_fall_turn_names_the_winner_and_ends_the_game() {
     let map = Map::embedded("world1914").unwrap();
-    let mut pos = Position::initial(&map);
-    pos.units.clear();
-    pos.owners = owners(&map, &[("england", 37), ("russia", 40)]);
-    pos.phase = Phase {
-        season: Season::Fall,
-        kind: PhaseKind::Movement,
-        ..pos.phase
-    };
+    let mut pos = fall_without_units(&map, &[("england", 37), ("russia", 40)]);
     let (r, _) = advance(&map, Rules::default(), &pos, &[], None).unwrap();
     assert_eq!(name(&map, r.winner).as_deref(), Some("russia"));
     assert_eq!(r.next, None, "the game ends with a winner");
@@ -79,14 +86,7 @@ fn a_fall_turn_names_the_winner_and_ends_the_game() {
 #[test]
 fn the_sheet_names_every_power_past_the_line() {
     let map = Map::embedded("world1914").unwrap();
-    let mut pos = Position::initial(&map);
-    pos.units.clear();
-    pos.owners = owners(&map, &[("england", 37), ("russia", 40)]);
-    pos.phase = Phase {
-        season: Season::Fall,
-        kind: PhaseKind::Movement,
-        ..pos.phase
-    };
+    let mut pos = fall_without_units(&map, &[("england", 37), ("russia", 40)]);
     let (r, _) = advance(&map, Rules::default(), &pos, &[], None).unwrap();
     let sheet = arbiter::report::text::sheet(&map, "w", &r).replace("\n    ", " ");
     assert!(

@@ -94,3 +94,22 @@ pub fn units_of(v: &serde_json::Value, power: &str) -> Vec<String> {
     u.sort();
     u
 }
+
+/// `arbiter ARGS` with a closed standard input.
+pub fn arbiter(args: &[&str]) -> Output {
+    arbiter_bytes(args, None)
+}
+
+/// A new game on the classic board in `dir`, at Spring 1901 movement.
+pub fn new_game(dir: &std::path::Path) -> String {
+    let game = dir.join("game.yaml");
+    code(&arbiter(&["new", s(&game)]), 0);
+    s(&game).to_string()
+}
+
+/// Write a slip named `name` in `dir`.
+pub fn slip(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    s(&path).to_string()
+}
