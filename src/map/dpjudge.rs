@@ -489,6 +489,16 @@ fn is_mixed(s: &str) -> bool {
 }
 
 impl Reader {
+    /// Index the places by their written name, upper case, again.
+    fn index_places(&mut self) {
+        self.place_at = self
+            .places
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
+            .collect();
+    }
+
     /// Rename every place line and every border that `recase` rewrites (a rename's
     /// old name, in the case it was written), and index the places again.
     fn rewrite_places(&mut self, recase: impl Fn(&str) -> Option<String>) {
@@ -502,12 +512,7 @@ impl Reader {
                 }
             }
         }
-        self.place_at = self
-            .places
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
-            .collect();
+        self.index_places();
     }
 
     /// A line that cannot be imported and changes the game if left out: an error.
@@ -720,12 +725,7 @@ impl Reader {
         for p in &mut self.places {
             p.abuts.retain(|a| !gone(&a.text));
         }
-        self.place_at = self
-            .places
-            .iter()
-            .enumerate()
-            .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
-            .collect();
+        self.index_places();
         let had_name = self.names.keys().any(|k| gone(k));
         self.names.retain(|k, _| !gone(k));
         for pw in &mut self.powers {
