@@ -1006,6 +1006,21 @@ impl Loader<'_> {
         powers
     }
 
+    /// The province a power's list (`home`, `unowned_homes`, `owns`) names as `name`,
+    /// or an `UNKNOWN_PROVINCE` problem at `at` under `key`.
+    fn listed_province(&mut self, b: &Board, name: &str, at: Pos, key: String) -> Option<Prov> {
+        let q = b.prov_ids.get(&name.to_ascii_lowercase()).copied();
+        if q.is_none() {
+            self.problems.add(
+                at,
+                ProblemCode::UnknownProvince,
+                key,
+                format!("unknown province `{name}`"),
+            );
+        }
+        q
+    }
+
     /// A power's `home` list: provinces of the map that name it as their `home:`.
     fn home_centres(
         &mut self,
@@ -1016,28 +1031,22 @@ impl Loader<'_> {
     ) -> Vec<Prov> {
         let mut home = Vec::new();
         for h in &p.home {
-            match b.prov_ids.get(&h.to_ascii_lowercase()) {
-                Some(&q) => {
-                    home.push(q);
-                    let ph = b.provinces[q.0 as usize].home;
-                    if ph != me {
-                        self.problems.add(
-                            self.lines.at(line, "home", Some(h)),
-                            ProblemCode::HomeMismatch,
-                            format!("powers.{}.home", p.id),
-                            format!(
-                                "`{h}` is listed as a home centre but the province does not say `home: {}`",
-                                p.id
-                            ),
-                        );
-                    }
-                }
-                None => self.problems.add(
-                    self.lines.at(line, "home", Some(h)),
-                    ProblemCode::UnknownProvince,
-                    format!("powers.{}.home", p.id),
-                    format!("unknown province `{h}`"),
-                ),
+            let at = self.lines.at(line, "home", Some(h));
+            let key = format!("powers.{}.home", p.id);
+            let Some(q) = self.listed_province(b, h, at, key.clone()) else {
+                continue;
+            };
+            home.push(q);
+            if b.provinces[q.0 as usize].home != me {
+                self.problems.add(
+                    at,
+                    ProblemCode::HomeMismatch,
+                    key,
+                    format!(
+                        "`{h}` is listed as a home centre but the province does not say `home: {}`",
+                        p.id
+                    ),
+                );
             }
         }
         home
@@ -1055,20 +1064,18 @@ impl Loader<'_> {
         for h in &p.unowned_homes {
             let at = self.lines.at(line, "unowned_homes", Some(h));
             let key = format!("powers.{}.unowned_homes", p.id);
-            match b.prov_ids.get(&h.to_ascii_lowercase()) {
-                Some(&q) if b.provinces[q.0 as usize].home == me && me.is_some() => out.push(q),
-                Some(_) => self.problems.add(
+            let Some(q) = self.listed_province(b, h, at, key.clone()) else {
+                continue;
+            };
+            if me.is_some() && b.provinces[q.0 as usize].home == me {
+                out.push(q);
+            } else {
+                self.problems.add(
                     at,
                     ProblemCode::HomeMismatch,
                     key,
                     format!("`{h}` is not a home centre of `{}`", p.id),
-                ),
-                None => self.problems.add(
-                    at,
-                    ProblemCode::UnknownProvince,
-                    key,
-                    format!("unknown province `{h}`"),
-                ),
+                );
             }
         }
         out
@@ -1090,13 +1097,7 @@ impl Loader<'_> {
         for o in &p.owns {
             let at = self.lines.at(line, "owns", Some(o));
             let key = format!("powers.{}.owns", p.id);
-            let Some(&q) = b.prov_ids.get(&o.to_ascii_lowercase()) else {
-                self.problems.add(
-                    at,
-                    C::UnknownProvince,
-                    key,
-                    format!("unknown province `{o}`"),
-                );
+            let Some(q) = self.listed_province(b, o, at, key.clone()) else {
                 continue;
             };
             let pr = &b.provinces[q.0 as usize];
