@@ -286,7 +286,7 @@ pub fn load_map_as(name: &str, strict: bool) -> Result<Map, Fatal> {
             (findings, None) => Err(findings),
         }
     };
-    loaded.map_err(|findings| {
+    let mut map = loaded.map_err(|findings| {
         let shown = arbiter::mapcheck::render(&findings, |f| (f == name).then_some(src.as_str()));
         let (e, w, _) = arbiter::mapcheck::count(&findings);
         Fatal(format!(
@@ -294,7 +294,41 @@ pub fn load_map_as(name: &str, strict: bool) -> Result<Map, Fatal> {
             arbiter::report::text::count(e, "error"),
             arbiter::report::text::count(w, "warning")
         ))
-    })
+    })?;
+    if let Some(d) = load_drawing(path, &map)? {
+        map.drawing = Some(std::sync::Arc::new(d));
+    }
+    Ok(map)
+}
+
+/// The drawing file of a map file: `NAME.drawing.yaml` beside `NAME.yaml`.
+pub fn drawing_path(map_file: &Path) -> std::path::PathBuf {
+    let stem = map_file
+        .file_stem()
+        .map_or_else(|| "map".into(), |s| s.to_string_lossy().into_owned());
+    map_file.with_file_name(format!("{stem}.drawing.yaml"))
+}
+
+/// The drawing beside a map file, if there is one; a drawing that does not fit the
+/// map is an error naming each problem and its line.
+fn load_drawing(
+    map_file: &Path,
+    map: &Map,
+) -> Result<Option<arbiter::map::drawing::Drawing>, Fatal> {
+    let path = drawing_path(map_file);
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let shown = path.display().to_string();
+    let src = read_file(&path).map_err(|e| Fatal(format!("cannot read drawing `{shown}`: {e}")))?;
+    arbiter::map::drawing::Drawing::from_yaml(&src, &shown, map)
+        .map(Some)
+        .map_err(|e| {
+            Fatal(format!(
+                "the drawing does not fit the map:\n{e}\n(fix it, or delete it and run `arbiter map draw {}`)",
+                map_file.display()
+            ))
+        })
 }
 
 pub fn parse_rules(s: &str) -> Result<Rules, Fatal> {

@@ -94,6 +94,8 @@ pub enum ProblemCode {
     OwnedTwice,
     /// `build:` on a province that is not a supply centre.
     BuildNotCentre,
+    /// A drawing file (`NAME.drawing.yaml`) that does not fit its map or is malformed.
+    Drawing,
 }
 
 impl ProblemCode {
@@ -124,6 +126,7 @@ impl ProblemCode {
             OwnedNotCentre => "OWNED_NOT_CENTRE",
             OwnedTwice => "OWNED_TWICE",
             BuildNotCentre => "BUILD_NOT_CENTRE",
+            Drawing => "DRAWING",
         }
     }
 }
@@ -1284,6 +1287,7 @@ fn assemble(
         names: std::sync::OnceLock::new(),
         sea_table,
         ids,
+        drawing: None,
     }
 }
 

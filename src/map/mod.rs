@@ -6,6 +6,7 @@
 
 mod build;
 pub mod dpjudge;
+pub mod drawing;
 pub mod file;
 pub mod locate;
 pub mod names;
@@ -240,6 +241,9 @@ pub struct Map {
     sea_table: Option<SeaTable>,
     /// Every location's short id, for printing and lookup.
     ids: LocIds,
+    /// The board drawn as a map ([`drawing`]), when it has one: the embedded maps carry
+    /// theirs; a map file's is read from `NAME.drawing.yaml` beside it.
+    pub drawing: Option<std::sync::Arc<drawing::Drawing>>,
 }
 
 /// Every location's short id (`lon`, `spa/nc`) as written, in upper case, and an index
@@ -352,7 +356,13 @@ impl Map {
         let name = name.trim().to_ascii_lowercase();
         let name = if name == "classic" { "standard" } else { &name };
         let (_, file, src) = EMBEDDED.iter().find(|(n, _, _)| *n == name)?;
-        Some(Map::from_yaml(src, file).expect("the embedded maps are valid"))
+        let mut map = Map::from_yaml(src, file).expect("the embedded maps are valid");
+        if let Some((_, dfile, dsrc)) = EMBEDDED_DRAWINGS.iter().find(|(n, _, _)| *n == name) {
+            let d = drawing::Drawing::from_yaml(dsrc, dfile, &map)
+                .expect("the embedded drawings are valid");
+            map.drawing = Some(std::sync::Arc::new(d));
+        }
+        Some(map)
     }
 
     /// The name index the order parser reads names with.
@@ -597,6 +607,9 @@ impl Map {
 
 /// The embedded classic map's YAML source.
 pub const STANDARD_YAML: &str = include_str!("../../maps/standard.yaml");
+
+/// The drawings of the embedded maps ([`drawing`]): map name, file, YAML source.
+pub const EMBEDDED_DRAWINGS: &[(&str, &str, &str)] = &[];
 
 /// The maps compiled into the binary: name, file, YAML source.
 pub const EMBEDDED: &[(&str, &str, &str)] = &[
