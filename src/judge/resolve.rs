@@ -153,23 +153,34 @@ struct Node {
 }
 
 impl Node {
-    /// The node of a unit whose order is `order`, its decision not made yet.
-    fn new(order: Ordered) -> Node {
-        Node {
-            order,
-            decision: Decision {
-                state: State::Unresolved,
-                res: false,
-                paradox: false,
-                depth: 0,
-                open_in_cycle: None,
-                route: None,
-                prevent: None,
-                dislodged_by: None,
-            },
-            links: Links::default(),
-        }
-    }
+    /// A unit's node before its order is read: a hold, its decision not made yet, in
+    /// no list.
+    const UNSET: Node = Node {
+        order: Ordered {
+            prov: Prov(0),
+            dest: None,
+            opp: None,
+            matched: false,
+            convoying: false,
+        },
+        decision: Decision {
+            state: State::Unresolved,
+            res: false,
+            paradox: false,
+            depth: 0,
+            open_in_cycle: None,
+            route: None,
+            prevent: None,
+            dislodged_by: None,
+        },
+        links: Links {
+            next_mover: None,
+            first_sup: None,
+            next_sup: None,
+            first_conv: None,
+            next_conv: None,
+        },
+    };
 }
 
 /// Which of a unit's lists a link field belongs to (see [`Links`]): the list of
@@ -291,16 +302,17 @@ impl<'a> Resolver<'a> {
             mut cycle,
         } = TABLES.take();
         node.clear();
-        node.extend(
-            units
-                .iter()
-                .zip(eff)
-                .map(|(unit, &e)| Node::new(ordered(map, eff, unit_at, unit, e))),
-        );
+        node.resize(units.len(), Node::UNSET);
         mover_head.clear();
         mover_head.resize(map.province_count(), None);
         cycle.clear();
-        link_lists(&mut node, &mut mover_head, eff);
+        // One pass: a unit's order, then its place in the lists. A list holds only
+        // units already passed, whose orders are there to be read; its head may be
+        // kept in the node of a unit still to come, whose links are empty till then.
+        for (s, (unit, &e)) in units.iter().zip(eff).enumerate() {
+            node[s].order = ordered(map, eff, unit_at, unit, e);
+            link(&mut node, &mut mover_head, eff, s);
+        }
         Resolver {
             map,
             rules,
@@ -397,35 +409,30 @@ fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<u16>], unit: &Unit, e: Eff)
     order
 }
 
-/// Link the lists: each matching support to the unit it supports, each matching
-/// convoy to the move by convoy it convoys, each move to the province it enters.
-fn link_lists(node: &mut [Node], mover_head: &mut [Option<UnitId>], eff: &[Eff]) {
-    for (s, e) in eff.iter().enumerate() {
-        let id = UnitId::new(s);
-        let order = node[s].order;
-        match *e {
-            Eff::SupHold { target } | Eff::SupMove { target, .. } if order.matched => {
-                let t = target as usize;
-                let head = node[t].links.first_sup;
-                node[t].links.first_sup = Some(insert(node, head, id, Link::Supporter));
-            }
-            Eff::Convoy { army, .. }
-                if order.convoying
-                    && node[army as usize]
-                        .order
-                        .dest
-                        .is_some_and(|d| d.way != Way::Land) =>
-            {
-                let a = army as usize;
-                let head = node[a].links.first_conv;
-                node[a].links.first_conv = Some(insert(node, head, id, Link::Convoyer));
-            }
-            _ => {}
+/// Put unit `s` in the lists it belongs to: a matching support in its supported
+/// unit's list, a matching convoy in its army's list, a move in the list of the
+/// province it enters. The orders of units `0..=s` are set.
+fn link(node: &mut [Node], mover_head: &mut [Option<UnitId>], eff: &[Eff], s: usize) {
+    let id = UnitId::new(s);
+    let order = node[s].order;
+    match eff[s] {
+        Eff::SupHold { target } | Eff::SupMove { target, .. } if order.matched => {
+            let t = target as usize;
+            let head = node[t].links.first_sup;
+            node[t].links.first_sup = Some(insert(node, head, id, Link::Supporter));
         }
-        if let Some(d) = order.dest {
-            let p = d.prov.0 as usize;
-            mover_head[p] = Some(insert(node, mover_head[p], id, Link::Mover));
+        Eff::Convoy { army, .. }
+            if order.convoying && matches!(eff[army as usize], Eff::Move { convoy: true, .. }) =>
+        {
+            let a = army as usize;
+            let head = node[a].links.first_conv;
+            node[a].links.first_conv = Some(insert(node, head, id, Link::Convoyer));
         }
+        _ => {}
+    }
+    if let Some(d) = order.dest {
+        let p = d.prov.0 as usize;
+        mover_head[p] = Some(insert(node, mover_head[p], id, Link::Mover));
     }
 }
 
@@ -467,6 +474,21 @@ impl Resolver<'_> {
             Some(Way::ConvoyElseLand) => self.convoy_route(m),
             Some(Way::Convoy) => true,
             Some(Way::Land) | None => false,
+        }
+    }
+
+    /// Per unit: its move went by convoy. Most phases have no move by convoy at all,
+    /// and then no route is asked for.
+    fn convoyed(&mut self) -> Vec<bool> {
+        let n = self.units.len();
+        let any = (0..n).any(|m| self.dest(m).is_some_and(|d| d.way != Way::Land));
+        if any {
+            (0..n).map(|m| self.by_convoy(m)).collect()
+        } else {
+            // Not `vec![false; n]`: a zeroed allocation takes the allocator's slow path.
+            let mut none = Vec::with_capacity(n);
+            none.resize(n, false);
+            none
         }
     }
 
@@ -1262,7 +1284,7 @@ pub(crate) fn resolve(
     for (k, first) in same_as {
         results[k].outcome = results[first].outcome.clone();
     }
-    let convoyed = (0..units.len()).map(|m| r.by_convoy(m)).collect();
+    let convoyed = r.convoyed();
     r.give_back_tables();
     MovementResult {
         rules,
