@@ -13,11 +13,18 @@
 // `game::check_ids` when judged). An out-of-range index is a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
+mod board;
+mod graph;
 mod labels;
+mod legend;
+mod overlay;
 mod svg;
 
+pub use board::{frame, Frame, BOARD_LAND, BOARD_SEA};
 pub use labels::{text_width, Rect};
-pub use svg::{power_colour, problem_province, svg, CENTRE_R, SYMBOL, UNIT};
+pub use svg::{
+    centre_tint, occupied_tint, power_colour, problem_province, svg, CENTRE_R, SYMBOL, UNIT,
+};
 
 use crate::game::PhaseResult;
 use crate::map::{Loc, Map, Prov};
@@ -38,6 +45,9 @@ pub struct Scene<'a> {
     pub problems: Vec<Problem>,
     /// Draw no units, centres owners or orders: the bare board (`map show --svg`).
     pub bare: bool,
+    /// Draw the map's graph (provinces as nodes joined by their adjacencies) even
+    /// when the map has a drawing; a map without a drawing is always drawn so.
+    pub graph: bool,
 }
 
 /// One problem to highlight: the province it is about (if any) and its text.
@@ -227,7 +237,7 @@ fn span(it: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// Each point's distance to its nearest other point, sorted.
-fn nearest_distances(pts: &[(f64, f64)]) -> Vec<f64> {
+pub(super) fn nearest_distances(pts: &[(f64, f64)]) -> Vec<f64> {
     let mut d: Vec<f64> = pts
         .iter()
         .enumerate()

@@ -56,6 +56,7 @@ fn scene<'a>(
         title: title.to_string(),
         problems: Vec::new(),
         bare: false,
+        graph: true,
     }
 }
 
