@@ -20,8 +20,8 @@ use super::labels::{baseline, Placer, Rect};
 use super::legend::{self, Item, SAMPLE};
 use super::overlay::{self, Drawn};
 use super::svg::{
-    board_unit_box, cross, esc, n, power_colour, strip_titles, tint, Point, View, CENTRE_R,
-    CENTRE_TINT, FAIL, FONT, INK, OCCUPIED_TINT, UNIT,
+    board_unit_box, cross, esc, n, power_colour, strip_titles, Point, View, CENTRE_R, FAIL, FONT,
+    INK, UNIT,
 };
 use super::{Layout, Scene};
 use crate::map::drawing::{Drawing, Ring};
@@ -156,8 +156,8 @@ pub(super) fn fills(map: &Map, scene: &Scene) -> Vec<String> {
             Terrain::Land | Terrain::Coastal => {
                 let owner = pos.owners.get(p.0 as usize).copied().flatten();
                 match (map.province(p).supply, owner, occupant[p.0 as usize]) {
-                    (true, Some(w), _) => tint(power_colour(w), CENTRE_TINT),
-                    (false, _, Some(w)) => tint(power_colour(w), OCCUPIED_TINT),
+                    (true, Some(w), _) => super::svg::centre_tint(w),
+                    (false, _, Some(w)) => super::svg::occupied_tint(w),
                     _ => BOARD_LAND.to_string(),
                 }
             }

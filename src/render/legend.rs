@@ -5,9 +5,8 @@
 use std::fmt::Write as _;
 
 use super::svg::{
-    arrow, board_unit_symbol, cross, esc, glyph, n, power_colour, strip_titles, tint, unit_symbol,
-    Line, View, CENTRE_R, CENTRE_TINT, FONT, INK, LAND_FILL, NODE, PROBLEM, SEA_FILL, UNIT,
-    WATER_EDGE,
+    arrow, board_unit_symbol, cross, esc, glyph, n, power_colour, strip_titles, unit_symbol, Line,
+    View, CENTRE_R, FONT, INK, LAND_FILL, NODE, PROBLEM, SEA_FILL, UNIT, WATER_EDGE,
 };
 use super::Scene;
 use crate::map::{Loc, Map, Power, UnitKind};
@@ -189,7 +188,7 @@ fn swatch(o: &mut String, w: Power, x: f64, y: f64, view: View) {
                 n(y - 0.7 * UNIT),
                 n(1.4 * UNIT),
                 n(1.4 * UNIT),
-                tint(colour, CENTRE_TINT)
+                super::svg::centre_tint(w)
             );
         }
     }

@@ -241,14 +241,45 @@ pub(super) fn unit_symbol(o: &mut String, map: &Map, u: &Unit, (x, y): (f64, f64
     o.push_str("</g>\n");
 }
 
-/// The tint a supply centre owned by `p` is filled with on the board.
+/// The tint a supply centre owned by `p` is filled with on the board: half its
+/// colour, or more where that would look like plain land or sea (a sand or sky blue
+/// power).
 pub fn centre_tint(p: Power) -> String {
-    tint(power_colour(p), CENTRE_TINT)
+    clear_tint(power_colour(p), CENTRE_TINT, 48.0)
 }
 
-/// The tint other land with a unit of `p` in it is filled with on the board.
+/// The tint other land with a unit of `p` in it is filled with on the board: a
+/// quarter of its colour, or more where that would look like plain land or sea.
 pub fn occupied_tint(p: Power) -> String {
-    tint(power_colour(p), OCCUPIED_TINT)
+    clear_tint(power_colour(p), OCCUPIED_TINT, 24.0)
+}
+
+/// `tint(hex, k)` with `k` raised (in tenths, up to 0.9) until the colour stands at
+/// least `min` (RGB distance) from the board's plain land and sea.
+fn clear_tint(hex: &str, k: f64, min: f64) -> String {
+    let rgb = |h: &str| -> [f64; 3] {
+        [1, 3, 5].map(|i| {
+            h.get(i..i + 2)
+                .and_then(|x| u8::from_str_radix(x, 16).ok())
+                .map_or(0.0, f64::from)
+        })
+    };
+    let far = |t: &str| {
+        [super::board::BOARD_LAND, super::board::BOARD_SEA]
+            .iter()
+            .all(|b| {
+                let (a, b) = (rgb(t), rgb(b));
+                let d2: f64 = (0..3).map(|i| (a[i] - b[i]).powi(2)).sum();
+                d2.sqrt() >= min
+            })
+    };
+    let mut k = k;
+    let mut t = tint(hex, k);
+    while !far(&t) && k < 0.85 {
+        k += 0.1;
+        t = tint(hex, k);
+    }
+    t
 }
 
 /// A colour `k` of the way from white to `hex` (`#rrggbb`).
