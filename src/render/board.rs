@@ -167,10 +167,15 @@ pub(super) fn fills(map: &Map, scene: &Scene) -> Vec<String> {
 
 /// The water and land that is no province, then every province's outline, filled.
 fn provinces(o: &mut String, map: &Map, scene: &Scene, d: &Drawing, fr: &Frame) {
+    // The outlines are clipped to the board (a drawing's shapes may reach past its
+    // box; they must not cover the title).
     let _ = writeln!(
         o,
-        "<defs><pattern id=\"impassable\" patternUnits=\"userSpaceOnUse\" width=\"{s}\" height=\"{s}\" patternTransform=\"rotate(45)\"><rect width=\"{s}\" height=\"{s}\" fill=\"#d8d2c2\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"{s}\" stroke=\"#8a8170\" stroke-width=\"{}\"/></pattern></defs>",
+        "<defs><pattern id=\"impassable\" patternUnits=\"userSpaceOnUse\" width=\"{s}\" height=\"{s}\" patternTransform=\"rotate(45)\"><rect width=\"{s}\" height=\"{s}\" fill=\"#d8d2c2\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"{s}\" stroke=\"#8a8170\" stroke-width=\"{}\"/></pattern><clipPath id=\"board-clip\"><rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\"/></clipPath></defs>",
         n(0.3 * UNIT),
+        n(fr.top),
+        n(fr.width),
+        n(fr.height),
         s = n(0.7 * UNIT)
     );
     let _ = writeln!(
@@ -180,7 +185,7 @@ fn provinces(o: &mut String, map: &Map, scene: &Scene, d: &Drawing, fr: &Frame) 
         n(fr.width),
         n(fr.height)
     );
-    let _ = writeln!(o, "<g id=\"provinces\" stroke=\"{BORDER}\" stroke-width=\"0.9\" stroke-linejoin=\"round\" fill-rule=\"evenodd\">");
+    let _ = writeln!(o, "<g id=\"provinces\" clip-path=\"url(#board-clip)\" stroke=\"{BORDER}\" stroke-width=\"0.9\" stroke-linejoin=\"round\" fill-rule=\"evenodd\">");
     if !d.water.is_empty() {
         let _ = writeln!(
             o,
@@ -300,7 +305,16 @@ fn labels(
         let Some(shape) = d.shape(p) else { continue };
         let prov = map.province(p);
         let id = prov.id.to_uppercase();
-        let pl = placer.place_at(&id, FONT, fr.at(shape.label), 0.8 * UNIT);
+        // Kept on the board (a label point past its edge would write over the title).
+        let (x, y) = fr.at(shape.label);
+        let at = (
+            x.clamp(2.0 * FONT, (fr.width - 2.0 * FONT).max(2.0 * FONT)),
+            y.clamp(
+                fr.top + FONT,
+                (fr.top + fr.height - FONT).max(fr.top + FONT),
+            ),
+        );
+        let pl = placer.place_at(&id, FONT, at, 0.8 * UNIT);
         overlay::leader(&mut leaders, pl.leader);
         let style = if prov.terrain == Terrain::Sea {
             format!(" font-style=\"italic\" fill=\"{SEA_TEXT}\"")

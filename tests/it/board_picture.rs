@@ -532,3 +532,86 @@ fn look() {
     let svg = render::svg(&fx, &scene(&p, None, false)).unwrap();
     std::fs::write(dir.join("fixture.png"), render::png(&svg).unwrap()).unwrap();
 }
+
+/// A drawing of `map` from its `at` positions: each province an octagon round its
+/// point, half way to its nearest neighbour (gaps are sea), for looking at a board
+/// with geography.
+fn octagon_drawing(map: &Map) -> Drawing {
+    let at: Vec<Point> = map
+        .provs()
+        .map(|p| {
+            let (x, y) = map.province(p).at.unwrap_or((0, 0));
+            (f64::from(x), f64::from(y))
+        })
+        .collect();
+    let dist = |a: Point, b: Point| ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2)).sqrt();
+    let (w, h) = at
+        .iter()
+        .fold((0.0f64, 0.0f64), |(w, h), p| (w.max(p.0), h.max(p.1)));
+    let provinces = at
+        .iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            let r = at
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != i)
+                .map(|(_, &q)| dist(c, q))
+                .fold(f64::INFINITY, f64::min)
+                / 2.0;
+            let ring = (0..8)
+                .map(|k| {
+                    let a = (k as f64 + 0.5) * std::f64::consts::TAU / 8.0;
+                    (c.0 + r * a.cos(), c.1 + r * a.sin())
+                })
+                .collect();
+            let p = map.provs().nth(i).unwrap();
+            Shape {
+                rings: vec![ring],
+                unit: (c.0 - 0.25 * r, c.1 + 0.1 * r),
+                label: (c.0, c.1 - 0.6 * r),
+                centre: map
+                    .province(p)
+                    .supply
+                    .then_some((c.0 + 0.55 * r, c.1 + 0.4 * r)),
+            }
+        })
+        .collect();
+    let coasts = map
+        .coasts
+        .iter()
+        .map(|c| match c.at {
+            Some((x, y)) => (f64::from(x), f64::from(y)),
+            None => at[c.province.0 as usize],
+        })
+        .collect();
+    Drawing {
+        width: w + 40.0,
+        height: h + 40.0,
+        provinces,
+        coasts,
+        land: Vec::new(),
+        water: Vec::new(),
+    }
+}
+
+/// Not a test: the standard board drawn from its `at` positions, to look at.
+#[test]
+#[ignore]
+fn look_geography() {
+    let dir = PathBuf::from(std::env::var("ARBITER_LOOK").unwrap());
+    let mut map = Map::embedded("standard").unwrap();
+    map.drawing = Some(Arc::new(octagon_drawing(&map)));
+    let position = Position::from_yaml(
+        &map,
+        "phase: Fall 1901\nunits:\n  france: [A bur, F mao, A par]\n  germany: [A mun, A ruh, F hol]\n  england: [F nth, F eng, A yor]\n  italy: [A ven, A tyr]\n  austria: [A vie, F tri]\n  russia: [F stp/sc, A war]\n  turkey: [F bla, A con]\nowners:\n  france: [par, bre, mar, spa]\n",
+    )
+    .unwrap();
+    let orders = parse_orders(
+        &map,
+        "France: A bur - bel\nFrance: A par - bur\nFrance: F mao - spa/nc\nGermany: A mun - bur\nGermany: A ruh S A mun - bur\nGermany: F hol - bel\nEngland: F nth C A yor - nwy\nEngland: A yor - nwy\nEngland: F eng H\nItaly: A ven - tri\nItaly: A tyr S A ven - tri\nAustria: F tri H\nAustria: A vie S F tri\nRussia: F stp/sc - bot\nTurkey: F bla - rum\n",
+    );
+    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
+    let svg = render::svg(&map, &scene(&position, Some(&result), false)).unwrap();
+    std::fs::write(dir.join("geo.png"), render::png(&svg).unwrap()).unwrap();
+}
