@@ -287,7 +287,7 @@ fn labels(
     let mut leaders = String::new();
     let _ = writeln!(
         labels,
-        "<g id=\"labels\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\" letter-spacing=\"0.5\">",
+        "<g id=\"labels\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">",
         n(FONT)
     );
     let _ = writeln!(

@@ -615,3 +615,64 @@ fn look_geography() {
     let svg = render::svg(&map, &scene(&position, Some(&result), false)).unwrap();
     std::fs::write(dir.join("geo.png"), render::png(&svg).unwrap()).unwrap();
 }
+
+#[test]
+fn dislodged_units_stand_beside_their_province_with_retreat_arrows_and_builds_are_marked() {
+    let map = standard();
+    let d = map.drawing.clone().unwrap();
+    let fr = render::frame(&map, &d);
+    // Germany dislodges the French army in Burgundy (2 against 1).
+    let position = Position::from_yaml(
+        &map,
+        "phase: Spring 1901\nunits:\n  france: [A bur]\n  germany: [A mun, A ruh]\n",
+    )
+    .unwrap();
+    let orders = parse_orders(&map, "Germany: A mun - bur\nGermany: A ruh S A mun - bur\n");
+    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
+    let svg = render::svg(&map, &scene(&position, Some(&result), false)).unwrap();
+    let doc = parse(&svg);
+    let dislodged: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "g" && has_class(n, "dislodged"))
+        .filter(|n| !n.ancestors().any(|a| a.attribute("id") == Some("legend")))
+        .collect();
+    assert_eq!(dislodged.len(), 1);
+    let rect = dislodged[0]
+        .children()
+        .find(|c| c.tag_name().name() == "rect")
+        .unwrap();
+    // A red outline, away from Burgundy's unit point.
+    assert_eq!(rect.attribute("stroke"), Some("#d7191c"));
+    let x: f64 = rect.attribute("x").unwrap().parse().unwrap();
+    let bur = map.prov_by_id("bur").unwrap();
+    let (ux, _) = fr.at(d.shape(bur).unwrap().unit);
+    assert!(
+        (x + SYMBOL - ux).abs() > UNIT,
+        "drawn beside, not on, its province"
+    );
+    // One short dashed arrow per retreat option.
+    let options = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "g" && has_class(n, "retreat-option"))
+        .count();
+    let retreats = result.dislodged()[0].retreats.len();
+    assert!(retreats > 0);
+    assert_eq!(options, retreats);
+
+    // A build: ringed with a plus.
+    let winter = Position::from_yaml(
+        &map,
+        "phase: Winter 1901\nunits:\n  france: [A bur]\nowners:\n  france: [par, bre]\n",
+    )
+    .unwrap();
+    let orders = parse_orders(&map, "France: Build A par\n");
+    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
+    let (result, _) = advance(&map, Rules::default(), &winter, &orders.orders, None).unwrap();
+    let svg = render::svg(&map, &scene(&winter, Some(&result), false)).unwrap();
+    let doc = parse(&svg);
+    let plus = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "g" && has_class(n, "built-plus"))
+        .count();
+    assert_eq!(plus, 1);
+}
