@@ -72,6 +72,10 @@ pub struct ShowArgs {
     /// finds ringed) to FILE as SVG.
     #[arg(long, value_name = "FILE", conflicts_with = "province")]
     pub svg: Option<PathBuf>,
+    /// With --svg: draw the map's graph (provinces as nodes joined by every
+    /// adjacency) instead of the board (the map's drawing).
+    #[arg(long, requires = "svg")]
+    pub graph: bool,
 }
 
 #[derive(clap::Args, Debug)]
@@ -311,7 +315,11 @@ fn show(args: &ShowArgs) -> Result<i32, Fatal> {
     };
     if let Some(path) = &args.svg {
         let problems = map_problems(&map, &args.map);
-        write_output(Some(path), &super::render::map_picture(&map, problems)?)?;
+        super::render::note_view(&map, args.graph);
+        write_output(
+            Some(path),
+            &super::render::map_picture(&map, problems, args.graph)?,
+        )?;
     }
     write_output(None, &text)?;
     Ok(EXIT_OK)

@@ -107,7 +107,8 @@ enum Command {
     /// Map files: check, list, show, import from DPjudge.
     Map(map::MapArgs),
     /// Draw a position as SVG (or PNG): a game's judged phase with its orders, or a
-    /// position file with optional orders.
+    /// position file with optional orders; the board coloured by owner when the map has
+    /// a drawing, else (or with --graph) the map's graph.
     Render(render::RenderArgs),
     /// Play whole games with random legal orders, checking invariants every phase.
     Selfplay(selfplay::SelfplayArgs),

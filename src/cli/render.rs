@@ -51,6 +51,10 @@ pub struct RenderArgs {
     /// Write a PNG image instead of SVG.
     #[arg(long)]
     pub png: bool,
+    /// Draw the map's graph (provinces as nodes joined by every adjacency) instead of
+    /// the board (the map's drawing: provinces as shapes, coloured by owner).
+    #[arg(long)]
+    pub graph: bool,
     /// Write the picture to FILE instead of standard output: a regular file is replaced
     /// atomically and keeps its mode; a FIFO or device (`/dev/null`) is written in place;
     /// an input file is refused.
@@ -60,7 +64,7 @@ pub struct RenderArgs {
 
 pub fn run(args: &RenderArgs) -> Result<i32, Fatal> {
     let svg = match &args.game {
-        Some(path) => from_game(path, args.phase.as_deref())?,
+        Some(path) => from_game(path, args.phase.as_deref(), args.graph)?,
         None => from_position(args)?,
     };
     write_picture(args.output.as_deref(), &svg, args.png)?;
@@ -82,12 +86,24 @@ pub fn title(phase: Phase, name: &str) -> String {
     format!("{phase}: {name}")
 }
 
-/// The SVG of a judged phase (its position and result).
+/// The SVG of a judged phase (its position and result): the board when the map has a
+/// drawing, else the graph.
 pub fn picture(
     map: &Map,
     name: &str,
     position: &Position,
     result: Option<&PhaseResult>,
+) -> Result<String, Fatal> {
+    picture_as(map, name, position, result, false)
+}
+
+/// [`picture`], drawing the graph view when `graph` is set.
+pub fn picture_as(
+    map: &Map,
+    name: &str,
+    position: &Position,
+    result: Option<&PhaseResult>,
+    graph: bool,
 ) -> Result<String, Fatal> {
     render::svg(
         map,
@@ -97,13 +113,29 @@ pub fn picture(
             title: title(position.phase, name),
             problems: Vec::new(),
             bare: false,
+            graph,
         },
     )
     .map_err(|e| Fatal(format!("cannot draw the picture: {e}")))
 }
 
-fn from_game(path: &Path, phase: Option<&str>) -> Result<String, Fatal> {
+/// Say on standard error when the board cannot be drawn because the map has no
+/// drawing (the graph is drawn instead).
+pub fn note_view(map: &Map, graph: bool) {
+    if !graph && map.drawing.is_none() {
+        eprintln!(
+            "note: no drawing for this map: run `arbiter map draw {}`; drawing the graph",
+            map.name
+        );
+    }
+}
+
+fn from_game(path: &Path, phase: Option<&str>, graph: bool) -> Result<String, Fatal> {
     let Loaded { game, map, .. } = store::load(path)?;
+    note_view(&map, graph);
+    let picture = |map: &Map, name: &str, position: &Position, result: Option<&PhaseResult>| {
+        picture_as(map, name, position, result, graph)
+    };
     let shown = path.display().to_string();
     let k = match phase {
         None => match game.history.len().checked_sub(1) {
@@ -153,6 +185,7 @@ fn phases(game: &Game) -> String {
 
 fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
     let map = load_map(&args.map)?;
+    note_view(&map, args.graph);
     let (position, name) = match &args.position {
         Some(p) => {
             let src = super::read_file(p)
@@ -195,11 +228,12 @@ fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
         }
         None => None,
     };
-    picture(&map, &name, &position, result.as_ref())
+    picture_as(&map, &name, &position, result.as_ref(), args.graph)
 }
 
-/// The bare map for designers, with the problems `map check` found.
-pub fn map_picture(map: &Map, problems: Vec<Problem>) -> Result<String, Fatal> {
+/// The bare map for designers, with the problems `map check` found: the board when
+/// the map has a drawing and `graph` is not set, else the graph.
+pub fn map_picture(map: &Map, problems: Vec<Problem>, graph: bool) -> Result<String, Fatal> {
     let position = Position::initial(map);
     let title = if map.title.is_empty() {
         format!("Map {}", map.name)
@@ -214,6 +248,7 @@ pub fn map_picture(map: &Map, problems: Vec<Problem>) -> Result<String, Fatal> {
             title,
             problems,
             bare: true,
+            graph,
         },
     )
     .map_err(|e| Fatal(format!("cannot draw the map: {e}")))

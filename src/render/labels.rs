@@ -143,6 +143,22 @@ pub struct Placer {
 const RINGS: [f64; 6] = [0.2, 0.9, 1.8, 2.9, 4.2, 5.8];
 
 impl Placer {
+    /// Place a label of `text` at `size` centred on `at` when it covers no unit
+    /// symbol and no label placed before; else round `at`, as [`Placer::place`] does
+    /// (rings `ring` apart). The label's box is recorded.
+    pub fn place_at(&mut self, text: &str, size: f64, at: (f64, f64), ring: f64) -> Placed {
+        let b = label_box(text, size, at);
+        let free = |v: &[Rect]| !v.iter().any(|r| r.overlaps(&b));
+        if free(&self.units) && free(&self.placed) {
+            self.placed.push(b);
+            return Placed {
+                centre: at,
+                leader: None,
+            };
+        }
+        self.place(text, size, at, 0.0, ring)
+    }
+
     /// Place a label of `text` at `size` round the point `at` whose drawing reaches
     /// `clear` from it (a node, a unit, a dislodged unit's ring); the rings of
     /// candidates are `ring` apart. The label's box is recorded.

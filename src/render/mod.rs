@@ -1,11 +1,16 @@
-//! Pictures of the board: a schematic SVG of a position drawn from the provinces'
-//! drawing positions (`at`), with the phase's orders and their outcomes, and a PNG of
-//! it rasterised in-process (resvg, with an embedded font, so no system font or
-//! external program is needed).
+//! Pictures of the board, with the phase's orders and their outcomes, as SVG and as a
+//! PNG rasterised in-process (resvg, with an embedded font, so no system font or
+//! external program is needed). Two views: the board (`board`: the map's
+//! [`Drawing`](crate::map::drawing::Drawing), provinces filled by owner, as a table
+//! expects), drawn when the map has a drawing; and the graph (`graph`: provinces as
+//! nodes placed from their `at` positions, joined by every adjacency), drawn for a map
+//! without one or when [`Scene::graph`] asks for it. Both draw the units and orders by
+//! the same code (`overlay`) from a [`Layout`]'s points.
 //!
-//! [`layout`] places every location of a map once (scaled to the map's density, and
-//! nudged apart where the source's positions crowd together; a map too wide for that is
-//! evened out first); [`svg`] draws a [`Scene`] on it; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
+//! [`layout`] places every location of a map once for the graph (scaled to the map's
+//! density, and nudged apart where the source's positions crowd together; a map too
+//! wide for that is evened out first); [`frame`] fits a drawing to the picture; [`svg`]
+//! draws a [`Scene`]; [`png`] rasterises the SVG. No I/O: the caller writes the bytes.
 
 // Drawing indexes the layout's point tables by the map's dense ids (one entry per
 // location / province, built by `layout` from the same map) and by positions in
@@ -13,11 +18,18 @@
 // `game::check_ids` when judged). An out-of-range index is a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
+mod board;
+mod graph;
 mod labels;
+mod legend;
+mod overlay;
 mod svg;
 
+pub use board::{frame, Frame, BOARD_LAND, BOARD_SEA};
 pub use labels::{text_width, Rect};
-pub use svg::{power_colour, problem_province, svg, CENTRE_R, SYMBOL, UNIT};
+pub use svg::{
+    centre_tint, occupied_tint, power_colour, problem_province, svg, CENTRE_R, SYMBOL, UNIT,
+};
 
 use crate::game::PhaseResult;
 use crate::map::{Loc, Map, Prov};
@@ -38,6 +50,9 @@ pub struct Scene<'a> {
     pub problems: Vec<Problem>,
     /// Draw no units, centres owners or orders: the bare board (`map show --svg`).
     pub bare: bool,
+    /// Draw the map's graph (provinces as nodes joined by their adjacencies) even
+    /// when the map has a drawing; a map without a drawing is always drawn so.
+    pub graph: bool,
 }
 
 /// One problem to highlight: the province it is about (if any) and its text.
@@ -227,7 +242,7 @@ fn span(it: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// Each point's distance to its nearest other point, sorted.
-fn nearest_distances(pts: &[(f64, f64)]) -> Vec<f64> {
+pub(super) fn nearest_distances(pts: &[(f64, f64)]) -> Vec<f64> {
     let mut d: Vec<f64> = pts
         .iter()
         .enumerate()

@@ -184,6 +184,7 @@ fn every_entry(map: &Map, position: &Position, orders: &[Order]) {
         title: "foreign".into(),
         problems: Vec::new(),
         bare: false,
+        graph: false,
     };
     assert_eq!(
         render::svg(map, &scene).is_err(),

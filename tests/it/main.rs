@@ -5,6 +5,7 @@ mod common;
 
 mod batch_stream;
 mod begin;
+mod board_picture;
 mod cli;
 mod convoy_scale;
 mod dpjudge_import;

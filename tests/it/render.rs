@@ -56,6 +56,7 @@ fn scene<'a>(
         title: title.to_string(),
         problems: Vec::new(),
         bare: false,
+        graph: true,
     }
 }
 
@@ -730,7 +731,14 @@ fn render_errors_name_the_problem_and_the_fix() {
 fn map_show_svg_draws_the_graph_and_rings_the_problems() {
     let dir = temp_dir("map");
     let out = dir.join("map.svg");
-    let o = arbiter(&["map", "show", "standard", "--svg", out.to_str().unwrap()]);
+    let o = arbiter(&[
+        "map",
+        "show",
+        "standard",
+        "--svg",
+        out.to_str().unwrap(),
+        "--graph",
+    ]);
     ok(&o);
     let svg = std::fs::read_to_string(&out).unwrap();
     let doc = parse(&svg);
