@@ -39,6 +39,20 @@ pub enum MapCommand {
     /// Import a DPjudge map file (.map) into our YAML schema, and check the result
     /// (exit 1 if the check finds errors or a line is refused, such as `NEWHOMES`).
     Import(ImportArgs),
+    /// Give every province without a position (`at`) one, from a layout of the
+    /// adjacency graph (stress majorisation), and write the map with them: in place
+    /// (the old file kept as FILE.bak) or to -o.
+    Layout(LayoutArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LayoutArgs {
+    /// The map file (YAML).
+    #[arg(value_name = "MAP")]
+    pub map: PathBuf,
+    /// Write the map with positions here (atomically) instead of over MAP.
+    #[arg(long, short, value_name = "OUT.yaml")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -95,6 +109,7 @@ pub fn run(args: &MapArgs) -> Result<i32, Fatal> {
         MapCommand::List => list(),
         MapCommand::Show(a) => show(a),
         MapCommand::Import(a) => import(a),
+        MapCommand::Layout(a) => layout(a),
     }
 }
 
@@ -717,4 +732,45 @@ fn find_word(line: &str, word: &str) -> Option<usize> {
         from = at + word.len();
     }
     None
+}
+
+/// `map layout MAP [-o OUT]`: positions for the provinces that have none
+/// (`arbiter::draw::layout`), written into the map's text (everything else kept byte
+/// for byte); in place, the old file kept as `MAP.bak`, or to OUT.
+fn layout(args: &LayoutArgs) -> Result<i32, Fatal> {
+    let name = args.map.display().to_string();
+    let src =
+        super::read_file(&args.map).map_err(|e| Fatal(format!("cannot read `{name}`: {e}")))?;
+    let map = check::load(&src, &name).map_err(|findings| {
+        let shown = check::render(&findings, |f| (f == name).then_some(src.as_str()));
+        Fatal(format!(
+            "the map is not valid:\n\n{shown}{name}: {}\n(fix it first: `arbiter map check {name}`)",
+            summary(&findings)
+        ))
+    })?;
+    let placed = map.provinces.iter().filter(|p| p.at.is_none()).count();
+    let positions = arbiter::draw::layout::positions(&map);
+    let text = arbiter::draw::layout::write_positions(&src, &map, &positions);
+    let whither = match &args.output {
+        Some(out) => {
+            write_output(Some(out), &text)?;
+            format!("written to `{}`", out.display())
+        }
+        None if placed == 0 => "nothing to write".to_string(),
+        None => {
+            if !args.map.is_file() {
+                return Err(Fatal(format!(
+                    "`{name}` is not a regular file to edit in place: give -o OUT.yaml"
+                )));
+            }
+            let bak = super::write::replace_keeping_backup(&args.map, text.as_bytes())?;
+            format!("written to `{name}` (the old file is `{}`)", bak.display())
+        }
+    };
+    println!(
+        "{name}: placed {} ({} already had one); {whither}",
+        plural(placed, "province"),
+        map.provinces.len() - placed
+    );
+    Ok(EXIT_OK)
 }
