@@ -172,7 +172,18 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
         let r = reference
             .as_ref()
             .map(|(f, t)| Reference { file: f, text: t });
-        let findings = check::check(&src, &file, r.as_ref());
+        let drawing = match drawing_source(name) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("error: {e}");
+                io_error = true;
+                None
+            }
+        };
+        let d = drawing
+            .as_ref()
+            .map(|(f, t)| check::DrawingText { file: f, text: t });
+        let findings = check::check_with_drawing(&src, &file, r.as_ref(), d.as_ref());
         checked += 1;
         let (e, w, n) = check::count(&findings);
         errors += e;
@@ -184,6 +195,8 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
                 text.push_str(&check::render(&findings, |f| {
                     if f == file {
                         Some(src.as_str())
+                    } else if let Some((_, t)) = drawing.as_ref().filter(|(df, _)| df == f) {
+                        Some(t.as_str())
                     } else {
                         reference
                             .as_ref()
@@ -234,6 +247,27 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
     } else {
         EXIT_OK
     })
+}
+
+/// The drawing of a map `map check` was given (a file, or an embedded map's name):
+/// `NAME.drawing.yaml` beside the file, or the embedded drawing; its name and text.
+fn drawing_source(name: &str) -> Result<Option<(String, String)>, String> {
+    if Path::new(name).exists() {
+        let path = super::drawing_path(Path::new(name));
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let shown = path.display().to_string();
+        return super::read_file(&path)
+            .map(|t| Some((shown.clone(), t)))
+            .map_err(|e| format!("cannot read drawing `{shown}`: {e}"));
+    }
+    let map = name.trim().to_ascii_lowercase();
+    let map = if map == "classic" { "standard" } else { &map };
+    Ok(arbiter::map::EMBEDDED_DRAWINGS
+        .iter()
+        .find(|(n, _, _)| *n == map)
+        .map(|(_, f, t)| (f.to_string(), t.to_string())))
 }
 
 /// Passable provinces and supply centres of a map.

@@ -8,6 +8,7 @@ mod begin;
 mod cli;
 mod convoy_scale;
 mod dpjudge_import;
+mod drawing_check;
 mod explain;
 mod foreign_ids;
 mod games;
