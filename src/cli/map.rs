@@ -8,6 +8,8 @@
 //! - `map show NAME|FILE [PROVINCE]`: a map as tables, or one province in detail.
 //! - `map import FILE.map [-o FILE.yaml]`: a DPjudge map file in our schema
 //!   (`arbiter::map::dpjudge`), what could not be carried over, and every check on it.
+//! - `map layout MAP [-o OUT]`: positions for the provinces without any
+//!   (`arbiter::draw::layout`), written into the map (in place, keeping `MAP.bak`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -11,7 +11,8 @@
 //!   connectivity, centres home to two powers, the victory threshold, canals to confirm,
 //!   fleet edges between coasts that share no sea, edges far longer than their
 //!   neighbours' in the drawing, powers that can never build a fleet; and, with a
-//!   reference edge list, every edge missing or extra.
+//!   reference edge list, every edge missing or extra; and, with the map's drawing
+//!   ([`check_with_drawing`]), where the picture disagrees with the edges ([`drawing`]).
 //!
 //! [`load`] is how every command loads a map file: the map only when these checks find
 //! no error.
