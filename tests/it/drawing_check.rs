@@ -418,3 +418,115 @@ fn map_layout_writes_in_place_keeping_a_backup() {
     assert!(stdout(&o).contains("placed 0 provinces"), "{}", stdout(&o));
     assert_eq!(std::fs::read_to_string(dir.join("w.yaml")).unwrap(), text);
 }
+
+/// A board of `k × k` land squares, each neighbour of the next in its row and column.
+fn grid_board(k: usize) -> String {
+    let id = |r: usize, c: usize| format!("p{r}x{c}");
+    let mut out = String::from(
+        "name: grid\nstart: {season: spring, year: 1901}\nvictory: 1\npowers:\n  - id: red\n    name: Red\n    adjective: Reddish\n    home: [p0x0]\n    units: [A p0x0]\nprovinces:\n",
+    );
+    for r in 0..k {
+        for c in 0..k {
+            let mut n = Vec::new();
+            if r > 0 {
+                n.push(id(r - 1, c));
+            }
+            if r + 1 < k {
+                n.push(id(r + 1, c));
+            }
+            if c > 0 {
+                n.push(id(r, c - 1));
+            }
+            if c + 1 < k {
+                n.push(id(r, c + 1));
+            }
+            out.push_str(&format!(
+                "  - id: {}\n    name: Cell {r} {c}\n    kind: land\n",
+                id(r, c)
+            ));
+            if r == 0 && c == 0 {
+                out.push_str("    supply: true\n    home: red\n");
+            }
+            out.push_str(&format!("    army: [{}]\n", n.join(", ")));
+        }
+    }
+    out
+}
+
+#[test]
+fn a_board_of_world1914_size_is_checked_quickly_and_exactly() {
+    // 17 × 17 = 289 provinces, each square's sides cut into 25 pieces (100 corners).
+    let k = 17;
+    let src = grid_board(k);
+    let map = Map::from_yaml(&src, "grid.yaml").unwrap();
+    let side = 90.0;
+    let ring = |x: f64, y: f64| -> Ring {
+        let mut r = Vec::new();
+        let corners = [(x, y), (x + side, y), (x + side, y + side), (x, y + side)];
+        for i in 0..4 {
+            let (a, b) = (corners[i], corners[(i + 1) % 4]);
+            for j in 0..25 {
+                let t = j as f64 / 25.0;
+                r.push((a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1)));
+            }
+        }
+        r
+    };
+    let provinces = map
+        .provinces
+        .iter()
+        .map(|p| {
+            let (r, c) = p.id[1..].split_once('x').unwrap();
+            let (r, c): (f64, f64) = (r.parse().unwrap(), c.parse().unwrap());
+            let mut s = shape(vec![ring(c * side, r * side)]);
+            if p.supply {
+                s.centre = Some(s.label);
+            }
+            s
+        })
+        .collect();
+    let d = Drawing {
+        width: side * k as f64,
+        height: side * k as f64,
+        provinces,
+        coasts: Vec::new(),
+        land: Vec::new(),
+        water: Vec::new(),
+    };
+    let start = std::time::Instant::now();
+    let t = arbiter::mapcheck::drawing::touches(&map, &d);
+    let took = start.elapsed();
+    // Every row and column neighbour touches; nothing else does.
+    let touching = t.shared.values().filter(|&&l| l >= 4.0).count();
+    assert_eq!(touching, 2 * k * (k - 1));
+    let yaml = d.to_yaml(&map, "grid");
+    let f = drawing_findings_of(&src, "grid.yaml", &yaml);
+    assert_eq!(f, Vec::<Finding>::new());
+    // Debug build; the release build is far faster still.
+    assert!(took.as_secs_f64() < 5.0, "{took:?}");
+    eprintln!("touches of {} provinces: {took:?}", map.provinces.len());
+
+    // The layout of world1914 without positions: every province its own point.
+    let w = Map::embedded("world1914").unwrap();
+    let mut bare = w.clone();
+    for p in &mut bare.provinces {
+        p.at = None;
+    }
+    let start = std::time::Instant::now();
+    let pos = layout::positions(&bare);
+    eprintln!("layout of {} provinces: {:?}", pos.len(), start.elapsed());
+    let distinct: std::collections::HashSet<(i64, i64)> =
+        pos.iter().map(|&(x, y)| (x as i64, y as i64)).collect();
+    assert_eq!(distinct.len(), pos.len());
+}
+
+fn drawing_findings_of(map_src: &str, file: &str, drawing_src: &str) -> Vec<Finding> {
+    let d = DrawingText {
+        file: "d.yaml",
+        text: drawing_src,
+    };
+    check::check_with_drawing(map_src, file, None, Some(&d))
+        .into_iter()
+        .filter(|f| f.code.starts_with("DRAWING"))
+        .collect()
+}
