@@ -34,6 +34,10 @@ pub const MIN_SHARED: f64 = 4.0;
 /// hostile drawing; the grid and the sampling coarsen past it).
 const BUDGET: f64 = 4_000_000.0;
 
+/// The most tests of a piece against a segment: past it (outlines crowded thousands
+/// deep in one place, which no real drawing has) the comparison is given up and said so.
+const MAX_TESTS: usize = 30_000_000;
+
 /// Who touches whom in a drawing: per pair of outlines (provinces by their index, then
 /// the drawing's water rings from `provinces.len()` on), the length of border they
 /// share (the longer of the two ways measured).
@@ -42,6 +46,8 @@ pub struct Touches {
     pub provinces: usize,
     /// (a, b) with a < b: shared length.
     pub shared: BTreeMap<(usize, usize), f64>,
+    /// The drawing was too crowded to measure ([`MAX_TESTS`]): `shared` is incomplete.
+    pub gave_up: bool,
 }
 
 impl Touches {
@@ -85,9 +91,11 @@ pub fn touches(map: &Map, drawing: &Drawing) -> Touches {
     for w in &drawing.water {
         outlines.push(std::slice::from_ref(w));
     }
+    let (shared, gave_up) = shared_lengths(&outlines);
     Touches {
         provinces: n,
-        shared: shared_lengths(&outlines),
+        shared,
+        gave_up,
     }
 }
 
@@ -191,7 +199,8 @@ impl Grid {
 /// For every pair of outlines, the length of border they share: each outline is
 /// walked in short pieces, and a piece whose middle lies within [`TOLERANCE`] of
 /// another outline counts for the pair.
-fn shared_lengths(outlines: &[&[Ring]]) -> BTreeMap<(usize, usize), f64> {
+/// Also says whether it gave up past [`MAX_TESTS`].
+fn shared_lengths(outlines: &[&[Ring]]) -> (BTreeMap<(usize, usize), f64>, bool) {
     let segs = segments(outlines);
     let total: f64 = segs.iter().map(length).sum();
     let cell = (4.0 * TOLERANCE).max(8.0 * total / BUDGET);
@@ -199,7 +208,8 @@ fn shared_lengths(outlines: &[&[Ring]]) -> BTreeMap<(usize, usize), f64> {
     let grid = Grid::new(&segs, cell);
     let mut ways: HashMap<(usize, usize), f64> = HashMap::new();
     let mut near: Vec<usize> = Vec::new();
-    for s in &segs {
+    let mut tests = 0usize;
+    'all: for s in &segs {
         let len = length(s);
         if len <= 0.0 {
             continue;
@@ -212,6 +222,10 @@ fn shared_lengths(outlines: &[&[Ring]]) -> BTreeMap<(usize, usize), f64> {
             let p = (s.a.0 + t * (s.b.0 - s.a.0), s.a.1 + t * (s.b.1 - s.a.1));
             near.clear();
             if let Some(ids) = grid.cells.get(&grid.key(p.0, p.1)) {
+                tests += ids.len();
+                if tests > MAX_TESTS {
+                    break 'all;
+                }
                 for &id in ids {
                     let o = &segs[id];
                     if o.owner != s.owner && !near.contains(&o.owner) && lies_on(p, dir, o) {
@@ -229,13 +243,27 @@ fn shared_lengths(outlines: &[&[Ring]]) -> BTreeMap<(usize, usize), f64> {
         let e = out.entry((a.min(b), a.max(b))).or_default();
         *e = e.max(l);
     }
-    out
+    (out, tests > MAX_TESTS)
 }
 
 impl Checker<'_> {
     /// The drawing against the adjacency of `map` (loaded from `raw`'s file).
     pub(super) fn drawing(&mut self, raw: &Raw, map: &Map, drawing: &Drawing) {
         let t = touches(map, drawing);
+        if t.gave_up {
+            self.out.push(super::Finding {
+                file: self.file.to_string(),
+                line: 1,
+                column: 1,
+                severity: crate::map::Severity::Warning,
+                code: "DRAWING_TOUCH_NOT_ADJACENT",
+                key: "provinces".into(),
+                message: format!("the drawing's outlines are too crowded to compare with the edges (over {MAX_TESTS} tests): not compared"),
+                rule: super::rule("DRAWING_TOUCH_NOT_ADJACENT"),
+                hint: Some("outlines with fewer corners on one spot; `arbiter map draw` makes such a drawing".into()),
+            });
+            return;
+        }
         let n = map.provinces.len();
         let adj = crate::draw::layout::neighbours(map);
         let passable = |i: usize| {

@@ -530,3 +530,34 @@ fn drawing_findings_of(map_src: &str, file: &str, drawing_src: &str) -> Vec<Find
         .filter(|f| f.code.starts_with("DRAWING"))
         .collect()
 }
+
+#[test]
+fn a_crowded_drawing_is_given_up_not_hung_on() {
+    // Two provinces whose outlines zigzag 100,000 times over one 10-unit spot.
+    let src = board(&[]);
+    let map = Map::from_yaml(&src, "squares.yaml").unwrap();
+    let zigzag = |off: f64| -> Ring {
+        (0..100_000)
+            .map(|i| (5.0 + off + (i % 2) as f64 * 8.0, 5.0 + (i % 7) as f64))
+            .collect()
+    };
+    let mut provinces: Vec<Shape> = squares().into_iter().map(|r| shape(vec![r])).collect();
+    provinces[0].rings = vec![zigzag(0.0)];
+    provinces[3].rings = vec![zigzag(0.5)];
+    let d = Drawing {
+        width: 200.0,
+        height: 200.0,
+        provinces,
+        coasts: Vec::new(),
+        land: Vec::new(),
+        water: Vec::new(),
+    };
+    let start = std::time::Instant::now();
+    let t = arbiter::mapcheck::drawing::touches(&map, &d);
+    assert!(t.gave_up);
+    assert!(
+        start.elapsed().as_secs_f64() < 20.0,
+        "{:?}",
+        start.elapsed()
+    );
+}
