@@ -503,8 +503,10 @@ pub fn write_positions(src: &str, map: &Map, positions: &[(f64, f64)]) -> String
             last += 1;
         }
         if let Some(slot) = after.get_mut(last - 1) {
+            // The file's own line ends (CRLF kept CRLF).
+            let end = if line.ends_with("\r\n") { "\r\n" } else { "\n" };
             let text = format!(
-                "{}at: [{}, {}]\n",
+                "{}at: [{}, {}]{end}",
                 " ".repeat(indent),
                 x.round() as i64,
                 y.round() as i64
@@ -517,7 +519,7 @@ pub fn write_positions(src: &str, map: &Map, positions: &[(f64, f64)]) -> String
         out.push_str(line);
         if let Some(add) = add {
             if !line.ends_with('\n') {
-                out.push('\n');
+                out.push_str(if add.ends_with("\r\n") { "\r\n" } else { "\n" });
             }
             out.push_str(&add);
         }

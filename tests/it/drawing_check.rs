@@ -561,3 +561,18 @@ fn a_crowded_drawing_is_given_up_not_hung_on() {
         start.elapsed()
     );
 }
+
+#[test]
+fn positions_are_written_with_the_file_s_own_line_ends() {
+    let (yaml, map) = imported_classic();
+    let crlf = yaml.replace('\n', "\r\n");
+    let pos = layout::positions(&map);
+    let text = layout::write_positions(&crlf, &map, &pos);
+    assert_eq!(text.matches('\n').count(), text.matches("\r\n").count());
+    assert_eq!(text.matches("at: [").count(), map.provinces.len());
+    // The last line without its line end: the file still reads.
+    let cut = yaml.trim_end_matches('\n');
+    let text = layout::write_positions(cut, &map, &pos);
+    let back = Map::from_yaml(&text, "x.yaml").unwrap();
+    assert!(back.provinces.iter().all(|p| p.at.is_some()));
+}
