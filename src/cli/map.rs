@@ -381,7 +381,13 @@ fn map_problems(map: &Map, name: &str) -> Vec<arbiter::render::Problem> {
     } else {
         return Vec::new();
     };
-    check::check(&src, &file, None)
+    // The drawing's disagreements with the edges too (a broken drawing stops the map
+    // from loading before this).
+    let drawing = drawing_source(name).ok().flatten();
+    let d = drawing
+        .as_ref()
+        .map(|(f, t)| check::DrawingText { file: f, text: t });
+    check::check_with_drawing(&src, &file, None, d.as_ref())
         .into_iter()
         .map(|f| arbiter::render::Problem {
             prov: arbiter::render::problem_province(map, &f.key),

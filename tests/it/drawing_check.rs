@@ -267,6 +267,11 @@ fn map_check_reads_the_drawing_beside_the_map() {
     let out = stdout(&o);
     assert!(out.contains("warning[DRAWING_ADJACENT_APART]"), "{out}");
     assert!(out.contains("  - id: bbb"), "{out}");
+    // `map show --svg` rings it in the picture, as every `map check` finding.
+    let svg = dir.join("squares.svg");
+    code(&arbiter(&["map", "show", s(&mp), "--svg", s(&svg)]), 0);
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    assert!(svg.contains("DRAWING_ADJACENT_APART"), "{svg}");
     // A broken drawing is an error shown at its line.
     std::fs::write(dir.join("squares.drawing.yaml"), "map: squares\nwidth: x\n").unwrap();
     let o = arbiter(&["map", "check", s(&mp)]);
