@@ -32,7 +32,8 @@ pub struct MapArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum MapCommand {
-    /// Check map files: every problem, with line, column, code, rule and hint.
+    /// Check map files: every problem, with line, column, code, rule and hint (and
+    /// the drawing beside each map, NAME.drawing.yaml, against its edges).
     Check(CheckArgs),
     /// List the maps built into the binary.
     List,
