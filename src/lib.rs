@@ -81,6 +81,7 @@
 
 pub mod batch;
 pub mod cases;
+pub mod draw;
 pub mod game;
 pub mod gamefile;
 pub mod judge;

@@ -8,6 +8,8 @@
 //! - `map show NAME|FILE [PROVINCE]`: a map as tables, or one province in detail.
 //! - `map import FILE.map [-o FILE.yaml]`: a DPjudge map file in our schema
 //!   (`arbiter::map::dpjudge`), what could not be carried over, and every check on it.
+//! - `map layout MAP [-o OUT]`: positions for the provinces without any
+//!   (`arbiter::draw::layout`), written into the map (in place, keeping `MAP.bak`).
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -30,7 +32,8 @@ pub struct MapArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum MapCommand {
-    /// Check map files: every problem, with line, column, code, rule and hint.
+    /// Check map files: every problem, with line, column, code, rule and hint (and
+    /// the drawing beside each map, NAME.drawing.yaml, against its edges).
     Check(CheckArgs),
     /// List the maps built into the binary.
     List,
@@ -39,6 +42,20 @@ pub enum MapCommand {
     /// Import a DPjudge map file (.map) into our YAML schema, and check the result
     /// (exit 1 if the check finds errors or a line is refused, such as `NEWHOMES`).
     Import(ImportArgs),
+    /// Give every province without a position (`at`) one, from a layout of the
+    /// adjacency graph (stress majorisation), and write the map with them: in place
+    /// (the old file kept as FILE.bak) or to -o.
+    Layout(LayoutArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct LayoutArgs {
+    /// The map file (YAML).
+    #[arg(value_name = "MAP")]
+    pub map: PathBuf,
+    /// Write the map with positions here (atomically) instead of over MAP.
+    #[arg(long, short, value_name = "OUT.yaml")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -99,6 +116,7 @@ pub fn run(args: &MapArgs) -> Result<i32, Fatal> {
         MapCommand::List => list(),
         MapCommand::Show(a) => show(a),
         MapCommand::Import(a) => import(a),
+        MapCommand::Layout(a) => layout(a),
     }
 }
 
@@ -161,7 +179,18 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
         let r = reference
             .as_ref()
             .map(|(f, t)| Reference { file: f, text: t });
-        let findings = check::check(&src, &file, r.as_ref());
+        let drawing = match drawing_source(name) {
+            Ok(d) => d,
+            Err(e) => {
+                eprintln!("error: {e}");
+                io_error = true;
+                None
+            }
+        };
+        let d = drawing
+            .as_ref()
+            .map(|(f, t)| check::DrawingText { file: f, text: t });
+        let findings = check::check_with_drawing(&src, &file, r.as_ref(), d.as_ref());
         checked += 1;
         let (e, w, n) = check::count(&findings);
         errors += e;
@@ -173,6 +202,8 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
                 text.push_str(&check::render(&findings, |f| {
                     if f == file {
                         Some(src.as_str())
+                    } else if let Some((_, t)) = drawing.as_ref().filter(|(df, _)| df == f) {
+                        Some(t.as_str())
                     } else {
                         reference
                             .as_ref()
@@ -223,6 +254,27 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
     } else {
         EXIT_OK
     })
+}
+
+/// The drawing of a map `map check` was given (a file, or an embedded map's name):
+/// `NAME.drawing.yaml` beside the file, or the embedded drawing; its name and text.
+fn drawing_source(name: &str) -> Result<Option<(String, String)>, String> {
+    if Path::new(name).exists() {
+        let path = super::drawing_path(Path::new(name));
+        if !path.is_file() {
+            return Ok(None);
+        }
+        let shown = path.display().to_string();
+        return super::read_file(&path)
+            .map(|t| Some((shown.clone(), t)))
+            .map_err(|e| format!("cannot read drawing `{shown}`: {e}"));
+    }
+    let map = name.trim().to_ascii_lowercase();
+    let map = if map == "classic" { "standard" } else { &map };
+    Ok(arbiter::map::EMBEDDED_DRAWINGS
+        .iter()
+        .find(|(n, _, _)| *n == map)
+        .map(|(_, f, t)| (f.to_string(), t.to_string())))
 }
 
 /// Passable provinces and supply centres of a map.
@@ -338,7 +390,13 @@ fn map_problems(map: &Map, name: &str) -> Vec<arbiter::render::Problem> {
     } else {
         return Vec::new();
     };
-    check::check(&src, &file, None)
+    // The drawing's disagreements with the edges too (a broken drawing stops the map
+    // from loading before this).
+    let drawing = drawing_source(name).ok().flatten();
+    let d = drawing
+        .as_ref()
+        .map(|(f, t)| check::DrawingText { file: f, text: t });
+    check::check_with_drawing(&src, &file, None, d.as_ref())
         .into_iter()
         .map(|f| arbiter::render::Problem {
             prov: arbiter::render::problem_province(map, &f.key),
@@ -725,4 +783,45 @@ fn find_word(line: &str, word: &str) -> Option<usize> {
         from = at + word.len();
     }
     None
+}
+
+/// `map layout MAP [-o OUT]`: positions for the provinces that have none
+/// (`arbiter::draw::layout`), written into the map's text (everything else kept byte
+/// for byte); in place, the old file kept as `MAP.bak`, or to OUT.
+fn layout(args: &LayoutArgs) -> Result<i32, Fatal> {
+    let name = args.map.display().to_string();
+    let src =
+        super::read_file(&args.map).map_err(|e| Fatal(format!("cannot read `{name}`: {e}")))?;
+    let map = check::load(&src, &name).map_err(|findings| {
+        let shown = check::render(&findings, |f| (f == name).then_some(src.as_str()));
+        Fatal(format!(
+            "the map is not valid:\n\n{shown}{name}: {}\n(fix it first: `arbiter map check {name}`)",
+            summary(&findings)
+        ))
+    })?;
+    let placed = map.provinces.iter().filter(|p| p.at.is_none()).count();
+    let positions = arbiter::draw::layout::positions(&map);
+    let text = arbiter::draw::layout::write_positions(&src, &map, &positions);
+    let whither = match &args.output {
+        Some(out) => {
+            write_output(Some(out), &text)?;
+            format!("written to `{}`", out.display())
+        }
+        None if placed == 0 => "nothing to write".to_string(),
+        None => {
+            if !args.map.is_file() {
+                return Err(Fatal(format!(
+                    "`{name}` is not a regular file to edit in place: give -o OUT.yaml"
+                )));
+            }
+            let bak = super::write::replace_keeping_backup(&args.map, text.as_bytes())?;
+            format!("written to `{name}` (the old file is `{}`)", bak.display())
+        }
+    };
+    println!(
+        "{name}: placed {} ({} already had one); {whither}",
+        plural(placed, "province"),
+        map.provinces.len() - placed
+    );
+    Ok(EXIT_OK)
 }

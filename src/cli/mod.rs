@@ -104,7 +104,7 @@ enum Command {
     Explain(game::ExplainArgs),
     /// Run conformance suites (our YAML cases, jDip DATC files): one line per case.
     Test(test::TestArgs),
-    /// Map files: check, list, show, import from DPjudge.
+    /// Map files: check, list, show, import from DPjudge, lay out positions.
     Map(map::MapArgs),
     /// Draw a position as SVG (or PNG): a game's judged phase with its orders, or a
     /// position file with optional orders; the board coloured by owner when the map has

@@ -254,6 +254,44 @@ pub fn write_file(
     path: &Path,
     write: impl FnOnce(&mut File) -> std::io::Result<()>,
 ) -> Result<(), Fatal> {
+    write_file_as(path, write, false)
+}
+
+/// Replace a file this command read and edits in place (`map layout`): the current
+/// file is kept as `FILE.bak` (hard-linked, or copied and synced, through a temporary
+/// name renamed over the backup), then the new text replaces it as [`write_file`]
+/// does. Returns the backup's path.
+pub fn replace_keeping_backup(path: &Path, bytes: &[u8]) -> Result<PathBuf, Fatal> {
+    let real = resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
+    let shown = path.display();
+    let mut name = real.file_name().unwrap_or_default().to_os_string();
+    name.push(".bak");
+    let bak = real.with_file_name(&name);
+    name.push(format!(".tmp-{}", std::process::id()));
+    let bak_tmp = real.with_file_name(name);
+    let _ = fs::remove_file(&bak_tmp);
+    let backup = || -> std::io::Result<()> {
+        if fs::hard_link(&real, &bak_tmp).is_err() {
+            fs::copy(&real, &bak_tmp)?;
+            File::open(&bak_tmp)?.sync_all()?;
+        }
+        fs::rename(&bak_tmp, &bak)
+    };
+    backup().map_err(|e| {
+        let _ = fs::remove_file(&bak_tmp);
+        Fatal(format!("cannot keep a backup of `{shown}`: {e}"))
+    })?;
+    write_file_as(path, |f| std::io::Write::write_all(f, bytes), true)?;
+    Ok(bak)
+}
+
+/// [`write_file`]; `edit_input`: the file may be one this command read (it is edited
+/// in place, its old version kept by the caller).
+fn write_file_as(
+    path: &Path,
+    write: impl FnOnce(&mut File) -> std::io::Result<()>,
+    edit_input: bool,
+) -> Result<(), Fatal> {
     let shown = path.display();
     let fail = |e: std::io::Error| Fatal(format!("cannot write `{shown}`: {e}"));
     match target(path)? {
@@ -262,7 +300,7 @@ pub fn write_file(
             write(&mut f).map_err(fail)
         }
         Target::Replace { path: real, meta } => {
-            if let Some(m) = &meta {
+            if let Some(m) = meta.as_ref().filter(|_| !edit_input) {
                 refuse_input(path, m)?;
             }
             let name = real

@@ -11,7 +11,8 @@
 //!   connectivity, centres home to two powers, the victory threshold, canals to confirm,
 //!   fleet edges between coasts that share no sea, edges far longer than their
 //!   neighbours' in the drawing, powers that can never build a fleet; and, with a
-//!   reference edge list, every edge missing or extra.
+//!   reference edge list, every edge missing or extra; and, with the map's drawing
+//!   ([`check_with_drawing`]), where the picture disagrees with the edges ([`drawing`]).
 //!
 //! [`load`] is how every command loads a map file: the map only when these checks find
 //! no error.
@@ -30,6 +31,8 @@
 // file are looked up (`get`, `by_id`) before they become indices. `map::locate`
 // scans the text and denies indexing.
 #![allow(clippy::indexing_slicing)]
+
+pub mod drawing;
 
 use crate::orders::ORDER_WORDS;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -131,6 +134,9 @@ pub const CODES: &[CodeInfo] = &[
     info("REFERENCE_EXTRA", E, "check", "every edge of the map is in the reference list"),
     info("REFERENCE_UNKNOWN", E, "check", "every place the reference list names is on the map"),
     info("REFERENCE_BAD_ROW", E, "check", "a reference row is `a,b,army,fleet` with 0 or 1 for each unit type"),
+    info("DRAWING", E, "loader", "the map's drawing (`NAME.drawing.yaml`) reads and fits the map: every province drawn, points inside the picture, outlines of M/L/Z path data"),
+    info("DRAWING_TOUCH_NOT_ADJACENT", W, "check", "two provinces that share a border in the drawing are neighbours"),
+    info("DRAWING_ADJACENT_APART", W, "check", "two neighbours share a border in the drawing, or are joined across water (both touch one sea, or one lake of the drawing)"),
 ];
 
 /// The table entry of a code (the loader's codes included).
@@ -168,12 +174,41 @@ pub fn load(src: &str, file: &str) -> Result<Map, Vec<Finding>> {
     }
 }
 
+/// A drawing of the map (`NAME.drawing.yaml`) to check with it: its name in findings,
+/// and its text.
+pub struct DrawingText<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+}
+
+/// [`check`], and the map's drawing against its adjacency ([`drawing`]): a drawing that
+/// does not read or fit is reported (code `DRAWING`, in the drawing's file), one that
+/// does is compared with the edges.
+pub fn check_with_drawing(
+    src: &str,
+    file: &str,
+    reference: Option<&Reference>,
+    drawing: Option<&DrawingText>,
+) -> Vec<Finding> {
+    check_and_load_with(src, file, reference, drawing).0
+}
+
 /// [`check`], and the map when the loader accepts it (whatever the checker's own
 /// findings: `map show` draws such a map with its problems ringed).
 pub fn check_and_load(
     src: &str,
     file: &str,
     reference: Option<&Reference>,
+) -> (Vec<Finding>, Option<Map>) {
+    check_and_load_with(src, file, reference, None)
+}
+
+/// [`check_and_load`], with the map's drawing ([`check_with_drawing`]).
+pub fn check_and_load_with(
+    src: &str,
+    file: &str,
+    reference: Option<&Reference>,
+    drawing: Option<&DrawingText>,
 ) -> (Vec<Finding>, Option<Map>) {
     let loaded = Map::from_yaml(src, file);
     // Past a size limit, or with aliases or deep nesting (the loader says which), the
@@ -203,6 +238,9 @@ pub fn check_and_load(
         c.own_checks(raw);
         if let Some(r) = reference {
             c.reference(raw, r);
+        }
+        if let (Some(map), Some(d)) = (loaded.as_ref().ok(), drawing) {
+            c.drawing_file(raw, map, d);
         }
     }
     let mut own = std::mem::take(&mut c.out);
@@ -661,6 +699,29 @@ impl Checker<'_> {
             }
         }
         None
+    }
+
+    /// A drawing file: its problems as `DRAWING` findings in that file, or, when it
+    /// reads, the drawing against the adjacency.
+    fn drawing_file(&mut self, raw: &Raw, map: &Map, d: &DrawingText) {
+        match crate::map::drawing::Drawing::from_yaml(d.text, d.file, map) {
+            Ok(drawing) => self.drawing(raw, map, &drawing),
+            Err(e) => {
+                for p in &e.problems {
+                    self.out.push(Finding {
+                        file: d.file.to_string(),
+                        line: p.line,
+                        column: p.column,
+                        severity: p.severity,
+                        code: p.code.as_str(),
+                        key: p.key.clone(),
+                        message: p.message.clone(),
+                        rule: rule(p.code.as_str()),
+                        hint: p.hint.clone(),
+                    });
+                }
+            }
+        }
     }
 
     fn own_checks(&mut self, raw: &Raw) {

@@ -9,6 +9,7 @@ mod board_picture;
 mod cli;
 mod convoy_scale;
 mod dpjudge_import;
+mod drawing_check;
 mod explain;
 mod foreign_ids;
 mod games;

@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 
 use arbiter::map::Severity;
 use arbiter::map::{dpjudge, Map, Terrain, EMBEDDED, STANDARD_YAML};
-use arbiter::mapcheck::{self as check, Finding, Reference, CODES};
+use arbiter::mapcheck::{self as check, DrawingText, Finding, Reference, CODES};
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -78,12 +78,13 @@ fn short(f: &Finding, file: &str) -> String {
     format!("{at} {} {}", f.severity.name(), f.code)
 }
 
-/// Check a fixture as its comments say: `# reference: FILE`, then compare with its
-/// `# expect:` lines.
+/// Check a fixture as its comments say: `# reference: FILE` (an edge list),
+/// `# drawing: FILE` (the map's drawing), then compare with its `# expect:` lines.
 fn run_fixture(rel: &str) -> (Vec<String>, Vec<String>) {
     let src = read(rel);
     let mut expected = Vec::new();
     let mut reference = None;
+    let mut drawing = None;
     for line in src.lines() {
         if let Some(e) = line.strip_prefix("# expect: ") {
             if e.trim() != "nothing" {
@@ -91,6 +92,8 @@ fn run_fixture(rel: &str) -> (Vec<String>, Vec<String>) {
             }
         } else if let Some(r) = line.strip_prefix("# reference: ") {
             reference = Some(format!("test-cases/maps/{}", r.trim()));
+        } else if let Some(d) = line.strip_prefix("# drawing: ") {
+            drawing = Some(format!("test-cases/maps/{}", d.trim()));
         }
     }
     assert!(
@@ -102,7 +105,12 @@ fn run_fixture(rel: &str) -> (Vec<String>, Vec<String>) {
         file: f,
         text: ref_text.as_deref().unwrap(),
     });
-    let findings = check::check(&src, rel, r.as_ref());
+    let drawing_text = drawing.as_ref().map(|d| read(d));
+    let d = drawing.as_ref().map(|f| DrawingText {
+        file: f,
+        text: drawing_text.as_deref().unwrap(),
+    });
+    let findings = check::check_with_drawing(&src, rel, r.as_ref(), d.as_ref());
     (expected, findings.iter().map(|f| short(f, rel)).collect())
 }
 
