@@ -122,6 +122,8 @@ def main():
             colour[p] = rng.integers(60, 200, 3) * np.array([0.5, 0.8, 1.0]) + np.array([0, 20, 55])
         else:
             colour[p] = rng.integers(120, 250, 3)
+    owner = np.full((height, width), -1, dtype=np.int32)
+    index = {p: i for i, p in enumerate(sorted(ids))}
     img = np.zeros((height, width, 3), dtype=np.uint8)
     img[mask] = (235, 235, 225)
     img[~mask] = (200, 215, 235)
@@ -150,6 +152,30 @@ def main():
                 who[better] = k
             cols = np.array([colour[p] if p else (90, 90, 90) for p, _, _ in cand], dtype=np.uint8)
             img[sel] = cols[who]
+            idx = np.array([index[p] if p else -1 for p, _, _ in cand], dtype=np.int32)
+            owner[sel] = idx[who]
+    # Borders in the preview against the map's adjacency.
+    adj = {p: set() for p in ids}
+    for prov in mapdoc["provinces"]:
+        for k in ("army", "fleet"):
+            for q in prov.get(k) or []:
+                adj[prov["id"]].add(q.split("/")[0])
+        for c in prov.get("coasts") or []:
+            for q in c.get("fleet") or []:
+                adj[prov["id"]].add(q.split("/")[0])
+    for a in list(adj):
+        for q in adj[a]:
+            adj.setdefault(q, set()).add(a)
+    names = sorted(ids)
+    touch = {}
+    for a, b in ((owner[:, :-1], owner[:, 1:]), (owner[:-1, :], owner[1:, :])):
+        m = (a != b) & (a >= 0) & (b >= 0)
+        pairs, counts = np.unique(np.stack([np.minimum(a[m], b[m]), np.maximum(a[m], b[m])], axis=1), axis=0, return_counts=True)
+        for (i, j), c in zip(pairs, counts):
+            touch[(names[i], names[j])] = touch.get((names[i], names[j]), 0) + int(c)
+    for (a, b), c in sorted(touch.items()):
+        if b not in adj.get(a, set()):
+            print(f"TOUCH, NOT NEIGHBOURS: {a}-{b} ({c} px)")
     # Coastline and borders between different owners.
     im = Image.fromarray(img)
     d = ImageDraw.Draw(im)
