@@ -14,6 +14,7 @@ mod explain;
 mod foreign_ids;
 mod games;
 mod games_1914;
+mod geo_data;
 mod hostile;
 mod layers;
 mod legal;
