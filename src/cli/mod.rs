@@ -1,6 +1,7 @@
 //! Command-line interface: clap arguments → validated settings → one module per subcommand.
 
 mod adjudicate;
+mod album;
 mod batch;
 mod game;
 mod map;
@@ -107,7 +108,7 @@ enum Command {
     /// Map files: check, list, show, import from DPjudge.
     Map(map::MapArgs),
     /// Draw a position as SVG (or PNG): a game's judged phase with its orders, or a
-    /// position file with optional orders.
+    /// position file with optional orders; or a whole game (--all, --gif).
     Render(render::RenderArgs),
     /// Play whole games with random legal orders, checking invariants every phase.
     Selfplay(selfplay::SelfplayArgs),

@@ -13,7 +13,9 @@
 // `game::check_ids` when judged). An out-of-range index is a bug, not input.
 #![allow(clippy::indexing_slicing)]
 
+pub mod gif;
 mod labels;
+pub mod page;
 mod svg;
 
 pub use labels::{text_width, Rect};
@@ -307,6 +309,12 @@ pub type RasterPixmap = resvg::tiny_skia::Pixmap;
 
 /// Rasterise an SVG (at 1 pixel per user unit) with the embedded font.
 pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
+    raster_scaled(svg, |_| 1.0)
+}
+
+/// Rasterise an SVG at the scale `scale` gives for its width in user units (pixels
+/// per unit; [`gif`] fits a picture to a width this way).
+pub fn raster_scaled(svg: &str, scale: impl Fn(f32) -> f32) -> Result<RasterPixmap, RasterError> {
     let mut opt = resvg::usvg::Options {
         font_family: FONT_FAMILY.to_string(),
         ..Default::default()
@@ -314,7 +322,12 @@ pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
     opt.fontdb_mut().load_font_data(FONT.to_vec());
     let tree =
         resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| RasterError::Svg(e.to_string()))?;
-    let size = tree.size().to_int_size();
+    let k = scale(tree.size().width());
+    let size = tree
+        .size()
+        .scale_by(k)
+        .ok_or(RasterError::Size(0, 0))?
+        .to_int_size();
     let (w, h) = (size.width(), size.height());
     if u64::from(w) * u64::from(h) > 100_000_000 {
         return Err(RasterError::Size(w, h));
@@ -322,7 +335,7 @@ pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(RasterError::Size(w, h))?;
     resvg::render(
         &tree,
-        resvg::tiny_skia::Transform::identity(),
+        resvg::tiny_skia::Transform::from_scale(k, k),
         &mut pixmap.as_mut(),
     );
     Ok(pixmap)
