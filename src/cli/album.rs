@@ -231,7 +231,7 @@ header small { font-weight: normal; opacity: 0.8; }
 header button { font: inherit; padding: 0.25rem 0.8rem; cursor: pointer; }
 #where { min-width: 18rem; text-align: center; }
 .layout { display: flex; align-items: flex-start; }
-#list { flex: none; width: 15rem; position: sticky; top: 2.8rem; max-height: calc(100vh - 3.2rem);
+#list { flex: none; width: 13rem; position: sticky; top: 2.8rem; max-height: calc(100vh - 3.2rem);
   overflow: auto; padding: 0.6rem 0.4rem; font-size: 0.9rem; }
 #list ol { margin: 0; padding-left: 2.2rem; }
 #list a { color: #1c4f8a; text-decoration: none; }
@@ -241,14 +241,14 @@ main { flex: 1; min-width: 0; padding: 0.6rem 1rem; }
 section.phase { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; margin-bottom: 2rem; }
 .js section.phase { display: none; }
 .js section.phase.shown { display: flex; }
-figure { flex: 3 1 34rem; min-width: 0; margin: 0; }
+figure { flex: 1 1 28rem; min-width: 0; margin: 0; }
 figure img { display: block; max-width: 100%; max-height: calc(100vh - 4.5rem); margin: 0 auto;
   background: #fff; box-shadow: 0 1px 4px rgba(0, 0, 0, 0.25); }
-.sheet { flex: 1 1 30rem; max-width: 44rem; min-width: 0; }
+.sheet { flex: 0 1 auto; min-width: 0; }
 .sheet h2 { margin: 0 0 0.3rem; font-size: 1.1rem; }
 .files { margin: 0 0 0.5rem; font-size: 0.85rem; }
-pre { margin: 0; padding: 0.6rem 0.8rem; background: #fff; border: 1px solid #ccc; white-space: pre-wrap;
-  font: 12.5px/1.4 "DejaVu Sans Mono", Menlo, Consolas, monospace; }
+pre { margin: 0; padding: 0.6rem 0.8rem; background: #fff; border: 1px solid #ccc; white-space: pre;
+  overflow-x: auto; font: 12px/1.4 "DejaVu Sans Mono", Menlo, Consolas, monospace; }
 "#;
 
 const SCRIPT: &str = r##"(function () {
