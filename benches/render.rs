@@ -2,8 +2,9 @@
 //! its orders and outcomes (`test-cases/regressions/midgame.yaml`) drawn as SVG
 //! (target: median under 5 ms) and rasterised to PNG at the picture's own size,
 //! about 1600 pixels wide (under 150 ms); world1914's opening position as PNG (under
-//! 400 ms). Each loop checks its output: the SVG's root, the PNG's signature and
-//! size.
+//! 400 ms); and the classic picture rasterised without the PNG encoding, to show
+//! how the time divides. Each loop checks its output: the SVG's root, the PNG's
+//! signature and size.
 
 /// The allocator the `arbiter` binary uses (src/main.rs), so the benches measure
 /// what the command runs.
@@ -89,6 +90,14 @@ fn standard_png(c: &mut Criterion) {
         &svg,
         1000..=2400,
     );
+    // The same without the PNG encoding: how the time divides.
+    c.bench_function("render standard 34 units with orders: raster only", |b| {
+        b.iter(|| {
+            let px = render::raster(black_box(&svg)).unwrap();
+            assert!(px.width() >= 1000);
+            px
+        })
+    });
 }
 
 fn world(c: &mut Criterion) {

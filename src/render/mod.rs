@@ -343,7 +343,39 @@ pub fn raster_scaled(svg: &str, scale: impl Fn(f32) -> f32) -> Result<RasterPixm
 
 /// Rasterise an SVG to PNG bytes.
 pub fn png(svg: &str) -> Result<Vec<u8>, RasterError> {
-    raster(svg)?
-        .encode_png()
-        .map_err(|e| RasterError::Encode(e.to_string()))
+    encode_png(&raster(svg)?)
+}
+
+/// A rasterised picture as PNG bytes: RGB when every pixel is opaque, else RGBA;
+/// deflate level 2 with adaptive filters (about half the time of the default level 6,
+/// for files about 2 % larger; on the classic board's picture the encoding took two
+/// thirds of the time at level 6).
+pub fn encode_png(px: &RasterPixmap) -> Result<Vec<u8>, RasterError> {
+    let encode = |e: png::EncodingError| RasterError::Encode(e.to_string());
+    let opaque = px.pixels().iter().all(|p| p.alpha() == u8::MAX);
+    let mut data = Vec::with_capacity(px.data().len());
+    if opaque {
+        for c in px.data().chunks_exact(4) {
+            data.extend_from_slice(&c[..3]);
+        }
+    } else {
+        for p in px.pixels() {
+            let c = p.demultiply();
+            data.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+        }
+    }
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, px.width(), px.height());
+    e.set_color(if opaque {
+        png::ColorType::Rgb
+    } else {
+        png::ColorType::Rgba
+    });
+    e.set_depth(png::BitDepth::Eight);
+    e.set_deflate_compression(png::DeflateCompression::Level(2));
+    e.set_filter(png::Filter::Adaptive);
+    let mut w = e.write_header().map_err(encode)?;
+    w.write_image_data(&data).map_err(encode)?;
+    w.finish().map_err(encode)?;
+    Ok(out)
 }
