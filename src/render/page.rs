@@ -360,8 +360,13 @@ mod tests {
         let p = page(PIC, "Spring 1901 movement: demo", "Line one.\nLine two.\n").unwrap();
         assert_eq!((p.cut, p.columns, p.size), (0, 1, MAX_SIZE));
         assert!(p.svg.contains(">Line two.</text>"));
-        let png = super::super::raster(&p.svg).unwrap();
-        assert_eq!((png.width(), png.height()), (1240, 1754));
+        let px = super::super::raster(&p.svg).unwrap();
+        assert_eq!((px.width(), px.height()), (1240, 1754));
+        // An opaque page is encoded as RGB, and decodes to the same pixels.
+        let png = super::super::encode_png(&px).unwrap();
+        assert_eq!(png[25], 2, "colour type RGB");
+        let back = super::super::RasterPixmap::decode_png(&png).unwrap();
+        assert_eq!(back.data(), px.data());
     }
 
     #[test]
