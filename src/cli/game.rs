@@ -284,7 +284,7 @@ fn centre_count(owners: &[Option<Power>], pw: Power) -> usize {
     owners.iter().filter(|o| **o == Some(pw)).count()
 }
 
-fn status_text(map: &Map, game: &Game) -> String {
+pub(super) fn status_text(map: &Map, game: &Game) -> String {
     let p = &game.position;
     let mut out = String::new();
     let last = match game.last_year {

@@ -1,6 +1,7 @@
 //! Command-line interface: clap arguments → validated settings → one module per subcommand.
 
 mod adjudicate;
+mod album;
 mod batch;
 mod game;
 mod map;
@@ -107,8 +108,8 @@ enum Command {
     /// Map files: check, list, show, import from DPjudge, lay out positions.
     Map(map::MapArgs),
     /// Draw a position as SVG (or PNG): a game's judged phase with its orders, or a
-    /// position file with optional orders; the board coloured by owner when the map has
-    /// a drawing, else (or with --graph) the map's graph.
+    /// position file with optional orders, or a whole game (--all, --gif); the board
+    /// coloured by owner when the map has a drawing, else (or with --graph) the map's graph.
     Render(render::RenderArgs),
     /// Play whole games with random legal orders, checking invariants every phase.
     Selfplay(selfplay::SelfplayArgs),

@@ -60,9 +60,36 @@ pub struct RenderArgs {
     /// an input file is refused.
     #[arg(long, short, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Draw the whole game into --dir: every judged phase and the current position, each
+    /// as `NN-S1901M.svg`, `.png` and a printable A4 page `NN-S1901M-page.png` (the
+    /// picture above the results sheet), and `index.html` to step through them offline.
+    #[arg(
+        long,
+        requires_all = ["game", "dir"],
+        conflicts_with_all = ["phase", "png", "output"]
+    )]
+    pub all: bool,
+    /// The directory --all writes to (created if missing; files of the same names in it
+    /// are replaced, others left alone).
+    #[arg(long, value_name = "DIR", requires = "all")]
+    pub dir: Option<PathBuf>,
+    /// Write an animated GIF of the game to FILE: one frame per judged phase and the
+    /// current position, 1000 pixels wide, 1.5 s each (the last 4 s), looping. Alone or
+    /// with --all.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "game",
+        conflicts_with_all = ["phase", "png", "output"]
+    )]
+    pub gif: Option<PathBuf>,
 }
 
 pub fn run(args: &RenderArgs) -> Result<i32, Fatal> {
+    if let (true, Some(game)) = (args.all || args.gif.is_some(), &args.game) {
+        let dir = args.dir.as_deref().filter(|_| args.all);
+        return super::album::run(game, dir, args.gif.as_deref(), args.graph);
+    }
     let svg = match &args.game {
         Some(path) => from_game(path, args.phase.as_deref(), args.graph)?,
         None => from_position(args)?,

@@ -3,6 +3,7 @@
 
 mod common;
 
+mod album;
 mod batch_stream;
 mod begin;
 mod board_picture;
