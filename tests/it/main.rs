@@ -8,6 +8,7 @@ mod begin;
 mod cli;
 mod convoy_scale;
 mod dpjudge_import;
+mod draw;
 mod explain;
 mod foreign_ids;
 mod games;
