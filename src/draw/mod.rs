@@ -424,7 +424,12 @@ fn assemble(
         }
     }
     let bd = points::border_distance(grid, &board.labels);
-    let pieces = points::largest_pieces(grid, &board.labels, n);
+    let own: Vec<Option<usize>> = board
+        .seeds
+        .iter()
+        .map(|&(x, y)| grid.cell_of((x * grid.cell, y * grid.cell)))
+        .collect();
+    let pieces = points::main_pieces(grid, &board.labels, n, &own);
     let mut problems = Vec::new();
     let mut provinces = Vec::with_capacity(n);
     for (i, (p, piece)) in map.provinces.iter().zip(&pieces).enumerate() {
@@ -467,8 +472,9 @@ fn assemble(
 }
 
 /// Each named coast's point (picture units): inside its province near the border
-/// with the seas its fleet edges reach (or, if the drawing shows no such border, the
-/// place nearest those seas).
+/// with the seas its fleet edges reach and its other coasts' do not (else with any
+/// neighbour only it reaches, else with all its seas; if the drawing shows no such
+/// border, the place nearest those neighbours).
 fn coast_points(map: &Map, board: &Board, pieces: &[Vec<usize>], shapes: &[Shape]) -> Vec<Point> {
     let grid = &board.grid;
     let n = map.provinces.len();
@@ -479,25 +485,42 @@ fn coast_points(map: &Map, board: &Board, pieces: &[Vec<usize>], shapes: &[Shape
             let p = usize::from(c.province.0);
             let piece: &[usize] = pieces.get(p).map_or(&[], Vec::as_slice);
             let unit = shapes.get(p).map_or((0.0, 0.0), |s| s.unit);
-            let near: Vec<Label> = map
-                .fleet_neighbours(Loc((n + ci) as u16))
+            let reach = |k: usize| -> Vec<Label> {
+                map.fleet_neighbours(Loc((n + k) as u16))
+                    .iter()
+                    .map(|&l| map.prov_of(l).0 as Label)
+                    .collect()
+            };
+            let near = reach(ci);
+            // What the province's other coasts reach too says nothing of where this
+            // one is (the Mid-Atlantic for both of Spain's).
+            let shared: Vec<Label> = map
+                .coasts
                 .iter()
-                .map(|&l| map.prov_of(l))
-                .map(|q| q.0 as Label)
+                .enumerate()
+                .filter(|&(k, o)| k != ci && o.province == c.province)
+                .flat_map(|(k, _)| reach(k))
                 .collect();
-            let seas: Vec<Label> = near
+            let is_sea = |q: &Label| {
+                map.provinces
+                    .get(usize::from(*q))
+                    .is_some_and(|x| x.terrain == Terrain::Sea)
+            };
+            let own: Vec<Label> = near
                 .iter()
                 .copied()
-                .filter(|&q| {
-                    map.provinces
-                        .get(usize::from(q))
-                        .is_some_and(|x| x.terrain == Terrain::Sea)
-                })
+                .filter(|q| !shared.contains(q))
                 .collect();
+            let own_seas: Vec<Label> = own.iter().copied().filter(is_sea).collect();
+            let seas: Vec<Label> = near.iter().copied().filter(is_sea).collect();
             let inward = (unit.0 / grid.cell, unit.1 / grid.cell);
             let pull = COAST_PULL / grid.cell;
-            let found = points::coast_point(grid, &board.labels, piece, &seas, inward, pull)
-                .or_else(|| points::coast_point(grid, &board.labels, piece, &near, inward, pull))
+            let at =
+                |to: &[Label]| points::coast_point(grid, &board.labels, piece, to, inward, pull);
+            let found = at(&own_seas)
+                .or_else(|| at(&own))
+                .or_else(|| at(&seas))
+                .or_else(|| at(&near))
                 .or_else(|| {
                     // No shared border: the place nearest the middle of those seas.
                     let pts: Vec<Point> = near

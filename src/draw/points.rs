@@ -1,4 +1,4 @@
-//! Where things go inside a province: its unit (well inside its largest piece), its
+//! Where things go inside a province: its unit (well inside its main piece), its
 //! label (away from the unit), its supply-centre marker (near the unit) and the point
 //! of each named coast (inside, near the border with the seas that coast reaches).
 
@@ -73,10 +73,19 @@ pub fn border_distance(grid: &Grid, labels: &[Label]) -> Vec<u32> {
     d
 }
 
-/// The cells of each label's largest 4-connected piece: per label below `labels_n`,
-/// the list of cell indices (empty for a label with no cell).
-pub fn largest_pieces(grid: &Grid, labels: &[Label], labels_n: usize) -> Vec<Vec<usize>> {
+/// The main 4-connected piece of each label below `labels_n` (the list of its cells;
+/// empty for a label with no cell): the piece holding the label's own cell (`own`,
+/// its seed's) if that piece is at least a third of its largest, else the largest
+/// (Naples stays on the mainland though Sicily is drawn as its part; a seed on a
+/// speck of coast does not hold the unit).
+pub fn main_pieces(
+    grid: &Grid,
+    labels: &[Label],
+    labels_n: usize,
+    own: &[Option<usize>],
+) -> Vec<Vec<usize>> {
     let mut best: Vec<Vec<usize>> = vec![Vec::new(); labels_n];
+    let mut home: Vec<Vec<usize>> = vec![Vec::new(); labels_n];
     let mut seen = vec![false; grid.len()];
     let mut stack = Vec::new();
     for start in 0..grid.len() {
@@ -116,13 +125,27 @@ pub fn largest_pieces(grid: &Grid, labels: &[Label], labels_n: usize) -> Vec<Vec
                 }
             }
         }
-        if let Some(b) = best.get_mut(usize::from(me)) {
+        let l = usize::from(me);
+        let mine = own.get(l).copied().flatten();
+        if let (Some(h), true) = (home.get_mut(l), mine.is_some_and(|c| piece.contains(&c))) {
+            h.clone_from(&piece);
+        }
+        if let Some(b) = best.get_mut(l) {
             if piece.len() > b.len() {
                 *b = piece;
             }
         }
     }
-    best
+    best.into_iter()
+        .zip(home)
+        .map(|(b, h)| {
+            if 3 * h.len() >= b.len() && !h.is_empty() {
+                h
+            } else {
+                b
+            }
+        })
+        .collect()
 }
 
 /// The points of one province, in cell units.
@@ -140,7 +163,7 @@ pub const CENTRE_GAP: f64 = 12.0;
 /// How deep (picture units) inside its piece the seed must be to hold the unit.
 pub const DEEP: f64 = 12.0;
 
-/// Places in the piece `cells` (its largest), given its border distances `bd` (thirds
+/// Places in the piece `cells` (its main one), given its border distances `bd` (thirds
 /// of a cell), the province's seed (cell units) and the grid's cell size.
 pub fn places(grid: &Grid, cells: &[usize], bd: &[u32], seed: Point) -> Places {
     let depth = |i: usize| f64::from(bd.get(i).copied().unwrap_or(0)) / 3.0;
@@ -289,29 +312,56 @@ mod tests {
 
     #[test]
     fn the_largest_piece_wins_and_points_fall_inside_it() {
-        // Label 0: a 3x3 piece on the left and a 30x20 piece on the right.
+        // Label 0: a 3x3 piece on the left and a 70x20 piece on the right.
         let grid = Grid {
-            w: 40,
+            w: 80,
             h: 20,
             cell: 1.0,
         };
         let mut labels = vec![1u16; grid.len()];
         for y in 0..3 {
             for x in 0..3 {
-                labels[y * 40 + x] = 0;
+                labels[y * 80 + x] = 0;
             }
         }
         for y in 0..20 {
-            for x in 10..40 {
-                labels[y * 40 + x] = 0;
+            for x in 10..80 {
+                labels[y * 80 + x] = 0;
             }
         }
-        let pieces = largest_pieces(&grid, &labels, 2);
-        assert_eq!(pieces[0].len(), 600);
+        let pieces = main_pieces(&grid, &labels, 2, &[Some(1), None]);
+        assert_eq!(
+            pieces[0].len(),
+            1400,
+            "the seed's piece is too small to hold the unit"
+        );
+        let mut big = labels.clone();
+        for y in 0..20 {
+            for x in 0..3 {
+                big[y * 80 + x] = 0;
+            }
+        }
+        // 60 cells on the left (the seed's), 1400 on the right: too few to hold the unit.
+        assert_eq!(main_pieces(&grid, &big, 2, &[Some(0), None])[0].len(), 1400);
+        // 180 cells (the seed's) beside 500: enough (Naples beside Sicily).
+        let naples: Vec<Label> = (0..grid.len())
+            .map(|i| {
+                if i % 80 < 9 || (10..35).contains(&(i % 80)) {
+                    0
+                } else {
+                    1
+                }
+            })
+            .collect();
+        assert_eq!(
+            main_pieces(&grid, &naples, 2, &[Some(0), None])[0].len(),
+            180
+        );
+        assert_eq!(main_pieces(&grid, &naples, 2, &[None, None])[0].len(), 500);
         let bd = border_distance(&grid, &labels);
         // The seed on the small piece: the unit goes to the big one's deepest place.
         let p = places(&grid, &pieces[0], &bd, (1.5, 1.5));
-        let inside = |q: Point| labels[q.1 as usize * 40 + q.0 as usize] == 0 && q.0 >= 10.0;
+        let inside = |q: Point| labels[q.1 as usize * 80 + q.0 as usize] == 0 && q.0 >= 10.0;
         assert!(
             inside(p.unit) && inside(p.label) && inside(p.centre),
             "{p:?}"
@@ -320,8 +370,8 @@ mod tests {
         let gap = ((p.unit.0 - p.label.0).powi(2) + (p.unit.1 - p.label.1).powi(2)).sqrt();
         assert!(gap >= LABEL_GAP - 1.0, "{gap}");
         // A seed deep inside holds the unit.
-        let p = places(&grid, &pieces[0], &bd, (25.2, 9.7));
-        assert_eq!(p.unit, (25.2, 9.7));
+        let p = places(&grid, &pieces[0], &bd, (40.2, 9.7));
+        assert_eq!(p.unit, (40.2, 9.7));
     }
 
     #[test]

@@ -337,15 +337,15 @@ mod tests {
 
     #[test]
     fn a_shared_border_simplifies_to_the_same_points_from_both_sides() {
-        // A ragged diagonal border between 0 and 1, inside a frame of 2.
+        // A border with corners between 0 and 1, inside a frame of 2.
         let rows = [
             "2222222222",
-            "2000000112",
-            "2000001112",
             "2000011112",
-            "2000111112",
-            "2000111112",
-            "2001111112",
+            "2000011112",
+            "2000011112",
+            "2000000112",
+            "2000000112",
+            "2000000112",
             "2011111112",
             "2222222222",
         ];

@@ -3,7 +3,7 @@
 
 use arbiter::draw::{draw, GeoSpec, Land};
 use arbiter::map::drawing::{Drawing, Point, Ring};
-use arbiter::map::{Map, Terrain};
+use arbiter::map::Map;
 
 use crate::common::{arbiter, code, has, s, stderr, stdout, temp_dir};
 
@@ -131,7 +131,11 @@ fn neighbours_on_the_map_share_a_border_in_the_picture() {
 
 /// A tiny board: one land square in a sea, two land provinces and one sea.
 fn tiny_map() -> Map {
-    let src = [
+    Map::from_yaml(&tiny_map_source(), "tiny.yaml").unwrap()
+}
+
+fn tiny_map_source() -> String {
+    [
         "name: tiny",
         "start: {season: spring, year: 1901}",
         "victory: 2",
@@ -139,11 +143,10 @@ fn tiny_map() -> Map {
         "  - {id: red, name: Red, adjective: Red, home: [wes], units: [A wes]}",
         "provinces:",
         "  - {id: wes, name: West, kind: coast, supply: true, home: red, army: [eas], fleet: [eas, sea]}",
-        "  - {id: eas, name: East, kind: coast, army: [wes], fleet: [wes, sea]}",
+        "  - {id: eas, name: East, kind: coast, supply: true, army: [wes], fleet: [wes, sea]}",
         "  - {id: sea, name: Sea, kind: sea, fleet: [wes, eas]}",
     ]
-    .join("\n");
-    Map::from_yaml(&src, "tiny.yaml").unwrap()
+    .join("\n")
 }
 
 const TINY_GEO: &str = "map: tiny\nland: tiny-land.json\n\
@@ -218,4 +221,47 @@ fn a_land_province_placed_at_sea_is_named_with_its_line() {
     let all = e.to_string();
     assert!(all.contains("`wes` is not on land"), "{all}");
     assert_eq!(e.problems[0].line, 7, "{all}");
+}
+
+#[test]
+fn map_draw_writes_the_drawing_beside_the_map_and_the_map_reads_it_back() {
+    let dir = temp_dir("map-draw");
+    let map_file = dir.join("tiny.yaml");
+    let src = tiny_map_source();
+    // No geography and no positions yet: refused, nothing written.
+    std::fs::write(&map_file, &src).unwrap();
+    let o = arbiter(&["map", "draw", s(&map_file)]);
+    code(&o, 1);
+    has(&stderr(&o), "have no position");
+    assert!(!dir.join("tiny.drawing.yaml").exists());
+    // With the geography beside it (found by name) and its coastlines beside that.
+    std::fs::write(dir.join("tiny.geo.yaml"), TINY_GEO).unwrap();
+    std::fs::write(dir.join("tiny-land.json"), TINY_LAND).unwrap();
+    let o = arbiter(&["map", "draw", s(&map_file)]);
+    code(&o, 0);
+    has(&stdout(&o), "tiny: 3 provinces, 4 rings, 200 x 200 units");
+    let written = std::fs::read_to_string(dir.join("tiny.drawing.yaml")).unwrap();
+    has(&written, "made by `arbiter map draw`");
+    let map = Map::from_yaml(&src, "tiny.yaml").unwrap();
+    Drawing::from_yaml(&written, "tiny.drawing.yaml", &map).unwrap();
+    // Every command that loads the map reads the drawing with it (and would refuse a
+    // broken one).
+    code(&arbiter(&["map", "show", s(&map_file)]), 0);
+    // An embedded map needs -o; `--geo` names the geography.
+    let o = arbiter(&["map", "draw", "standard"]);
+    code(&o, 2);
+    has(&stderr(&o), "-o FILE");
+    let out = dir.join("other.yaml");
+    let geo = dir.join("tiny.geo.yaml");
+    code(
+        &arbiter(&["map", "draw", s(&map_file), "--geo", s(&geo), "-o", s(&out)]),
+        0,
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), written);
+    // A problem in the geography: its file and line, exit 1.
+    std::fs::write(&geo, TINY_GEO.replace("  sea: [1.0, 1.0]\n", "")).unwrap();
+    let o = arbiter(&["map", "draw", s(&map_file)]);
+    code(&o, 1);
+    has(&stderr(&o), "province `sea` has no point");
+    has(&stderr(&o), "tiny.geo.yaml:");
 }
