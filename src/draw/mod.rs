@@ -228,7 +228,10 @@ fn corridor_seeds(map: &Map, grid: &Grid, labels: &[Label], seeds: &[Point]) -> 
             if blocked || len <= 0.0 {
                 continue;
             }
-            let steps = (len / 4.0).ceil().max(2.0) as usize;
+            let steps = (len / 4.0).ceil().clamp(2.0, CORRIDOR_SEEDS as f64) as usize;
+            if out.len() + steps > MAX_CORRIDOR_SEEDS {
+                return out;
+            }
             for k in 1..steps {
                 let t = k as f64 / steps as f64;
                 let (label, at) = (
@@ -245,6 +248,11 @@ fn corridor_seeds(map: &Map, grid: &Grid, labels: &[Label], seeds: &[Point]) -> 
     }
     out
 }
+
+/// The most seeds along one corridor, and in all (a hostile map's positions cannot
+/// make the flood's input unbounded).
+const CORRIDOR_SEEDS: usize = 64;
+const MAX_CORRIDOR_SEEDS: usize = 100_000;
 
 /// The distance from `c` to the segment a–b.
 fn segment_distance(a: Point, b: Point, c: Point) -> f64 {
@@ -552,6 +560,22 @@ mod tests {
         let e = draw(&map, None, None).unwrap_err().to_string();
         assert!(e.contains("no position"), "{e}");
         assert!(e.contains("swi"), "{e}");
+    }
+
+    #[test]
+    fn positions_far_apart_do_not_make_a_huge_picture() {
+        let mut map = Map::standard();
+        for (i, p) in map.provinces.iter_mut().enumerate() {
+            p.at = Some(if i == 0 {
+                (1_000_000, 0)
+            } else {
+                (i as i32, 0)
+            });
+        }
+        match draw(&map, None, None) {
+            Ok(d) => assert!(d.width <= crate::map::drawing::MAX_SIZE && d.height <= 30.0),
+            Err(e) => assert!(e.to_string().contains("has no place of its own"), "{e}"),
+        }
     }
 
     #[test]
