@@ -61,8 +61,18 @@ struct Board {
 pub fn draw(map: &Map, spec: Option<&GeoSpec>, land: Option<&Land>) -> Result<Drawing, MapError> {
     let board = match spec {
         Some(spec) => {
-            let empty = Land { rings: Vec::new() };
-            board_from_geography(map, spec, land.unwrap_or(&empty))?
+            let Some(land) = land else {
+                return Err(MapError {
+                    file: spec.file.clone(),
+                    problems: vec![spec::problem(
+                        spec.at("land"),
+                        "land",
+                        format!("the coastlines `{}` were not given", spec.land),
+                        None,
+                    )],
+                });
+            };
+            board_from_geography(map, spec, land)?
         }
         None => board_from_positions(map, &positions_for(map)?),
     };

@@ -192,6 +192,18 @@ fn a_geography_gives_land_to_land_provinces_and_water_to_seas() {
 }
 
 #[test]
+fn a_geography_without_its_coastlines_is_refused() {
+    let map = tiny_map();
+    let spec = GeoSpec::from_yaml(TINY_GEO, "tiny.geo.yaml", &map).unwrap();
+    let e = draw(&map, Some(&spec), None).unwrap_err();
+    assert!(
+        e.to_string().contains("`tiny-land.json` were not given"),
+        "{e}"
+    );
+    assert_eq!(e.problems[0].line, 2);
+}
+
+#[test]
 fn land_no_seed_reaches_is_no_province() {
     let map = tiny_map();
     let spec = GeoSpec::from_yaml(TINY_GEO, "tiny.geo.yaml", &map).unwrap();
