@@ -96,6 +96,83 @@ fn lat_lon_ok([lat, lon]: [f64; 2]) -> bool {
         && (-180.0..=180.0).contains(&lon)
 }
 
+/// The projection the spec describes, fitted to its picture; `None` (with the
+/// problems added) when its bounds, centre or width are wrong.
+fn projection_of(
+    parsed: &SpecFile,
+    add: &mut impl FnMut(&str, String, Option<&str>),
+) -> Option<Projection> {
+    let b = parsed.bounds;
+    let bounds_ok = lat_lon_ok([b.south, b.west])
+        && lat_lon_ok([b.north, b.east])
+        && b.west < b.east
+        && b.south < b.north;
+    if !bounds_ok {
+        add(
+            "bounds",
+            format!(
+                "bounds west {} east {} south {} north {} are not a box of the globe",
+                b.west, b.east, b.south, b.north
+            ),
+            Some("degrees, west < east within -180..180, south < north within -90..90"),
+        );
+    }
+    if parsed.projection.kind == Kind::Mercator && (b.south < -85.0 || b.north > 85.0) {
+        add(
+            "bounds",
+            "a mercator picture must stay within 85 degrees of the equator".into(),
+            None,
+        );
+    }
+    let centre = parsed
+        .projection
+        .centre
+        .unwrap_or([(b.south + b.north) / 2.0, (b.west + b.east) / 2.0]);
+    if !lat_lon_ok(centre) {
+        add(
+            "projection.centre",
+            format!("the centre {centre:?} is not [lat, lon] in degrees"),
+            None,
+        );
+    }
+    let size_ok = parsed.width.is_finite()
+        && parsed.width >= 10.0
+        && parsed.width <= crate::map::drawing::MAX_SIZE;
+    if !size_ok {
+        add(
+            "width",
+            format!(
+                "width {} is not a size between 10 and {}",
+                parsed.width,
+                crate::map::drawing::MAX_SIZE
+            ),
+            None,
+        );
+    }
+    if bounds_ok && size_ok && lat_lon_ok(centre) {
+        let p = Projection::new(
+            parsed.projection.kind,
+            (centre[0], centre[1]),
+            [b.west, b.east, b.south, b.north],
+            parsed.width,
+        );
+        if let Some(p) = &p {
+            if p.height > crate::map::drawing::MAX_SIZE {
+                add(
+                    "width",
+                    format!("the picture would be {} units high", p.height.round()),
+                    Some("make the width or the bounds smaller"),
+                );
+            }
+        } else {
+            add("bounds", "these bounds cannot be projected".into(), None);
+        }
+        p
+    } else {
+        None
+    }
+}
+
 impl GeoSpec {
     /// Read a geo spec of `map` from YAML text; `file` names it in the problems.
     pub fn from_yaml(src: &str, file: &str, map: &Map) -> Result<GeoSpec, MapError> {
@@ -127,75 +204,7 @@ impl GeoSpec {
                 None,
             );
         }
-        let b = parsed.bounds;
-        let bounds_ok = lat_lon_ok([b.south, b.west])
-            && lat_lon_ok([b.north, b.east])
-            && b.west < b.east
-            && b.south < b.north;
-        if !bounds_ok {
-            add(
-                "bounds",
-                format!(
-                    "bounds west {} east {} south {} north {} are not a box of the globe",
-                    b.west, b.east, b.south, b.north
-                ),
-                Some("degrees, west < east within -180..180, south < north within -90..90"),
-            );
-        }
-        if parsed.projection.kind == Kind::Mercator && (b.south < -85.0 || b.north > 85.0) {
-            add(
-                "bounds",
-                "a mercator picture must stay within 85 degrees of the equator".into(),
-                None,
-            );
-        }
-        let centre = parsed
-            .projection
-            .centre
-            .unwrap_or([(b.south + b.north) / 2.0, (b.west + b.east) / 2.0]);
-        if !lat_lon_ok(centre) {
-            add(
-                "projection.centre",
-                format!("the centre {centre:?} is not [lat, lon] in degrees"),
-                None,
-            );
-        }
-        let size_ok = parsed.width.is_finite()
-            && parsed.width >= 10.0
-            && parsed.width <= crate::map::drawing::MAX_SIZE;
-        if !size_ok {
-            add(
-                "width",
-                format!(
-                    "width {} is not a size between 10 and {}",
-                    parsed.width,
-                    crate::map::drawing::MAX_SIZE
-                ),
-                None,
-            );
-        }
-        let projection = if bounds_ok && size_ok && lat_lon_ok(centre) {
-            let p = Projection::new(
-                parsed.projection.kind,
-                (centre[0], centre[1]),
-                [b.west, b.east, b.south, b.north],
-                parsed.width,
-            );
-            if let Some(p) = &p {
-                if p.height > crate::map::drawing::MAX_SIZE {
-                    add(
-                        "width",
-                        format!("the picture would be {} units high", p.height.round()),
-                        Some("make the width or the bounds smaller"),
-                    );
-                }
-            } else {
-                add("bounds", "these bounds cannot be projected".into(), None);
-            }
-            p
-        } else {
-            None
-        };
+        let projection = projection_of(&parsed, &mut add);
         let mut seeds: Vec<Vec<Point>> = vec![Vec::new(); map.provinces.len()];
         let mut count = parsed.filler.len();
         for (id, at) in &parsed.provinces {
