@@ -4,6 +4,8 @@
 //! it; `tests/it/layers.rs` holds it, docs/ARCHITECTURE.md explains it):
 //!
 //! - [`map`]: the board ([`map::Map`]: dense ids, adjacency tables, names), loaded from YAML;
+//! - [`draw`]: the generator of a board's drawing (province outlines) from its geography
+//!   or its positions;
 //! - [`orders`]: orders as people write them, read into [`orders::Order`]s (ids) with
 //!   diagnostics ([`orders::parse_orders`]);
 //! - [`state`]: the position a phase starts from ([`state::Position`]) and the check that

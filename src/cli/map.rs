@@ -6,6 +6,8 @@
 //!   and notes allowed), 1 an error in some map, 2 a usage or I/O error.
 //! - `map list`: the maps built into the binary.
 //! - `map show NAME|FILE [PROVINCE]`: a map as tables, or one province in detail.
+//! - `map draw NAME|FILE [--geo FILE] [-o FILE]`: the map's drawing (`arbiter::draw`),
+//!   from its geography if it has one, else from its provinces' positions.
 //! - `map import FILE.map [-o FILE.yaml]`: a DPjudge map file in our schema
 //!   (`arbiter::map::dpjudge`), what could not be carried over, and every check on it.
 //! - `map layout MAP [-o OUT]`: positions for the provinces without any
@@ -39,6 +41,11 @@ pub enum MapCommand {
     List,
     /// Show a map as tables (provinces, neighbours, centres, powers), or one province.
     Show(ShowArgs),
+    /// Draw a map: every province's outline and where its unit, label, centre and
+    /// coasts go, from its geography (NAME.geo.yaml) or else its provinces' positions;
+    /// written to NAME.drawing.yaml beside the map (exit 1 if the geography has a
+    /// problem).
+    Draw(DrawArgs),
     /// Import a DPjudge map file (.map) into our YAML schema, and check the result
     /// (exit 1 if the check finds errors or a line is refused, such as `NEWHOMES`).
     Import(ImportArgs),
@@ -96,6 +103,22 @@ pub struct ShowArgs {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct DrawArgs {
+    /// A YAML map file, or an embedded map's name (`standard`; then `-o` is needed).
+    #[arg(value_name = "NAME|FILE")]
+    pub map: String,
+    /// The map's geography (docs/MAPS.md, "Drawing"); default: NAME.geo.yaml beside
+    /// the map file, if there is one. Without one the map is drawn from its
+    /// provinces' `at` positions.
+    #[arg(long, value_name = "FILE")]
+    pub geo: Option<PathBuf>,
+    /// Write the drawing here (atomically); default: NAME.drawing.yaml beside the
+    /// map file.
+    #[arg(long, short, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
 pub struct ImportArgs {
     /// The DPjudge map file; `USE` and `MAP` files are read from its folder, else from
     /// arbiter's embedded boards (`standard.map`, `standard.geography`, …).
@@ -115,6 +138,7 @@ pub fn run(args: &MapArgs) -> Result<i32, Fatal> {
         MapCommand::Check(a) => check_maps(a),
         MapCommand::List => list(),
         MapCommand::Show(a) => show(a),
+        MapCommand::Draw(a) => draw(a),
         MapCommand::Import(a) => import(a),
         MapCommand::Layout(a) => layout(a),
     }
@@ -581,6 +605,89 @@ fn show_province(map: &Map, name: &str) -> Result<String, Fatal> {
         }
     }
     Ok(out)
+}
+
+/// `map draw`: read the map (without any old drawing), its geography and coastlines,
+/// draw, write, and say what was drawn in one line.
+fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
+    use arbiter::draw::{GeoSpec, Land};
+    let started = std::time::Instant::now();
+    let embedded = Map::embedded(&args.map).filter(|_| !Path::new(&args.map).is_file());
+    let (map, file) = match embedded {
+        Some(m) => (m, None),
+        None => (
+            super::load_map_file(&args.map, true)?,
+            Some(PathBuf::from(&args.map)),
+        ),
+    };
+    let geo = args.geo.clone().or_else(|| {
+        let f = file.as_ref()?;
+        let stem = f.file_stem()?.to_string_lossy().into_owned();
+        Some(f.with_file_name(format!("{stem}.geo.yaml"))).filter(|p| p.is_file())
+    });
+    let out = match (&args.output, &file) {
+        (Some(o), _) => o.clone(),
+        (None, Some(f)) => super::drawing_path(f),
+        (None, None) => {
+            return Err(Fatal(format!(
+                "`{}` is an embedded map: say where to write its drawing with `-o FILE`",
+                args.map
+            )))
+        }
+    };
+    let report = |e: arbiter::map::MapError| -> Result<i32, Fatal> {
+        eprintln!("{e}");
+        Ok(EXIT_ERRORS)
+    };
+    let read = |p: &Path| {
+        super::read_file(p).map_err(|e| Fatal(format!("cannot read `{}`: {e}", p.display())))
+    };
+    let (spec, land, from) = match &geo {
+        Some(g) => {
+            let shown = g.display().to_string();
+            let spec = match GeoSpec::from_yaml(&read(g)?, &shown, &map) {
+                Ok(s) => s,
+                Err(e) => return report(e),
+            };
+            let land_path = g.with_file_name("").join(&spec.land);
+            let land = match Land::from_json(&read(&land_path)?, &land_path.display().to_string()) {
+                Ok(l) => l,
+                Err(e) => return report(e),
+            };
+            (Some(spec), Some(land), shown)
+        }
+        None => (None, None, "the provinces' positions".to_string()),
+    };
+    let drawing = match arbiter::draw::draw(&map, spec.as_ref(), land.as_ref()) {
+        Ok(d) => d,
+        Err(e) => return report(e),
+    };
+    let comment = format!(
+        "Drawing of map `{}`, made by `arbiter map draw` from {from} (docs/MAPS.md, \"Drawing\").",
+        map.name
+    );
+    write_output(Some(&out), &drawing.to_yaml(&map, &comment))?;
+    let rings: usize = drawing
+        .provinces
+        .iter()
+        .map(|s| s.rings.len())
+        .sum::<usize>()
+        + drawing.land.len()
+        + drawing.water.len();
+    write_output(
+        None,
+        &format!(
+            "{}: {}, {}, {} x {} units, {:.2} s: {}\n",
+            map.name,
+            plural(map.provinces.len(), "province"),
+            plural(rings, "ring"),
+            drawing.width.round(),
+            drawing.height.round(),
+            started.elapsed().as_secs_f64(),
+            out.display()
+        ),
+    )?;
+    Ok(EXIT_OK)
 }
 
 fn import(args: &ImportArgs) -> Result<i32, Fatal> {

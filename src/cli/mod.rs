@@ -271,6 +271,16 @@ pub fn load_map_as(name: &str, strict: bool) -> Result<Map, Fatal> {
     if let Some(m) = Map::embedded(name) {
         return Ok(m);
     }
+    let mut map = load_map_file(name, strict)?;
+    if let Some(d) = load_drawing(Path::new(name), &map)? {
+        map.drawing = Some(std::sync::Arc::new(d));
+    }
+    Ok(map)
+}
+
+/// A map file as [`load_map_as`] reads it, without the drawing beside it (`map draw`
+/// makes a new one whether the old one fits or not).
+pub fn load_map_file(name: &str, strict: bool) -> Result<Map, Fatal> {
     let path = Path::new(name);
     if !path.exists() {
         return Err(Fatal(format!(
@@ -288,7 +298,7 @@ pub fn load_map_as(name: &str, strict: bool) -> Result<Map, Fatal> {
             (findings, None) => Err(findings),
         }
     };
-    let mut map = loaded.map_err(|findings| {
+    loaded.map_err(|findings| {
         let shown = arbiter::mapcheck::render(&findings, |f| (f == name).then_some(src.as_str()));
         let (e, w, _) = arbiter::mapcheck::count(&findings);
         Fatal(format!(
@@ -296,11 +306,7 @@ pub fn load_map_as(name: &str, strict: bool) -> Result<Map, Fatal> {
             arbiter::report::text::count(e, "error"),
             arbiter::report::text::count(w, "warning")
         ))
-    })?;
-    if let Some(d) = load_drawing(path, &map)? {
-        map.drawing = Some(std::sync::Arc::new(d));
-    }
-    Ok(map)
+    })
 }
 
 /// The drawing file of a map file: `NAME.drawing.yaml` beside `NAME.yaml`.

@@ -10,6 +10,7 @@ mod board_picture;
 mod cli;
 mod convoy_scale;
 mod dpjudge_import;
+mod draw;
 mod drawing_check;
 mod explain;
 mod foreign_ids;
