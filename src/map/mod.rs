@@ -609,7 +609,23 @@ impl Map {
 pub const STANDARD_YAML: &str = include_str!("../../maps/standard.yaml");
 
 /// The drawings of the embedded maps ([`drawing`]): map name, file, YAML source.
-pub const EMBEDDED_DRAWINGS: &[(&str, &str, &str)] = &[];
+pub const EMBEDDED_DRAWINGS: &[(&str, &str, &str)] = &[
+    (
+        "standard",
+        "maps/standard.drawing.yaml",
+        include_str!("../../maps/standard.drawing.yaml"),
+    ),
+    (
+        "classic1913",
+        "maps/classic1913.drawing.yaml",
+        include_str!("../../maps/classic1913.drawing.yaml"),
+    ),
+    (
+        "world1914",
+        "maps/world1914.drawing.yaml",
+        include_str!("../../maps/world1914.drawing.yaml"),
+    ),
+];
 
 /// The maps compiled into the binary: name, file, YAML source.
 pub const EMBEDDED: &[(&str, &str, &str)] = &[
