@@ -28,6 +28,7 @@ mod properties;
 mod random;
 mod render;
 mod selfplay;
+mod serve;
 mod slips;
 mod suite;
 mod victory;

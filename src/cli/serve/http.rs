@@ -108,7 +108,7 @@ pub fn router(server: S) -> Router {
         .route("/r/{token}/judged.svg", get(referee_judged))
         .route("/r/{token}/print", get(referee_print))
         .route("/r/{token}/qr/{power}", get(referee_qr))
-        .fallback(|| async { text(StatusCode::NOT_FOUND, "not found") })
+        .fallback(not_found)
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .layer(middleware::from_fn(headers))
         .with_state(server)
@@ -182,6 +182,16 @@ fn answer(a: Answer) -> Response {
 fn refused(r: Refusal) -> Response {
     let status = StatusCode::from_u16(r.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     json(status, &r.body)
+}
+
+/// No such page: 403 under `/p/` and `/r/` (a missing token), else 404.
+async fn not_found(uri: Uri) -> Response {
+    let path = uri.path();
+    if path.starts_with("/p/") || path.starts_with("/r/") || path == "/p" || path == "/r" {
+        forbidden()
+    } else {
+        text(StatusCode::NOT_FOUND, "not found")
+    }
 }
 
 /// A wrong or missing token: 403, and nothing is done.

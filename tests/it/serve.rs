@@ -1,0 +1,395 @@
+//! `arbiter serve`: the HTTP side, against a real server process on 127.0.0.1 (a free
+//! port). Each test starts its own game and server.
+
+use std::sync::{Arc, Barrier};
+
+use crate::common::http::{get, post_json, request, send_raw, Served};
+use crate::common::{arbiter, code, has, new_game, slip, stderr, temp_dir};
+use serde_json::json;
+
+/// Spring 1901 orders for every power. By the rules: the fleets of Sevastopol and
+/// Ankara bounce in the Black Sea, the armies of Warsaw and Vienna in Galicia; every
+/// other move succeeds (Kiel is left by its fleet as the army of Berlin arrives).
+const OPENINGS: [(&str, &str); 7] = [
+    ("austria", "A Vie - Gal\nA Bud - Ser\nF Tri - Alb\n"),
+    ("england", "F Lon - Nth\nF Edi - Nwg\nA Lvp - Yor\n"),
+    ("france", "A Par - Bur\nA Mar - Spa\nF Bre - Mao\n"),
+    ("germany", "A Ber - Kie\nA Mun - Ruh\nF Kie - Den\n"),
+    ("italy", "A Ven - Pie\nA Rom - Apu\nF Nap - Ion\n"),
+    (
+        "russia",
+        "A Mos - Ukr\nA War - Gal\nF Sev - Bla\nF Stp/sc - Bot\n",
+    ),
+    ("turkey", "A Con - Bul\nA Smy - Con\nF Ank - Bla\n"),
+];
+
+const SPRING: &str = "Spring 1901 movement";
+
+fn game_yaml(game: &str) -> serde_yaml::Value {
+    serde_yaml::from_str(&std::fs::read_to_string(game).unwrap()).unwrap()
+}
+
+fn referee(s: &Served) -> String {
+    s.referee.clone().unwrap()
+}
+
+fn submit(link: &str, phase: &str, text: &str) -> crate::common::http::Answer {
+    post_json(
+        &format!("{link}/orders"),
+        &json!({ "phase": phase, "text": text }),
+    )
+}
+
+/// The outcome recorded for `order` of `power` in history entry `k`.
+fn outcome(y: &serde_yaml::Value, k: usize, power: &str, order: &str) -> String {
+    let results = y["history"][k]["results"].as_sequence().unwrap();
+    let r = results
+        .iter()
+        .find(|r| r["power"].as_str() == Some(power) && r["order"].as_str() == Some(order))
+        .unwrap_or_else(|| panic!("no result for {power} {order}"));
+    r["outcome"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn seven_players_submit_at_once_and_every_order_is_kept() {
+    let dir = temp_dir("serve-seven");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    assert_eq!(s.links.len(), 7);
+    let barrier = Arc::new(Barrier::new(7));
+    let threads: Vec<_> = OPENINGS
+        .iter()
+        .map(|&(power, text)| {
+            let link = s.links[power].clone();
+            let b = barrier.clone();
+            std::thread::spawn(move || {
+                b.wait();
+                submit(&link, SPRING, text)
+            })
+        })
+        .collect();
+    for t in threads {
+        let a = t.join().unwrap();
+        assert_eq!(a.status, 200, "{}", a.body);
+        assert_eq!(a.json()["ok"], true);
+    }
+    // Every slip is in the game file, as typed.
+    let y = game_yaml(&game);
+    assert_eq!(y["serve"]["phase"].as_str(), Some(SPRING));
+    for (power, text) in OPENINGS {
+        assert_eq!(y["serve"]["pending"][power].as_str(), Some(text), "{power}");
+    }
+    // A player sees their own orders only; the referee sees who is in, not what.
+    let g = get(&format!("{}/state", s.links["germany"])).json();
+    assert_eq!(g["submitted"].as_str(), Some(OPENINGS[3].1));
+    assert!(!g.to_string().contains("A Par - Bur"));
+    let r = get(&format!("{}/state", referee(&s))).json();
+    assert!(r["powers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["in"] == true));
+    assert!(!r.to_string().contains("A Par - Bur"));
+    // Judged as `arbiter judge` judges: the rules' outcomes.
+    let a = post_json(
+        &format!("{}/judge", referee(&s)),
+        &json!({ "phase": SPRING }),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["phase"], "Fall 1901 movement");
+    let y = game_yaml(&game);
+    assert_eq!(y["phase"].as_str(), Some("Fall 1901 movement"));
+    assert!(y["serve"].get("pending").is_none());
+    assert_eq!(outcome(&y, 0, "france", "A Par - Bur"), "succeeds");
+    assert_eq!(outcome(&y, 0, "germany", "A Ber - Kie"), "succeeds");
+    assert_eq!(outcome(&y, 0, "russia", "F Sev - Bla"), "fails");
+    assert_eq!(outcome(&y, 0, "turkey", "F Ank - Bla"), "fails");
+    assert_eq!(outcome(&y, 0, "russia", "A War - Gal"), "fails");
+    assert_eq!(outcome(&y, 0, "austria", "A Vie - Gal"), "fails");
+    let files: Vec<&str> = y["history"][0]["orders"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|o| o["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files.len(), 7);
+    // The players now see the results and their units moved.
+    let f = get(&format!("{}/state", s.links["france"])).json();
+    assert_eq!(f["phase"], "Fall 1901 movement");
+    has(
+        f["last"]["sheet"].as_str().unwrap(),
+        "France: Army Paris -> Burgundy.",
+    );
+    let units: Vec<&str> = f["units"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u.as_str().unwrap())
+        .collect();
+    assert!(units.contains(&"Army Burgundy"), "{units:?}");
+}
+
+#[test]
+fn a_wrong_or_missing_token_gets_403_and_changes_nothing() {
+    let dir = temp_dir("serve-token");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let before = std::fs::read(&game).unwrap();
+    let wrong = format!("{}p/{}", s.base, "0".repeat(32));
+    let a = submit(&wrong, SPRING, "A Par - Bur");
+    assert_eq!(a.status, 403);
+    has(&a.body, "not valid");
+    assert_eq!(get(&format!("{wrong}/state")).status, 403);
+    assert_eq!(get(&wrong).status, 403);
+    // A player's token is not the referee's.
+    let france = s.links["france"].clone();
+    let as_ref = france.replace("/p/", "/r/");
+    let a = post_json(&format!("{as_ref}/judge"), &json!({ "phase": SPRING }));
+    assert_eq!(a.status, 403);
+    // Nor is the referee's a player's.
+    let a = submit(&referee(&s).replace("/r/", "/p/"), SPRING, "A Par - Bur");
+    assert_eq!(a.status, 403);
+    // No token at all.
+    assert_eq!(
+        submit(&format!("{}p/", s.base), SPRING, "A Par - Bur").status,
+        403
+    );
+    assert_eq!(get(&format!("{}r/", s.base)).status, 403);
+    assert_eq!(
+        std::fs::read(&game).unwrap(),
+        before,
+        "the game file changed"
+    );
+    // Every answer keeps its address out of Referer headers and caches.
+    let a = get(&format!("{france}/state"));
+    assert_eq!(a.status, 200);
+    assert_eq!(a.headers["referrer-policy"], "no-referrer");
+    assert_eq!(a.headers["cache-control"], "no-store");
+    has(&a.headers["content-security-policy"], "default-src 'none'");
+    // A new link for France: the old one stops working, the new one works.
+    let a = post_json(
+        &format!("{}/link", referee(&s)),
+        &json!({ "power": "france" }),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let new = a.json()["link"].as_str().unwrap().to_string();
+    assert_ne!(new, france);
+    assert_eq!(get(&format!("{france}/state")).status, 403);
+    assert_eq!(get(&format!("{new}/state")).status, 200);
+    // The game file keeps hashes only, never a token.
+    let text = std::fs::read_to_string(&game).unwrap();
+    for link in s.links.values().chain([&new, &referee(&s)]) {
+        let token = link.rsplit('/').next().unwrap();
+        assert!(!text.contains(token), "token {token} in the game file");
+    }
+}
+
+#[test]
+fn a_player_cannot_order_another_powers_units() {
+    let dir = temp_dir("serve-foreign");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let before = std::fs::read(&game).unwrap();
+    let france = &s.links["france"];
+    // Germany's army, on France's page: the judge's own error.
+    let a = submit(france, SPRING, "A Mun - Ruh\n");
+    assert_eq!(a.status, 422, "{}", a.body);
+    has(
+        &a.json()["rendered"].as_str().unwrap(),
+        "belongs to Germany, not France",
+    );
+    // Germany's heading on France's page: refused too.
+    let a = submit(france, SPRING, "Germany:\nA Mun - Ruh\n");
+    assert_eq!(a.status, 422, "{}", a.body);
+    has(&a.body, "this page orders France's units only");
+    assert_eq!(
+        std::fs::read(&game).unwrap(),
+        before,
+        "the game file changed"
+    );
+    // The check as typed shows the same diagnostics, with the CLI's did-you-mean.
+    let a = request(
+        "POST",
+        &format!("{france}/check"),
+        Some(("text/plain", b"A Par - Burgundee\nF Bre - Mao\n")),
+    );
+    assert_eq!(a.status, 200);
+    let v = a.json();
+    assert_eq!(v["errors"], 0);
+    has(
+        v["rendered"].as_str().unwrap(),
+        "read `Burgundee` as `Burgundy`",
+    );
+    let a = request(
+        "POST",
+        &format!("{france}/check"),
+        Some(("text/plain", b"A Par - Xyzzy\n")),
+    );
+    assert_eq!(a.json()["errors"], 1, "{}", a.body);
+}
+
+#[test]
+fn oversized_and_malformed_requests_get_4xx() {
+    let dir = temp_dir("serve-malformed");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let before = std::fs::read(&game).unwrap();
+    let france = &s.links["france"];
+    let big = vec![b'a'; 200 * 1024];
+    let a = request(
+        "POST",
+        &format!("{france}/check"),
+        Some(("text/plain", &big)),
+    );
+    assert_eq!(a.status, 413);
+    let a = request(
+        "POST",
+        &format!("{france}/orders"),
+        Some(("application/json", &big)),
+    );
+    assert_eq!(a.status, 413);
+    // A slip over 16 KiB inside a body under the limit.
+    let long = "A Par - Bur\n".repeat(2000);
+    assert_eq!(submit(france, SPRING, &long).status, 413);
+    let a = request(
+        "POST",
+        &format!("{france}/orders"),
+        Some(("application/json", b"{not json")),
+    );
+    assert_eq!(a.status, 400);
+    has(&a.body, "not the JSON expected");
+    let a = post_json(
+        &format!("{france}/orders"),
+        &json!({ "text": "A Par - Bur" }),
+    );
+    assert_eq!(a.status, 400);
+    let a = request(
+        "POST",
+        &format!("{france}/check"),
+        Some(("text/plain", &[0xff, 0xfe, 0x41])),
+    );
+    assert_eq!(a.status, 400);
+    let a = post_json(&format!("{}/judge", referee(&s)), &json!([1, 2, 3]));
+    assert_eq!(a.status, 400);
+    let a = post_json(
+        &format!("{}/judge", referee(&s)),
+        &json!({ "phase": "Sprung 1901" }),
+    );
+    assert_eq!(a.status, 409);
+    // Not HTTP at all.
+    let a = send_raw(&s.host(), b"HELLO\r\n\r\n");
+    assert!((400..500).contains(&a.status), "{a:?}");
+    assert_eq!(get(&format!("{}nowhere", s.base)).status, 404);
+    // Nothing changed, and the server still answers.
+    assert_eq!(
+        std::fs::read(&game).unwrap(),
+        before,
+        "the game file changed"
+    );
+    assert_eq!(get(&format!("{france}/state")).status, 200);
+}
+
+#[test]
+fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
+    let dir = temp_dir("serve-race");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let france = s.links["france"].clone();
+    assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
+    let racer = std::thread::spawn(move || {
+        let mut answers = Vec::new();
+        loop {
+            let a = submit(&france, SPRING, "A Par - Pic\n");
+            let done = a.status != 200;
+            answers.push(a);
+            if done || answers.len() > 5000 {
+                return answers;
+            }
+        }
+    });
+    std::thread::sleep(std::time::Duration::from_millis(50));
+    let a = post_json(
+        &format!("{}/judge", referee(&s)),
+        &json!({ "phase": SPRING }),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    let answers = racer.join().unwrap();
+    let last = answers.last().unwrap();
+    assert!(answers[..answers.len() - 1].iter().all(|a| a.status == 200));
+    assert_eq!(last.status, 409, "{}", last.body);
+    assert_eq!(last.json()["phase"], "Fall 1901 movement");
+    has(&last.body, "has been judged");
+    // The judged slip is the last one kept before Judge; nothing is pending after it.
+    let y = game_yaml(&game);
+    let kept = y["history"][0]["orders"][0]["text"].as_str().unwrap();
+    let expect = if answers.len() > 1 {
+        "A Par - Pic\n"
+    } else {
+        "A Par - Bur\n"
+    };
+    assert_eq!(kept, expect);
+    assert!(y["serve"].get("pending").is_none());
+}
+
+#[test]
+fn killed_and_restarted_the_server_keeps_pending_orders_and_links() {
+    let dir = temp_dir("serve-kill");
+    let game = new_game(&dir);
+    let mut s = Served::start(std::path::Path::new(&game), &[]);
+    let france = s.links["france"].clone();
+    let referee_link = referee(&s);
+    assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
+    s.kill();
+    let s2 = Served::start(std::path::Path::new(&game), &[]);
+    assert!(s2.referee.is_none(), "a restart does not change the links");
+    // The same links, on the new port.
+    let port = |l: &str| l.replacen(&s.base, &s2.base, 1);
+    let f = get(&format!("{}/state", port(&france)));
+    assert_eq!(f.status, 200, "{}", f.body);
+    assert_eq!(f.json()["submitted"], "A Par - Bur\n");
+    let r = get(&format!("{}/state", port(&referee_link))).json();
+    let fr = r["powers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "france")
+        .unwrap()
+        .clone();
+    assert_eq!(fr["in"], true);
+    // The referee's page derives the same player links.
+    assert_eq!(fr["link"].as_str().unwrap(), port(&france));
+    let a = post_json(
+        &format!("{}/judge", port(&referee_link)),
+        &json!({ "phase": SPRING }),
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    has(
+        a.json()["last"]["sheet"].as_str().unwrap(),
+        "France: Army Paris -> Burgundy.",
+    );
+}
+
+#[test]
+fn cli_commands_that_change_the_game_refuse_while_it_is_served() {
+    let dir = temp_dir("serve-lock");
+    let game = new_game(&dir);
+    let mut s = Served::start(std::path::Path::new(&game), &[]);
+    let orders = slip(&dir, "france.txt", "A Par - Bur\n");
+    let started = std::time::Instant::now();
+    let o = arbiter(&["judge", &game, &orders]);
+    code(&o, 2);
+    let err = stderr(&o);
+    has(&err, "is being served: arbiter serve (process");
+    has(&err, &s.base);
+    // At once, not after the lock's usual wait.
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+    let o = arbiter(&["undo", &game]);
+    code(&o, 2);
+    has(&stderr(&o), "is being served");
+    // Reading works.
+    code(&arbiter(&["status", &game]), 0);
+    code(&arbiter(&["history", &game]), 0);
+    // Stopped (even killed), the game is the referee's again.
+    s.kill();
+    code(&arbiter(&["judge", &game, &orders]), 0);
+}
