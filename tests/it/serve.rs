@@ -195,7 +195,7 @@ fn a_player_cannot_order_another_powers_units() {
     let a = submit(france, SPRING, "A Mun - Ruh\n");
     assert_eq!(a.status, 422, "{}", a.body);
     has(
-        &a.json()["rendered"].as_str().unwrap(),
+        a.json()["rendered"].as_str().unwrap(),
         "belongs to Germany, not France",
     );
     // Germany's heading on France's page: refused too.
