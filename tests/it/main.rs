@@ -29,6 +29,7 @@ mod random;
 mod render;
 mod selfplay;
 mod serve;
+mod serve_browser;
 mod slips;
 mod suite;
 mod victory;

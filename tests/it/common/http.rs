@@ -50,14 +50,32 @@ pub fn request(method: &str, url: &str, body: Option<(&str, &[u8])>) -> Answer {
     send_raw(&host, &raw)
 }
 
-/// Write `raw` bytes to the server and read its answer.
+/// Write `raw` bytes to the server and read its answer (to its Content-Length, or
+/// to the end of the connection).
 pub fn send_raw(host: &str, raw: &[u8]) -> Answer {
     let mut s = TcpStream::connect(host).expect("connect to the server");
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     // The server may answer (413) before reading all of a large body.
     let _ = s.write_all(raw);
     let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
+    let mut buf = [0u8; 16 * 1024];
+    loop {
+        let n = match s.read(&mut buf) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        out.extend_from_slice(&buf[..n]);
+        if let Some(end) = out.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&out[..end]).to_lowercase();
+            let length = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            if length.is_some_and(|len| out.len() >= end + 4 + len) {
+                break;
+            }
+        }
+    }
     parse(&out)
 }
 

@@ -27,6 +27,7 @@ pub fn arbiter_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
 }
 pub mod convoy_board;
 pub mod http;
+pub mod webdriver;
 
 /// Did the attack that dislodged `d` come by convoy (a retreat to the attacker's
 /// province is then allowed, DATC 4.A.5)?
