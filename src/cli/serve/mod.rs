@@ -63,6 +63,8 @@ pub struct Inner {
     pub game: Game,
     pub bytes: Vec<u8>,
     pub version: u64,
+    /// Bumped when the position changes (a phase judged or undone): the board's version.
+    pub board_version: u64,
     board: Option<(u64, Arc<String>)>,
 }
 
@@ -72,6 +74,8 @@ pub struct Server {
     /// `http://ADDR:PORT` as printed.
     pub base: String,
     pub inner: Mutex<Inner>,
+    /// Held while the board is drawn.
+    drawing: Mutex<()>,
 }
 
 /// A failure answered with a status code and a message (JSON `{"error": ...}`).
@@ -249,8 +253,10 @@ pub fn run(args: &ServeArgs) -> Result<i32, Fatal> {
             game,
             bytes,
             version: 1,
+            board_version: 1,
             board: None,
         }),
+        drawing: Mutex::new(()),
     });
     if new_token.is_some() {
         let mut inner = server.lock();
@@ -568,6 +574,7 @@ pub fn player_state(server: &Server, me: Power) -> Answer {
     let pending = game.pending();
     Ok(serde_json::json!({
         "version": inner.version,
+        "board": inner.board_version,
         "game": game.name,
         "power": map.power(me).name,
         "power_id": id,
@@ -612,6 +619,7 @@ pub fn referee_state(server: &Server, token: &str) -> Answer {
         .collect();
     Ok(serde_json::json!({
         "version": inner.version,
+        "board": inner.board_version,
         "game": game.name,
         "phase": game.position.phase.to_string(),
         "over": over_text(map, game),
@@ -698,6 +706,7 @@ pub fn judge(server: &Server, phase: &str, accept: bool) -> Answer {
         }
     }
     inner.version += 1;
+    inner.board_version += 1;
     Ok(serde_json::json!({
         "ok": true,
         "judged": judged.to_string(),
@@ -724,6 +733,7 @@ pub fn undo(server: &Server, phase: &str) -> Answer {
         ));
     };
     save(server, &mut inner)?;
+    inner.board_version += 1;
     Ok(serde_json::json!({
         "ok": true,
         "undone": last.phase().to_string(),
@@ -786,20 +796,32 @@ pub fn explain(server: &Server, prov: &str, phase: Option<&str>) -> Answer {
 
 /// The current board as SVG (cached per version).
 pub fn board(server: &Server) -> Result<Arc<String>, Refusal> {
-    let mut inner = server.lock();
-    if let Some((v, svg)) = &inner.board {
-        if *v == inner.version {
-            return Ok(svg.clone());
-        }
+    let cached = |inner: &Inner| match &inner.board {
+        Some((v, svg)) if *v == inner.board_version => Some(svg.clone()),
+        _ => None,
+    };
+    if let Some(svg) = cached(&server.lock()) {
+        return Ok(svg);
     }
-    let g = &inner.game;
-    let svg = Arc::new(super::render::picture(
-        &server.map,
-        &g.name,
-        &g.position,
-        None,
-    )?);
-    inner.board = Some((inner.version, svg.clone()));
+    // One drawing at a time, without the game's lock held: the other requests go on
+    // meanwhile, and those that want the picture wait for this one.
+    let _drawing = server.drawing.lock().unwrap_or_else(|e| e.into_inner());
+    let (name, position, at) = {
+        let inner = server.lock();
+        if let Some(svg) = cached(&inner) {
+            return Ok(svg);
+        }
+        (
+            inner.game.name.clone(),
+            inner.game.position.clone(),
+            inner.board_version,
+        )
+    };
+    let svg = Arc::new(super::render::picture(&server.map, &name, &position, None)?);
+    let mut inner = server.lock();
+    if inner.board_version == at {
+        inner.board = Some((at, svg.clone()));
+    }
     Ok(svg)
 }
 

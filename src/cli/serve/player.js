@@ -5,6 +5,7 @@
   const base = location.pathname.replace(/\/+$/, '') + '/';
   const $ = (id) => document.getElementById(id);
   let version = 0;
+  let boardShown = null;
   let phase = null;
   let typed = false;
   let checkTimer = null;
@@ -153,7 +154,10 @@
     } else {
       $('results').hidden = true;
     }
-    $('board').src = base + 'board.svg?v=' + s.version;
+    if (s.board !== boardShown) {
+      boardShown = s.board;
+      $('board').src = base + 'board.svg?v=' + s.board;
+    }
   }
 
   async function poll() {

@@ -5,6 +5,7 @@
   const base = location.pathname.replace(/\/+$/, '') + '/';
   const $ = (id) => document.getElementById(id);
   let version = 0;
+  let boardShown = null;
   let phase = null;
   const openLinks = {};
 
@@ -119,7 +120,10 @@
       $('results').hidden = true;
     }
     $('judge').disabled = !!s.over;
-    $('board').src = base + 'board.svg?v=' + s.version;
+    if (s.board !== boardShown) {
+      boardShown = s.board;
+      $('board').src = base + 'board.svg?v=' + s.board;
+    }
   }
 
   async function poll() {
