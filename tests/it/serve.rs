@@ -393,3 +393,134 @@ fn cli_commands_that_change_the_game_refuse_while_it_is_served() {
     s.kill();
     code(&arbiter(&["judge", &game, &orders]), 0);
 }
+
+/// Spring 1901 to Winter 1901 over HTTP, as a table plays it: every order typed once, on
+/// the players' pages, and judged from the referee's.
+#[test]
+fn a_table_plays_spring_to_winter_1901_over_http() {
+    let dir = temp_dir("serve-year");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let judge = |phase: &str| {
+        let a = post_json(
+            &format!("{}/judge", referee(&s)),
+            &json!({ "phase": phase }),
+        );
+        assert_eq!(a.status, 200, "{}", a.body);
+        a.json()
+    };
+    for (power, text) in OPENINGS {
+        assert_eq!(submit(&s.links[power], SPRING, text).status, 200);
+    }
+    assert_eq!(judge(SPRING)["phase"], "Fall 1901 movement");
+    // Fall: France takes Portugal, Germany Holland and Belgium; the Austrian army in
+    // Serbia and the Turkish one in Bulgaria stay, so those centres change hands too.
+    let fall = "Fall 1901 movement";
+    let a = submit(&s.links["france"], fall, "F Mao - Por\nA Spa H\nA Bur H\n");
+    assert_eq!(a.status, 200, "{}", a.body);
+    let a = submit(
+        &s.links["germany"],
+        fall,
+        "A Kie - Hol\nA Ruh - Bel\nF Den H\n",
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(judge(fall)["phase"], "Winter 1901 adjustment");
+    // Winter: each page says what its power builds, and lists the builds it may order.
+    let winter = "Winter 1901 adjustment";
+    let f = get(&format!("{}/state", s.links["france"])).json();
+    has(f["needs"].as_str().unwrap(), "You may build 2");
+    let builds = f["legal"][0]["orders"].to_string();
+    has(&builds, "BUILD A PAR");
+    let g = get(&format!("{}/state", s.links["germany"])).json();
+    has(g["needs"].as_str().unwrap(), "You may build 3");
+    // A build in another power's centre is refused on the page, with the judge's reason.
+    let a = submit(&s.links["germany"], winter, "Build A Par\n");
+    assert_eq!(a.status, 422, "{}", a.body);
+    let a = submit(&s.links["france"], winter, "Build A Par\nBuild F Bre\n");
+    assert_eq!(a.status, 200, "{}", a.body);
+    let a = submit(
+        &s.links["germany"],
+        winter,
+        "Build A Ber\nBuild F Kie\nBuild A Mun\n",
+    );
+    assert_eq!(a.status, 200, "{}", a.body);
+    // Austria and Turkey order nothing: their builds are waived.
+    assert_eq!(judge(winter)["phase"], "Spring 1902 movement");
+    let o = arbiter(&["status", &game, "--format", "json"]);
+    code(&o, 0);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["centres"]["france"], 5);
+    assert_eq!(v["centres"]["germany"], 6);
+    assert_eq!(v["centres"]["austria"], 4);
+    assert_eq!(v["centres"]["turkey"], 4);
+    assert_eq!(
+        crate::common::units_of(&v, "france"),
+        ["A BUR", "A PAR", "A SPA", "F BRE", "F POR"]
+    );
+    assert_eq!(
+        crate::common::units_of(&v, "germany"),
+        ["A BEL", "A BER", "A HOL", "A MUN", "F DEN", "F KIE"]
+    );
+    assert_eq!(crate::common::units_of(&v, "austria").len(), 3);
+    // Three judged phases, each with the slips as typed.
+    let y = game_yaml(&game);
+    assert_eq!(y["history"].as_sequence().unwrap().len(), 3);
+    assert_eq!(
+        y["history"][2]["orders"][0]["text"].as_str(),
+        Some("Build A Par\nBuild F Bre\n")
+    );
+}
+
+#[test]
+fn the_referee_explains_prints_and_undoes() {
+    let dir = temp_dir("serve-referee");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let r = referee(&s);
+    let a = post_json(&format!("{r}/explain"), &json!({ "province": "bur" }));
+    assert_eq!(a.status, 409, "nothing judged yet: {}", a.body);
+    assert_eq!(
+        submit(&s.links["france"], SPRING, "A Par - Bur\n").status,
+        200
+    );
+    let a = post_json(&format!("{r}/judge"), &json!({ "phase": SPRING }));
+    assert_eq!(a.status, 200, "{}", a.body);
+    // Explain, as `arbiter explain GAME bur`.
+    let a = post_json(&format!("{r}/explain"), &json!({ "province": "Burgundy" }));
+    assert_eq!(a.status, 200, "{}", a.body);
+    let text = a.json()["text"].as_str().unwrap().to_string();
+    let o = arbiter(&["explain", &game, "bur"]);
+    code(&o, 0);
+    assert_eq!(text, crate::common::stdout(&o));
+    // A misspelt province, as `arbiter explain` answers it.
+    let a = post_json(&format!("{r}/explain"), &json!({ "province": "Burgundee" }));
+    assert_eq!(a.status, 400);
+    has(&a.body, "did you mean `Burgundy` (bur)?");
+    // The print view, the pictures and a QR code.
+    let a = get(&format!("{r}/print"));
+    assert_eq!(a.status, 200);
+    has(&a.body, "France: Army Paris -&gt; Burgundy.");
+    has(&a.body, "judged.svg");
+    for path in ["judged.svg", "board.svg", "qr/france.svg"] {
+        let a = get(&format!("{r}/{path}"));
+        assert_eq!(a.status, 200, "{path}");
+        assert_eq!(a.headers["content-type"], "image/svg+xml", "{path}");
+        has(&a.body, "<svg");
+    }
+    assert_eq!(get(&format!("{r}/qr/narnia.svg")).status, 404);
+    // Undo: back to Spring 1901, as `arbiter undo`; the page must name the phase it shows.
+    let fall = "Fall 1901 movement";
+    assert_eq!(
+        post_json(&format!("{r}/undo"), &json!({ "phase": SPRING })).status,
+        409
+    );
+    let a = post_json(&format!("{r}/undo"), &json!({ "phase": fall }));
+    assert_eq!(a.status, 200, "{}", a.body);
+    assert_eq!(a.json()["phase"], SPRING);
+    let y = game_yaml(&game);
+    assert_eq!(y["phase"].as_str(), Some(SPRING));
+    assert!(y["history"].as_sequence().unwrap().is_empty());
+    let a = post_json(&format!("{r}/undo"), &json!({ "phase": SPRING }));
+    assert_eq!(a.status, 409);
+    has(&a.body, "nothing to undo");
+}
