@@ -307,6 +307,7 @@ pub struct GameLock {
 pub const SERVER_MARK: &str = "arbiter serve";
 
 impl GameLock {
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
     /// Write `who` into the lock file (replacing what it held): a long-running holder
     /// (the server) says who it is, for the commands it makes wait.
     pub fn announce(&self, who: &str) -> std::io::Result<()> {

@@ -524,3 +524,29 @@ fn the_referee_explains_prints_and_undoes() {
     assert_eq!(a.status, 409);
     has(&a.body, "nothing to undo");
 }
+
+#[test]
+fn an_idle_or_half_sent_connection_is_closed() {
+    use std::io::{Read, Write};
+    let dir = temp_dir("serve-idle");
+    let game = new_game(&dir);
+    let s = Served::start_with(
+        std::path::Path::new(&game),
+        &[],
+        &[("ARBITER_SERVE_IDLE_MS", "300")],
+    );
+    // Half a request, then nothing: the server closes the connection.
+    let mut c = std::net::TcpStream::connect(s.host()).unwrap();
+    c.set_read_timeout(Some(std::time::Duration::from_secs(10)))
+        .unwrap();
+    c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let started = std::time::Instant::now();
+    let mut buf = Vec::new();
+    let _ = c.read_to_end(&mut buf);
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(5),
+        "the connection was kept open"
+    );
+    // A whole request is answered as usual.
+    assert_eq!(get(&format!("{}/state", s.links["france"])).status, 200);
+}

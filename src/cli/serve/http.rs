@@ -28,6 +28,16 @@ type S = Arc<Server>;
 pub const MAX_BODY: usize = 64 * 1024;
 /// The most connections served at once; more wait to be accepted.
 pub const MAX_CONNECTIONS: usize = 256;
+/// A connection that sends nothing for this long is closed (the pages poll every 2 s).
+pub const IDLE: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// [`IDLE`], or `ARBITER_SERVE_IDLE_MS` (for tests).
+fn idle() -> std::time::Duration {
+    std::env::var("ARBITER_SERVE_IDLE_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .map_or(IDLE, std::time::Duration::from_millis)
+}
 
 const CSS: &str = include_str!("app.css");
 const PLAYER_JS: &str = include_str!("player.js");
@@ -50,6 +60,7 @@ pub fn run(server: S, listener: std::net::TcpListener) -> Result<(), Fatal> {
         let bounded = Bounded {
             inner: listener,
             permits: Arc::new(Semaphore::new(MAX_CONNECTIONS)),
+            idle: idle(),
         };
         axum::serve(bounded, router(server))
             .with_graceful_shutdown(stop())
@@ -402,12 +413,15 @@ async fn referee_qr(State(s): State<S>, Path((token, power)): Path<(String, Stri
 struct Bounded {
     inner: tokio::net::TcpListener,
     permits: Arc<Semaphore>,
+    idle: std::time::Duration,
 }
 
-/// A connection holding its permit until it closes.
+/// A connection holding its permit until it closes; closed when idle for [`IDLE`].
 struct Conn {
     stream: tokio::net::TcpStream,
     _permit: OwnedSemaphorePermit,
+    idle: std::pin::Pin<Box<tokio::time::Sleep>>,
+    idle_for: std::time::Duration,
 }
 
 impl axum::serve::Listener for Bounded {
@@ -428,6 +442,8 @@ impl axum::serve::Listener for Bounded {
                         Conn {
                             stream,
                             _permit: permit,
+                            idle: Box::pin(tokio::time::sleep(self.idle)),
+                            idle_for: self.idle,
                         },
                         addr,
                     );
@@ -443,13 +459,31 @@ impl axum::serve::Listener for Bounded {
     }
 }
 
+use std::future::Future as _;
+
 impl tokio::io::AsyncRead for Conn {
     fn poll_read(
         mut self: std::pin::Pin<&mut Self>,
         cx: &mut std::task::Context<'_>,
         buf: &mut tokio::io::ReadBuf<'_>,
     ) -> std::task::Poll<std::io::Result<()>> {
-        std::pin::Pin::new(&mut self.stream).poll_read(cx, buf)
+        use std::task::Poll;
+        let before = buf.filled().len();
+        match std::pin::Pin::new(&mut self.stream).poll_read(cx, buf) {
+            Poll::Pending => {
+                if self.idle.as_mut().poll(cx).is_ready() {
+                    return Poll::Ready(Err(std::io::ErrorKind::TimedOut.into()));
+                }
+                Poll::Pending
+            }
+            done => {
+                if buf.filled().len() > before {
+                    let next = tokio::time::Instant::now() + self.idle_for;
+                    self.idle.as_mut().reset(next);
+                }
+                done
+            }
+        }
     }
 }
 

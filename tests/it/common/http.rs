@@ -147,12 +147,18 @@ pub struct Served {
 
 impl Served {
     pub fn start(game: &Path, extra: &[&str]) -> Served {
+        Served::start_with(game, extra, &[])
+    }
+
+    /// [`Served::start`] with environment variables.
+    pub fn start_with(game: &Path, extra: &[&str], env: &[(&str, &str)]) -> Served {
         let err = game.with_extension(format!("serve-{}.err", std::process::id()));
         let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
             .arg("serve")
             .arg(game)
             .args(["--port", "0"])
             .args(extra)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(std::fs::File::create(&err).unwrap())
