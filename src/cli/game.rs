@@ -590,8 +590,10 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     let picture = (args.svg.is_some() || args.png.is_some())
         .then(|| super::render::picture(&map, &game.name, &game.position, Some(&j.result)))
         .transpose()?;
+    let served = game.pending();
     record_and_save(&args.game, &mut game, &map, files, j, errors > 0, &bytes)?;
     print!("{out}");
+    warn_pending(&served, "judged");
     let pictures = [(&args.svg, false, ""), (&args.png, true, " --png")];
     for (path, png, flag) in pictures {
         if let (Some(path), Some(svg)) = (path, &picture) {
@@ -650,6 +652,20 @@ pub fn record_and_save(
     Ok(text.into_bytes())
 }
 
+/// Warn that orders submitted through `arbiter serve` for the phase just judged (or
+/// undone) from the command line were not used, and are gone from the game file.
+fn warn_pending(pending: &BTreeMap<String, String>, done: &str) {
+    if pending.is_empty() {
+        return;
+    }
+    let powers: Vec<&str> = pending.keys().map(String::as_str).collect();
+    eprintln!(
+        "warning: the orders submitted on `arbiter serve`'s pages ({}) were not used: the \
+         phase was {done} from the command line, and they were dropped",
+        powers.join(", ")
+    );
+}
+
 /// A judged phase in the chosen format; in JSON each diagnostic names its file.
 fn render_judgement(
     map: &Map,
@@ -697,6 +713,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
         bytes,
     } = store::load(&args.game)?;
     let shown = args.game.display().to_string();
+    let served = game.pending();
     let Some(last) = game.undo() else {
         return Err(Fatal(format!(
             "{shown}: nothing to undo: no phase has been judged; the game is at its start \
@@ -705,6 +722,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
         )));
     };
     store::save(&args.game, &game.to_yaml(&map), &bytes)?;
+    warn_pending(&served, "undone");
     let files: Vec<String> = last
         .orders
         .iter()

@@ -389,9 +389,39 @@ fn cli_commands_that_change_the_game_refuse_while_it_is_served() {
     // Reading works.
     code(&arbiter(&["status", &game]), 0);
     code(&arbiter(&["history", &game]), 0);
-    // Stopped (even killed), the game is the referee's again.
+    // Stopped (even killed), the game is the referee's again. Orders submitted on the
+    // pages and not judged there are not silently lost: judging from the command line
+    // says they were not used.
+    assert_eq!(
+        submit(&s.links["germany"], SPRING, "A Mun - Ruh\n").status,
+        200
+    );
     s.kill();
-    code(&arbiter(&["judge", &game, &orders]), 0);
+    let o = arbiter(&["judge", &game, &orders]);
+    code(&o, 0);
+    has(
+        &stderr(&o),
+        "the orders submitted on `arbiter serve`'s pages (germany) were not used",
+    );
+    let y = game_yaml(&game);
+    assert!(y["serve"].get("pending").is_none());
+}
+
+#[test]
+fn a_damaged_serve_key_is_refused_by_name() {
+    let dir = temp_dir("serve-damaged");
+    let game = new_game(&dir);
+    let text = std::fs::read_to_string(&game).unwrap().replace(
+        "complete: true",
+        "serve:\n  referee: not-a-hash\ncomplete: true",
+    );
+    std::fs::write(&game, text).unwrap();
+    let o = arbiter(&["status", &game]);
+    code(&o, 2);
+    has(
+        &stderr(&o),
+        "serve: referee: not a SHA-256 hash (64 hex digits)",
+    );
 }
 
 /// Spring 1901 to Winter 1901 over HTTP, as a table plays it: every order typed once, on
