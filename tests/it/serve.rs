@@ -580,3 +580,42 @@ fn an_idle_or_half_sent_connection_is_closed() {
     // A whole request is answered as usual.
     assert_eq!(get(&format!("{}/state", s.links["france"])).status, 200);
 }
+
+#[test]
+fn the_referees_page_shows_links_on_the_address_it_was_opened_with() {
+    let dir = temp_dir("serve-host");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let r = referee(&s);
+    let path = r
+        .strip_prefix("http://")
+        .unwrap()
+        .split_once('/')
+        .unwrap()
+        .1;
+    let raw = format!(
+        "GET /{path}/state HTTP/1.1\r\nHost: 192.168.1.20:8080\r\nConnection: close\r\n\r\n"
+    );
+    let a = send_raw(&s.host(), raw.as_bytes());
+    assert_eq!(a.status, 200, "{}", a.body);
+    let v = a.json();
+    let france = v["powers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "france")
+        .unwrap()["link"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let token = s.links["france"].rsplit('/').next().unwrap();
+    assert_eq!(france, format!("http://192.168.1.20:8080/p/{token}"));
+    // A Host that is not a plain host and port is not used.
+    let raw = format!(
+        "GET /{path}/state HTTP/1.1\r\nHost: evil.example/<script>\r\nConnection: close\r\n\r\n"
+    );
+    let a = send_raw(&s.host(), raw.as_bytes());
+    if a.status == 200 {
+        assert!(!a.body.contains("evil.example"), "{}", a.body);
+    }
+}

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Request, State};
-use axum::http::{header, HeaderValue, StatusCode, Uri};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode, Uri};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -314,12 +314,17 @@ async fn referee_page(State(s): State<S>, Path(token): Path<String>) -> R {
     Ok(html(REFEREE_HTML))
 }
 
-async fn referee_state(State(s): State<S>, Path(token): Path<String>, uri: Uri) -> R {
+/// The request's `Host` header, if it is text.
+fn host(h: &HeaderMap) -> Option<&str> {
+    h.get(header::HOST).and_then(|v| v.to_str().ok())
+}
+
+async fn referee_state(State(s): State<S>, Path(token): Path<String>, uri: Uri, h: HeaderMap) -> R {
     as_referee(&s, &token)?;
     if unchanged(&s, &uri) {
         return Ok(StatusCode::NO_CONTENT.into_response());
     }
-    Ok(answer(super::referee_state(&s, &token)))
+    Ok(answer(super::referee_state(&s, &token, host(&h))))
 }
 
 #[derive(Deserialize)]
@@ -351,10 +356,10 @@ struct Link {
     power: String,
 }
 
-async fn referee_link(State(s): State<S>, Path(token): Path<String>, b: Bytes) -> R {
+async fn referee_link(State(s): State<S>, Path(token): Path<String>, h: HeaderMap, b: Bytes) -> R {
     as_referee(&s, &token)?;
     let l: Link = body(&b)?;
-    Ok(answer(super::new_link(&s, &token, &l.power)))
+    Ok(answer(super::new_link(&s, &token, &l.power, host(&h))))
 }
 
 #[derive(Deserialize)]
@@ -398,9 +403,13 @@ async fn referee_print(State(s): State<S>, Path(token): Path<String>) -> R {
     ))
 }
 
-async fn referee_qr(State(s): State<S>, Path((token, power)): Path<(String, String)>) -> R {
+async fn referee_qr(
+    State(s): State<S>,
+    Path((token, power)): Path<(String, String)>,
+    h: HeaderMap,
+) -> R {
     as_referee(&s, &token)?;
-    super::qr(&s, &token, power.trim_end_matches(".svg"))
+    super::qr(&s, &token, power.trim_end_matches(".svg"), host(&h))
         .map(svg)
         .map_err(refused)
 }

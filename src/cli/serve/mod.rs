@@ -144,6 +144,14 @@ pub fn player_token(referee: &str, power: &str, issue: u32) -> String {
     hex(d.get(..16).unwrap_or_default())
 }
 
+/// A `Host` header that is only a host name or address and a port.
+fn plain_host(h: &str) -> bool {
+    !h.is_empty()
+        && h.len() <= 100
+        && h.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-:[]".contains(&b))
+}
+
 /// Equal strings, in time that depends on their length only.
 fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -182,6 +190,16 @@ impl Server {
 
     fn link(&self, kind: &str, token: &str) -> String {
         format!("{}/{kind}/{token}", self.base)
+    }
+
+    /// A link as the referee's page shows it: on the address the referee's browser
+    /// reached (its `Host`, when it is a plain host and port), else as printed. A
+    /// server bound to `0.0.0.0` so shows links that phones on that network can open.
+    fn link_for(&self, host: Option<&str>, kind: &str, token: &str) -> String {
+        match host.filter(|h| plain_host(h)) {
+            Some(h) => format!("http://{h}/{kind}/{token}"),
+            None => self.link(kind, token),
+        }
     }
 }
 
@@ -294,6 +312,13 @@ pub fn run(args: &ServeArgs) -> Result<i32, Fatal> {
              only their hashes): open the referee's link to see the players' links again. \
              Lost it? Stop and run `arbiter serve {shown} --new-links` (every link changes)."
         ),
+    }
+    if args.bind.is_unspecified() {
+        println!(
+            "Listening on every network interface: in the links, put the laptop's address for \
+             {}; the referee's page, opened so, shows the players' links and QR codes with it.",
+            args.bind
+        );
     }
     {
         use std::io::Write;
@@ -590,7 +615,7 @@ pub fn player_state(server: &Server, me: Power) -> Answer {
 
 /// `GET /r/TOKEN/state`: what the referee's page shows. `token`: the referee's own,
 /// from which the players' links are derived.
-pub fn referee_state(server: &Server, token: &str) -> Answer {
+pub fn referee_state(server: &Server, token: &str, host: Option<&str>) -> Answer {
     let inner = server.lock();
     let map = &server.map;
     let game = &inner.game;
@@ -608,7 +633,7 @@ pub fn referee_state(server: &Server, token: &str) -> Answer {
                 "units": units.len(),
                 "needs": needs,
                 "in": pending.contains_key(id),
-                "link": server.link("p", &player_token(token, id, issue)),
+                "link": server.link_for(host, "p", &player_token(token, id, issue)),
             })
         })
         .collect();
@@ -742,7 +767,7 @@ pub fn undo(server: &Server, phase: &str) -> Answer {
 }
 
 /// `POST /r/TOKEN/link`: a new link for a power; its old link stops working.
-pub fn new_link(server: &Server, token: &str, power: &str) -> Answer {
+pub fn new_link(server: &Server, token: &str, power: &str, host: Option<&str>) -> Answer {
     let mut inner = server.lock();
     let p = server
         .map
@@ -762,7 +787,7 @@ pub fn new_link(server: &Server, token: &str, power: &str) -> Answer {
         },
     );
     save(server, &mut inner)?;
-    Ok(serde_json::json!({ "ok": true, "link": server.link("p", &t) }))
+    Ok(serde_json::json!({ "ok": true, "link": server.link_for(host, "p", &t) }))
 }
 
 /// `POST /r/TOKEN/explain`: why each order about a province succeeded or failed, in a
@@ -848,7 +873,12 @@ pub fn judged_board(server: &Server) -> Result<String, Refusal> {
 }
 
 /// A QR code (SVG) of a power's link.
-pub fn qr(server: &Server, token: &str, power: &str) -> Result<String, Refusal> {
+pub fn qr(
+    server: &Server,
+    token: &str,
+    power: &str,
+    host: Option<&str>,
+) -> Result<String, Refusal> {
     let inner = server.lock();
     let p = server
         .map
@@ -861,7 +891,7 @@ pub fn qr(server: &Server, token: &str, power: &str) -> Result<String, Refusal> 
         .as_ref()
         .and_then(|s| s.links.get(id))
         .map_or(0, |l| l.issue);
-    let link = server.link("p", &player_token(token, id, issue));
+    let link = server.link_for(host, "p", &player_token(token, id, issue));
     let code = qrcode::QrCode::new(link.as_bytes())
         .map_err(|e| Refusal::new(500, format!("cannot draw the QR code: {e}")))?;
     Ok(code
