@@ -619,3 +619,62 @@ fn the_referees_page_shows_links_on_the_address_it_was_opened_with() {
         assert!(!a.body.contains("evil.example"), "{}", a.body);
     }
 }
+
+/// A retreat on the pages: the dislodged unit's player sees where it may go, an illegal
+/// retreat is refused with the judge's reason, a legal one is judged.
+#[test]
+fn a_retreat_is_ordered_on_the_players_page() {
+    let dir = temp_dir("serve-retreat");
+    let game = new_game(&dir);
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let judge = |phase: &str| {
+        let a = post_json(
+            &format!("{}/judge", referee(&s)),
+            &json!({ "phase": phase }),
+        );
+        assert_eq!(a.status, 200, "{}", a.body);
+        a.json()["phase"].as_str().unwrap().to_string()
+    };
+    let (france, germany) = (&s.links["france"], &s.links["germany"]);
+    assert_eq!(
+        submit(france, SPRING, "A Par - Pic\nA Mar - Bur\n").status,
+        200
+    );
+    assert_eq!(
+        submit(germany, SPRING, "A Mun - Ruh\nA Ber - Mun\n").status,
+        200
+    );
+    assert_eq!(judge(SPRING), "Fall 1901 movement");
+    // Fall: the army of Ruhr, supported from Munich, dislodges the French army in
+    // Burgundy.
+    let fall = "Fall 1901 movement";
+    assert_eq!(
+        submit(germany, fall, "A Ruh - Bur\nA Mun S A Ruh - Bur\n").status,
+        200
+    );
+    assert_eq!(judge(fall), "Fall 1901 retreat");
+    // It may retreat to Belgium, Gascony, Marseilles or Paris: not to Ruhr (whence the
+    // attack came), Munich or Picardy (held).
+    let f = get(&format!("{france}/state")).json();
+    let needs = f["needs"].as_str().unwrap();
+    has(needs, "Army Burgundy may retreat to");
+    for place in ["Belgium", "Gascony", "Marseilles", "Paris"] {
+        has(needs, place);
+    }
+    let legal = f["legal"][0]["orders"].to_string();
+    has(&legal, "A BUR - PAR");
+    assert!(!legal.contains("RUH"), "{legal}");
+    let retreat = "Fall 1901 retreat";
+    let a = submit(france, retreat, "A Bur - Ruh\n");
+    assert_eq!(a.status, 422, "{}", a.body);
+    has(&a.body, "may retreat to");
+    assert_eq!(submit(france, retreat, "A Bur - Par\n").status, 200);
+    // No centre changed hands, so nobody builds or removes: Winter 1901 is skipped.
+    assert_eq!(judge(retreat), "Spring 1902 movement");
+    let o = arbiter(&["status", &game, "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        crate::common::units_of(&v, "france"),
+        ["A PAR", "A PIC", "F BRE"]
+    );
+}
