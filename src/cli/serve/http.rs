@@ -299,14 +299,30 @@ async fn player_orders(State(s): State<S>, Path(token): Path<String>, b: Bytes) 
     let p = as_player(&s, &token)?;
     let o: Orders = body(&b)?;
     slip_size(&o.text)?;
-    Ok(answer(super::submit(&s, p, &o.phase, &o.text)))
+    blocking(move || answer(super::submit(&s, p, &o.phase, &o.text))).await
 }
 
 async fn player_board(State(s): State<S>, Path(token): Path<String>) -> R {
     as_player(&s, &token)?;
-    super::board(&s)
-        .map(|b| svg(b.to_string()))
-        .map_err(refused)
+    blocking(move || board(&s)).await
+}
+
+fn board(s: &Server) -> Response {
+    match super::board(s) {
+        Ok(b) => svg(b.to_string()),
+        Err(r) => refused(r),
+    }
+}
+
+/// Run `f` (file writes, judging, drawing) on tokio's blocking threads, so that the
+/// polls of the other pages go on meanwhile.
+async fn blocking(f: impl FnOnce() -> Response + Send + 'static) -> R {
+    tokio::task::spawn_blocking(f).await.map_err(|_| {
+        json(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            &serde_json::json!({ "error": "the request failed inside the server" }),
+        )
+    })
 }
 
 async fn referee_page(State(s): State<S>, Path(token): Path<String>) -> R {
@@ -337,7 +353,7 @@ struct Judge {
 async fn referee_judge(State(s): State<S>, Path(token): Path<String>, b: Bytes) -> R {
     as_referee(&s, &token)?;
     let j: Judge = body(&b)?;
-    Ok(answer(super::judge(&s, &j.phase, j.accept)))
+    blocking(move || answer(super::judge(&s, &j.phase, j.accept))).await
 }
 
 #[derive(Deserialize)]
@@ -348,7 +364,7 @@ struct Undo {
 async fn referee_undo(State(s): State<S>, Path(token): Path<String>, b: Bytes) -> R {
     as_referee(&s, &token)?;
     let u: Undo = body(&b)?;
-    Ok(answer(super::undo(&s, &u.phase)))
+    blocking(move || answer(super::undo(&s, &u.phase))).await
 }
 
 #[derive(Deserialize)]
@@ -359,7 +375,8 @@ struct Link {
 async fn referee_link(State(s): State<S>, Path(token): Path<String>, h: HeaderMap, b: Bytes) -> R {
     as_referee(&s, &token)?;
     let l: Link = body(&b)?;
-    Ok(answer(super::new_link(&s, &token, &l.power, host(&h))))
+    let host = host(&h).map(str::to_string);
+    blocking(move || answer(super::new_link(&s, &token, &l.power, host.as_deref()))).await
 }
 
 #[derive(Deserialize)]
@@ -384,14 +401,16 @@ async fn referee_explain(State(s): State<S>, Path(token): Path<String>, b: Bytes
 
 async fn referee_board(State(s): State<S>, Path(token): Path<String>) -> R {
     as_referee(&s, &token)?;
-    super::board(&s)
-        .map(|b| svg(b.to_string()))
-        .map_err(refused)
+    blocking(move || board(&s)).await
 }
 
 async fn referee_judged(State(s): State<S>, Path(token): Path<String>) -> R {
     as_referee(&s, &token)?;
-    super::judged_board(&s).map(svg).map_err(refused)
+    blocking(move || match super::judged_board(&s) {
+        Ok(b) => svg(b),
+        Err(r) => refused(r),
+    })
+    .await
 }
 
 async fn referee_print(State(s): State<S>, Path(token): Path<String>) -> R {
