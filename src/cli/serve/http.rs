@@ -52,6 +52,9 @@ pub fn run(server: S, listener: std::net::TcpListener) -> Result<(), Fatal> {
     listener.set_nonblocking(true).map_err(fail)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        // Saves, judging and drawing (see `blocking`): a few threads are plenty, and
+        // each thread costs memory.
+        .max_blocking_threads(4)
         .enable_all()
         .build()
         .map_err(fail)?;
