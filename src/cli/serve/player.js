@@ -91,7 +91,13 @@
     }
   }
 
+  let legalShown = null;
+
   function legal(groups) {
+    // Rebuilt only when the choices change (a player may be picking).
+    const key = JSON.stringify(groups);
+    if (key === legalShown) return;
+    legalShown = key;
     const box = $('legal');
     box.textContent = '';
     groups.forEach(function (g) {
