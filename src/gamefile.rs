@@ -61,8 +61,40 @@ pub struct GameFile {
     /// Every judged phase, oldest first.
     #[serde(default)]
     pub history: Vec<PhaseRecord>,
+    /// Kept by `arbiter serve`: its links (token hashes) and the orders submitted but
+    /// not yet judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serve: Option<ServeRecord>,
     /// Always `true`: written last, so a truncated file is recognised.
     pub complete: bool,
+}
+
+/// What `arbiter serve` keeps in a game file (docs/GAMES.md, docs/SERVE.md): a hash of
+/// each link's secret token (never the token), and the orders the players have
+/// submitted for the current phase, not yet judged.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct ServeRecord {
+    /// The SHA-256 (hex) of the referee's token.
+    pub referee: String,
+    /// Per power id: its player's link.
+    #[serde(default)]
+    pub links: BTreeMap<String, LinkRecord>,
+    /// The phase the pending orders were submitted for (`Spring 1901 movement`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<String>,
+    /// Per power id: its orders as submitted (the slip's text), not yet judged.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub pending: BTreeMap<String, String>,
+}
+
+/// One player's link: which issue of the link is valid (the referee may issue new
+/// ones, which ends the old) and the SHA-256 (hex) of its token.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct LinkRecord {
+    pub issue: u32,
+    pub hash: String,
 }
 
 /// How the game ended: exactly one of the two is set.
@@ -355,6 +387,8 @@ pub struct Game {
     pub position: Position,
     pub over: Option<Over>,
     pub history: Vec<Judged>,
+    /// `arbiter serve`'s links and pending orders ([`ServeRecord`]).
+    pub serve: Option<ServeRecord>,
 }
 
 /// The orders of several files, read as one set.
@@ -510,6 +544,7 @@ impl Game {
             position: Position::initial(map),
             over: None,
             history: Vec::new(),
+            serve: None,
         }
     }
 
@@ -527,6 +562,9 @@ impl Game {
         check_phase_order(&history)?;
         let over = game_end(map, f)?;
         check_end_agrees(&history, over, phase)?;
+        if let Some(s) = &f.serve {
+            check_serve(map, s)?;
+        }
         Ok(Game {
             name: f.name.clone(),
             map: f.map.clone(),
@@ -536,6 +574,7 @@ impl Game {
             position,
             over,
             history,
+            serve: f.serve.clone(),
         })
     }
 
@@ -574,6 +613,7 @@ impl Game {
                     sheet: h.sheet.clone(),
                 })
                 .collect(),
+            serve: self.serve.clone(),
             complete: true,
         }
     }
@@ -635,6 +675,7 @@ impl Game {
                 self.last_year.unwrap_or(j.result.phase.year),
             )),
         };
+        self.drop_pending();
         self.history.push(Judged {
             before,
             orders: files,
@@ -646,9 +687,29 @@ impl Game {
         });
     }
 
+    /// Forget the orders submitted through `arbiter serve` (the phase was judged or
+    /// undone); the links stay.
+    pub fn drop_pending(&mut self) {
+        if let Some(s) = &mut self.serve {
+            s.pending.clear();
+            s.phase = None;
+        }
+    }
+
+    /// The orders submitted through `arbiter serve` for the current phase, by power id.
+    pub fn pending(&self) -> BTreeMap<String, String> {
+        match &self.serve {
+            Some(s) if s.phase.as_deref() == Some(self.position.phase.to_string().as_str()) => {
+                s.pending.clone()
+            }
+            _ => BTreeMap::new(),
+        }
+    }
+
     /// Go back one judged phase, exactly as it was before. `None` at the start.
     pub fn undo(&mut self) -> Option<Judged> {
         let last = self.history.pop()?;
+        self.drop_pending();
         self.position = last.before.clone();
         self.over = None;
         Some(last)
@@ -778,6 +839,37 @@ fn judged_entry(map: &Map, i: usize, h: &PhaseRecord) -> Result<Judged, GameFile
         next,
         sheet: h.sheet.clone(),
     })
+}
+
+/// `serve`: its power ids are the map's, its phase reads, its hashes are SHA-256 hex.
+fn check_serve(map: &Map, s: &ServeRecord) -> Result<(), GameFileError> {
+    let hex = |h: &str| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit());
+    if !hex(&s.referee) {
+        return Err(invalid(
+            "serve: referee",
+            "not a SHA-256 hash (64 hex digits)",
+        ));
+    }
+    for (p, l) in &s.links {
+        if map.power_by_name(p).is_none() {
+            return Err(invalid("serve: links", format!("unknown power `{p}`")));
+        }
+        if !hex(&l.hash) {
+            return Err(invalid(
+                format!("serve: links: {p}"),
+                "not a SHA-256 hash (64 hex digits)",
+            ));
+        }
+    }
+    for p in s.pending.keys() {
+        if map.power_by_name(p).is_none() {
+            return Err(invalid("serve: pending", format!("unknown power `{p}`")));
+        }
+    }
+    if let Some(ph) = &s.phase {
+        parse_phase("serve: phase", ph)?;
+    }
+    Ok(())
 }
 
 /// The judged phases follow one another: each entry is the phase the one before led to.

@@ -557,18 +557,10 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     if let Some(svg) = &args.svg {
         super::write::check_output(svg)?;
     }
-    let j = game
-        .judge(&map, &files, args.strict)
-        .map_err(|e| Fatal(e.to_string()))?;
+    let (j, errors) = judge_orders(&game, &map, &files, args.strict)?;
     for (f, ds) in files.iter().zip(&j.diagnostics) {
         super::print_diagnostics(ds, &f.text, &f.file);
     }
-    let errors = j
-        .diagnostics
-        .iter()
-        .flatten()
-        .filter(|d| d.severity == arbiter::orders::Severity::Error)
-        .count();
     if errors > 0 && !args.accept {
         eprintln!(
             "error: {errors} error{} in the orders (above): nothing was judged and `{shown}` \
@@ -598,9 +590,10 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     let picture = (args.svg.is_some() || args.png.is_some())
         .then(|| super::render::picture(&map, &game.name, &game.position, Some(&j.result)))
         .transpose()?;
-    game.record(&map, files, j, errors > 0);
-    store::save(&args.game, &game.to_yaml(&map), &bytes)?;
+    let served = game.pending();
+    record_and_save(&args.game, &mut game, &map, files, j, errors > 0, &bytes)?;
     print!("{out}");
+    warn_pending(&served, "judged");
     let pictures = [(&args.svg, false, ""), (&args.png, true, " --png")];
     for (path, png, flag) in pictures {
         if let (Some(path), Some(svg)) = (path, &picture) {
@@ -618,6 +611,59 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     };
     eprintln!("Judged {phase} and saved `{shown}`; {next}.");
     Ok(EXIT_OK)
+}
+
+/// Judge the game's current phase with these order files, saving nothing: the
+/// judgement and its number of errors. `arbiter judge` and `arbiter serve`'s Judge
+/// button both judge so (then [`record_and_save`], unless there are errors and the
+/// referee did not accept them).
+pub fn judge_orders(
+    game: &Game,
+    map: &Map,
+    files: &[OrderFile],
+    strict: bool,
+) -> Result<(Judgement, usize), Fatal> {
+    let j = game
+        .judge(map, files, strict)
+        .map_err(|e| Fatal(e.to_string()))?;
+    let errors = j
+        .diagnostics
+        .iter()
+        .flatten()
+        .filter(|d| d.severity == arbiter::orders::Severity::Error)
+        .count();
+    Ok((j, errors))
+}
+
+/// Record a judgement in the game and save it over `path` (atomically, with the
+/// backup; `loaded`: the bytes the game was loaded from). Returns the bytes saved.
+pub fn record_and_save(
+    path: &Path,
+    game: &mut Game,
+    map: &Map,
+    files: Vec<OrderFile>,
+    j: Judgement,
+    accepted: bool,
+    loaded: &[u8],
+) -> Result<Vec<u8>, Fatal> {
+    game.record(map, files, j, accepted);
+    let text = game.to_yaml(map);
+    store::save(path, &text, loaded)?;
+    Ok(text.into_bytes())
+}
+
+/// Warn that orders submitted through `arbiter serve` for the phase just judged (or
+/// undone) from the command line were not used, and are gone from the game file.
+fn warn_pending(pending: &BTreeMap<String, String>, done: &str) {
+    if pending.is_empty() {
+        return;
+    }
+    let powers: Vec<&str> = pending.keys().map(String::as_str).collect();
+    eprintln!(
+        "warning: the orders submitted on `arbiter serve`'s pages ({}) were not used: the \
+         phase was {done} from the command line, and they were dropped",
+        powers.join(", ")
+    );
 }
 
 /// A judged phase in the chosen format; in JSON each diagnostic names its file.
@@ -667,6 +713,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
         bytes,
     } = store::load(&args.game)?;
     let shown = args.game.display().to_string();
+    let served = game.pending();
     let Some(last) = game.undo() else {
         return Err(Fatal(format!(
             "{shown}: nothing to undo: no phase has been judged; the game is at its start \
@@ -675,6 +722,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
         )));
     };
     store::save(&args.game, &game.to_yaml(&map), &bytes)?;
+    warn_pending(&served, "undone");
     let files: Vec<String> = last
         .orders
         .iter()
@@ -842,10 +890,15 @@ struct YearJson {
 
 pub fn centres(args: &CentresArgs) -> Result<i32, Fatal> {
     let Loaded { game, map, .. } = store::load(&args.game)?;
+    finish(centres_out(&game, &map, args.format)?)
+}
+
+/// The centre table of `arbiter centres` in the chosen format.
+pub(super) fn centres_out(game: &Game, map: &Map, format: CentresFormat) -> Result<String, Fatal> {
     let years = game.centres_by_year();
     let supply = map.provs().filter(|&p| map.province(p).supply).count();
     let unowned = |o: &[Option<Power>]| supply - o.iter().filter(|x| x.is_some()).count();
-    let out = match args.format {
+    let out = match format {
         CentresFormat::Csv => {
             let mut out = String::from("year");
             for pw in map.power_ids() {
@@ -873,7 +926,7 @@ pub fn centres(args: &CentresArgs) -> Result<i32, Fatal> {
                         .map(|pw| (map.power(pw).id.clone(), centre_count(o, pw)))
                         .collect(),
                     unowned: unowned(o),
-                    owners: report::json::owners_by_power(&map, o),
+                    owners: report::json::owners_by_power(map, o),
                 })
                 .collect(),
         })?,
@@ -889,7 +942,7 @@ pub fn centres(args: &CentresArgs) -> Result<i32, Fatal> {
             out.push('\n');
             if years.is_empty() {
                 let _ = writeln!(out, "No game year has been completed yet.");
-                return finish(out);
+                return Ok(out);
             }
             // Power names as column heads, or their first three letters if the table
             // would not fit in 80 columns.
@@ -937,7 +990,7 @@ pub fn centres(args: &CentresArgs) -> Result<i32, Fatal> {
             out
         }
     };
-    finish(out)
+    Ok(out)
 }
 
 /// The width of a column of the centres table.
@@ -985,13 +1038,13 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
     Ok(EXIT_OK)
 }
 
-fn explained(map: &Map, result: &PhaseResult, province: Option<Prov>) -> String {
+pub(super) fn explained(map: &Map, result: &PhaseResult, province: Option<Prov>) -> String {
     report::explain::explain(map, result, province)
 }
 
 /// A province by id or name, read as an order reads it (`Mid Atl`, `Lpool`); a
 /// misspelling is an error with a suggestion.
-fn province(map: &Map, s: &str) -> Result<Prov, Fatal> {
+pub(super) fn province(map: &Map, s: &str) -> Result<Prov, Fatal> {
     arbiter::orders::parse_place(map, s)
         .map(|l| map.prov_of(l))
         .map_err(|d| Fatal(place_error(&d)))

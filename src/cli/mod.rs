@@ -7,6 +7,8 @@ mod game;
 mod map;
 mod render;
 mod selfplay;
+#[cfg(feature = "serve")]
+mod serve;
 mod store;
 mod test;
 mod write;
@@ -113,6 +115,10 @@ enum Command {
     Render(render::RenderArgs),
     /// Play whole games with random legal orders, checking invariants every phase.
     Selfplay(selfplay::SelfplayArgs),
+    /// Serve a game's web pages: the referee's page and one page per power, where
+    /// players type their orders on their phones (docs/SERVE.md).
+    #[cfg(feature = "serve")]
+    Serve(serve::ServeArgs),
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -227,6 +233,8 @@ pub fn run() -> i32 {
         Command::Map(args) => map::run(&args),
         Command::Render(args) => render::run(&args),
         Command::Selfplay(args) => selfplay::run(&args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(code) => code,

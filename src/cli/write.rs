@@ -333,10 +333,36 @@ const LOCK_WAIT: Duration = Duration::from_secs(5);
 
 /// An exclusive lock on a game file, held until dropped: the lock file
 /// `.<name>.lock` beside the game (links followed), never the game itself (which
-/// is renamed over). The lock file stays after the command; it holds nothing.
+/// is renamed over). The lock file stays after the command; it holds nothing, except
+/// while `arbiter serve` holds it: then it names the server ([`GameLock::announce`]),
+/// and a command that wants the lock refuses at once, naming it.
 #[derive(Debug)]
 pub struct GameLock {
     _file: File,
+}
+
+/// How the lock file of a served game begins.
+pub const SERVER_MARK: &str = "arbiter serve";
+
+impl GameLock {
+    #[cfg_attr(not(feature = "serve"), allow(dead_code))]
+    /// Write `who` into the lock file (replacing what it held): a long-running holder
+    /// (the server) says who it is, for the commands it makes wait.
+    pub fn announce(&self, who: &str) -> std::io::Result<()> {
+        use std::io::{Seek, Write};
+        let mut f = &self._file;
+        f.set_len(0)?;
+        f.seek(std::io::SeekFrom::Start(0))?;
+        f.write_all(who.as_bytes())?;
+        f.sync_all()
+    }
+}
+
+/// What the lock file says about a server holding it, if it names one.
+fn server_named(path: &Path) -> Option<String> {
+    let text = fs::read_to_string(path).ok()?;
+    let text = text.trim();
+    (text.starts_with(SERVER_MARK) && text.len() < 1000).then(|| text.to_string())
 }
 
 /// The lock file of the game at `game`.
@@ -377,7 +403,18 @@ pub fn lock_game(game: &Path) -> Result<GameLock, Fatal> {
     loop {
         match file.try_lock() {
             Ok(()) => return Ok(GameLock { _file: file }),
-            Err(fs::TryLockError::WouldBlock) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                if let Some(server) = server_named(&path) {
+                    return Err(Fatal(format!(
+                        "`{shown}` is being served: {server} holds it (the lock file `{}`). \
+                         Nothing was done: judge, undo and take orders on the referee's page, \
+                         or stop the server (Ctrl-C) and run the command again; commands that \
+                         only read the game (status, history, centres, explain, render) work \
+                         while it is served",
+                        path.display()
+                    )));
+                }
+            }
             Err(fs::TryLockError::Error(e)) => return Err(cannot(e)),
         }
         if started.elapsed() >= wait {

@@ -33,6 +33,10 @@ mod properties;
 mod random;
 mod render;
 mod selfplay;
+#[cfg(feature = "serve")]
+mod serve;
+#[cfg(feature = "serve")]
+mod serve_browser;
 mod slips;
 mod suite;
 mod victory;

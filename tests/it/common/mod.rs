@@ -26,6 +26,10 @@ pub fn arbiter_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
     out
 }
 pub mod convoy_board;
+#[cfg(feature = "serve")]
+pub mod http;
+#[cfg(feature = "serve")]
+pub mod webdriver;
 
 /// Did the attack that dislodged `d` come by convoy (a retreat to the attacker's
 /// province is then allowed, DATC 4.A.5)?
