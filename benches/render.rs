@@ -29,6 +29,7 @@ fn scene<'a>(position: &'a Position, result: Option<&'a PhaseResult>) -> Scene<'
         title: format!("{}: bench", position.phase),
         problems: Vec::new(),
         bare: false,
+        graph: false,
     }
 }
 
@@ -50,14 +51,21 @@ fn midgame(map: &Map) -> (Position, PhaseResult) {
     (p.position, result)
 }
 
+/// The classic board with its drawing (the board view, not the graph).
+fn standard() -> Map {
+    let map = Map::embedded("standard").unwrap();
+    assert!(map.drawing.is_some());
+    map
+}
+
 fn standard_svg(c: &mut Criterion) {
-    let map = Map::standard();
+    let map = standard();
     let (position, result) = midgame(&map);
     let scene = scene(&position, Some(&result));
     c.bench_function("render standard 34 units with orders: SVG", |b| {
         b.iter(|| {
             let svg = render::svg(&map, black_box(&scene)).unwrap();
-            assert!(svg.starts_with("<svg"));
+            assert!(svg.starts_with("<svg") && svg.contains("id=\"p-par\""));
             svg
         })
     });
@@ -81,14 +89,14 @@ fn png_bench(c: &mut Criterion, name: &str, svg: &str, widths: std::ops::RangeIn
 }
 
 fn standard_png(c: &mut Criterion) {
-    let map = Map::standard();
+    let map = standard();
     let (position, result) = midgame(&map);
     let svg = render::svg(&map, &scene(&position, Some(&result))).unwrap();
     png_bench(
         c,
         "render standard 34 units with orders: PNG",
         &svg,
-        1000..=2400,
+        1000..=2600,
     );
     // The same without the PNG encoding: how the time divides.
     c.bench_function("render standard 34 units with orders: raster only", |b| {
@@ -102,9 +110,11 @@ fn standard_png(c: &mut Criterion) {
 
 fn world(c: &mut Criterion) {
     let map = Map::embedded("world1914").unwrap();
+    assert!(map.drawing.is_some());
     let position = Position::initial(&map);
     let svg = render::svg(&map, &scene(&position, None)).unwrap();
-    png_bench(c, "render world1914 opening: PNG", &svg, 1000..=2600);
+    assert!(svg.contains("id=\"p-lon\""));
+    png_bench(c, "render world1914 opening: PNG", &svg, 1000..=3200);
 }
 
 criterion_group! {

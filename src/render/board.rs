@@ -104,9 +104,17 @@ pub(super) fn board(map: &Map, scene: &Scene, d: &Drawing) -> String {
     provinces(&mut under, map, scene, d, &fr);
     centres(&mut under, map, scene, d, &fr);
     let (units, retreat_labels) = overlay::units(map, &lay, &drawn, &mut marks, View::Board);
+    // Retreat options are drawn as arrows from the dislodged unit: labels keep off
+    // them as off the orders.
+    let mut lines = orders.lines;
+    for d in &drawn {
+        for &l in d.retreats.iter().flatten() {
+            lines.push((d.at, lay.point(l)));
+        }
+    }
     let placer = Placer {
         units: drawn.iter().map(|d| board_unit_box(d.at)).collect(),
-        lines: orders.lines,
+        lines,
         ..Placer::default()
     };
     let (leaders, labels) = labels(map, d, &fr, &lay, &drawn, placer, &retreat_labels);
@@ -299,7 +307,7 @@ fn labels(
         retreat_labels,
         &mut labels,
         &mut leaders,
-        1.45 * UNIT,
+        1.9 * UNIT,
     );
     for p in map.provs() {
         let Some(shape) = d.shape(p) else { continue };

@@ -186,7 +186,9 @@ fn every_province_is_a_path_filled_by_owner_or_occupant() {
 #[test]
 fn graph_gives_the_old_picture() {
     let drawn = standard();
-    let plain = Map::embedded("standard").unwrap();
+    // `Map::standard()` carries no drawing (the embedded map by name does).
+    let plain = Map::standard();
+    assert!(plain.drawing.is_none());
     let position = Position::initial(&plain);
     let old = render::svg(&plain, &scene(&position, None, false)).unwrap();
     let graph = render::svg(&drawn, &scene(&position, None, true)).unwrap();
@@ -240,7 +242,11 @@ fn the_cli_draws_the_board_and_graph_draws_the_graph() {
     assert!(graph.status.success());
     assert!(graph.stderr.is_empty());
     // The old picture: what a map without a drawing gives.
-    let plain = arbiter(&["render", "--map", "standard"]);
+    let bare_dir = dir.join("bare");
+    std::fs::create_dir_all(&bare_dir).unwrap();
+    let bare = bare_dir.join("std.yaml");
+    std::fs::copy(&file, &bare).unwrap();
+    let plain = arbiter(&["render", "--map", bare.to_str().unwrap()]);
     assert!(plain.status.success());
     assert_eq!(graph.stdout, plain.stdout);
     // Without a drawing, the graph and a note saying how to get the board.
@@ -675,4 +681,90 @@ fn dislodged_units_stand_beside_their_province_with_retreat_arrows_and_builds_ar
         .filter(|n| n.tag_name().name() == "g" && has_class(n, "built-plus"))
         .count();
     assert_eq!(plus, 1);
+}
+
+/// Is `(x, y)` inside `rings` (even–odd)?
+fn inside(rings: &[Vec<Point>], (x, y): Point) -> bool {
+    let mut c = false;
+    for r in rings {
+        for (i, &(xi, yi)) in r.iter().enumerate() {
+            let (xj, yj) = r[(i + r.len() - 1) % r.len()];
+            if (yi > y) != (yj > y) && x < (xj - xi) * (y - yi) / (yj - yi) + xi {
+                c = !c;
+            }
+        }
+    }
+    c
+}
+
+/// A point well inside province `id` of the drawing, away from its unit, label and
+/// centre marker and from its border (so no stroke or symbol covers it).
+fn open_ground(d: &Drawing, map: &Map, id: &str) -> Point {
+    let s = d.shape(map.prov_by_id(id).unwrap()).unwrap();
+    let xs = s.rings.iter().flatten().map(|p| p.0);
+    let ys = s.rings.iter().flatten().map(|p| p.1);
+    let (x0, x1) = (
+        xs.clone().fold(f64::MAX, f64::min),
+        xs.fold(f64::MIN, f64::max),
+    );
+    let (y0, y1) = (
+        ys.clone().fold(f64::MAX, f64::min),
+        ys.fold(f64::MIN, f64::max),
+    );
+    let far = |a: Point, b: Point, r: f64| (a.0 - b.0).hypot(a.1 - b.1) > r;
+    let mut marks = vec![s.unit, s.label];
+    marks.extend(s.centre);
+    for i in 0..60 {
+        for j in 0..60 {
+            let p = (
+                x0 + (x1 - x0) * (f64::from(i) + 0.5) / 60.0,
+                y0 + (y1 - y0) * (f64::from(j) + 0.5) / 60.0,
+            );
+            let ring_ok = [(-3.0, 0.0), (3.0, 0.0), (0.0, -3.0), (0.0, 3.0)]
+                .iter()
+                .all(|(dx, dy)| inside(&s.rings, (p.0 + dx, p.1 + dy)));
+            if ring_ok && marks.iter().all(|&m| far(p, m, 15.0)) {
+                return p;
+            }
+        }
+    }
+    panic!("no open ground in {id}")
+}
+
+/// The shipped classic board (its generated drawing, embedded): pixel probes find each
+/// power's centre tint inside its home centres, the sea colour inside the seas and
+/// plain land inside a neutral inland province.
+#[test]
+fn the_shipped_classic_board_is_coloured_by_owner() {
+    let map = Map::embedded("standard").unwrap();
+    let d = map.drawing.clone().unwrap();
+    let position = Position::initial(&map);
+    let svg = render::svg(&map, &scene(&position, None, false)).unwrap();
+    let pixmap = render::raster(&svg).unwrap();
+    let fr = render::frame(&map, &d);
+    for w in map.power_ids() {
+        for p in map.provs().filter(|&p| map.province(p).home == Some(w)) {
+            let id = map.province(p).id.clone();
+            let at = fr.at(open_ground(&d, &map, &id));
+            close(
+                pixel(&pixmap, at),
+                rgb(&render::centre_tint(w)),
+                &format!("{} owns {id}", map.power(w).name),
+            );
+        }
+    }
+    for id in ["nth", "mao", "bla", "ion", "bal"] {
+        close(
+            pixel(&pixmap, fr.at(open_ground(&d, &map, id))),
+            rgb(BOARD_SEA),
+            id,
+        );
+    }
+    for id in ["bur", "ukr", "boh"] {
+        close(
+            pixel(&pixmap, fr.at(open_ground(&d, &map, id))),
+            rgb(render::BOARD_LAND),
+            id,
+        );
+    }
 }

@@ -240,12 +240,14 @@ fn map_draw_writes_the_drawing_beside_the_map_and_the_map_reads_it_back() {
     let dir = temp_dir("map-draw");
     let map_file = dir.join("tiny.yaml");
     let src = tiny_map_source();
-    // No geography and no positions yet: refused, nothing written.
+    // No geography and no positions yet: drawn from the graph layout of its adjacency.
     std::fs::write(&map_file, &src).unwrap();
     let o = arbiter(&["map", "draw", s(&map_file)]);
-    code(&o, 1);
-    has(&stderr(&o), "have no position");
-    assert!(!dir.join("tiny.drawing.yaml").exists());
+    code(&o, 0);
+    has(&stdout(&o), "tiny: 3 provinces");
+    let from_layout = std::fs::read_to_string(dir.join("tiny.drawing.yaml")).unwrap();
+    let map = Map::from_yaml(&src, "tiny.yaml").unwrap();
+    Drawing::from_yaml(&from_layout, "tiny.drawing.yaml", &map).unwrap();
     // With the geography beside it (found by name) and its coastlines beside that.
     std::fs::write(dir.join("tiny.geo.yaml"), TINY_GEO).unwrap();
     std::fs::write(dir.join("tiny-land.json"), TINY_LAND).unwrap();
@@ -254,7 +256,6 @@ fn map_draw_writes_the_drawing_beside_the_map_and_the_map_reads_it_back() {
     has(&stdout(&o), "tiny: 3 provinces, 4 rings, 200 x 200 units");
     let written = std::fs::read_to_string(dir.join("tiny.drawing.yaml")).unwrap();
     has(&written, "made by `arbiter map draw`");
-    let map = Map::from_yaml(&src, "tiny.yaml").unwrap();
     Drawing::from_yaml(&written, "tiny.drawing.yaml", &map).unwrap();
     // Every command that loads the map reads the drawing with it (and would refuse a
     // broken one).
