@@ -20,7 +20,9 @@ use arbiter::orders::{parse_order_with, Order, OrderKind, ParseOptions};
 use arbiter::report::json;
 use arbiter::state::{DislodgedEntry, Phase, PhaseKind, Position, Unit};
 
-use crate::names::{dip_order, long_phase, phase_type, power_name, short_phase, unit};
+use crate::names::{
+    dip_order, long_phase, phase_type, power_name, short_phase, unit, write_dip_order,
+};
 use crate::{load_map, ArbiterError, GameFileError, OrderError, PhaseError};
 
 /// The `diplomacy` package's rule flags that change nothing in adjudication (press,
@@ -577,20 +579,47 @@ impl State {
     /// (`bounce`, `cut`, `void`, `dislodged`, `no convoy`, `disrupted`).
     fn result_tags(&self, r: &PhaseResult) -> Vec<(String, Vec<&'static str>)> {
         let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
-        for (k, res) in r.orders().iter().enumerate() {
-            let Some(u) = res.unit.and_then(|u| r.units().get(u)) else {
-                continue;
-            };
-            let name = unit(&self.map, u);
-            let mut tags = arbiter::report::tags(r, k);
-            if matches!(res.outcome, arbiter::judge::Outcome::Illegal(_)) && !tags.contains(&"void")
-            {
+        for (i, u) in r.units().iter().enumerate() {
+            // The unit's order (an illegal one too: it is void, and the unit held).
+            let k = r
+                .order_of(i)
+                .or_else(|| r.orders().iter().position(|res| res.unit == Some(i)));
+            let mut tags = k.map(|k| arbiter::report::tags(r, k)).unwrap_or_default();
+            let illegal = k
+                .and_then(|k| r.orders().get(k))
+                .is_some_and(|res| matches!(res.outcome, arbiter::judge::Outcome::Illegal(_)));
+            if illegal && !tags.contains(&"void") {
                 tags.push("void");
             }
-            out.push((name, tags));
+            if r.is_dislodged(i) && !tags.contains(&"dislodged") {
+                tags.push("dislodged");
+            }
+            if r.phase.kind == PhaseKind::Retreat && r.is_destroyed(i) && !tags.contains(&"disband")
+            {
+                tags.push("disband");
+            }
+            out.push((unit(&self.map, u), tags));
         }
         out
     }
+}
+
+/// The map's locations as Python strings (`PAR`, `STP/SC`), made once per map.
+fn loc_keys(py: Python<'_>, map: &Map) -> Arc<Vec<Py<PyString>>> {
+    type Keys = Mutex<Vec<(String, Arc<Vec<Py<PyString>>>)>>;
+    static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
+    let keys = KEYS.get_or_init(|| Mutex::new(Vec::new()));
+    let mut keys = keys.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, k)) = keys.iter().find(|(n, _)| *n == map.name) {
+        return k.clone();
+    }
+    let k: Arc<Vec<Py<PyString>>> = Arc::new(
+        map.locs()
+            .map(|l| PyString::intern(py, map.loc_upper(l)).unbind())
+            .collect(),
+    );
+    keys.push((map.name.clone(), k.clone()));
+    k
 }
 
 fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
@@ -978,19 +1007,27 @@ impl Game {
             py.allow_threads(|| legal_orders(map, position, rules))
                 .map_err(|e| ArbiterError::new_err(e.to_string()))?
         };
-        let mut lists: Vec<Vec<String>> = vec![Vec::new(); map.locs().count()];
+        let keys = loc_keys(py, map);
+        let mut direct: Vec<Option<Bound<'py, PyList>>> = vec![None; keys.len()];
+        let mut buf = String::with_capacity(32);
         for u in &legal.units {
-            let texts: Vec<String> = u.orders.iter().map(|o| dip_order(map, kind, o)).collect();
+            let list = PyList::empty(py);
+            for o in &u.orders {
+                buf.clear();
+                write_dip_order(&mut buf, map, kind, o);
+                list.append(PyString::new(py, &buf))?;
+            }
             let prov = map.prov_of(u.unit.loc);
             if u.unit.loc != prov.into() {
-                if let Some(v) = lists.get_mut(u.unit.loc.0 as usize) {
-                    v.clone_from(&texts);
+                if let Some(v) = direct.get_mut(u.unit.loc.0 as usize) {
+                    *v = Some(PyList::new(py, list.iter())?);
                 }
             }
-            if let Some(v) = lists.get_mut(prov.0 as usize) {
-                *v = texts;
+            if let Some(v) = direct.get_mut(prov.0 as usize) {
+                *v = Some(list);
             }
         }
+        let mut lists: Vec<Vec<String>> = vec![Vec::new(); keys.len()];
         for p in &legal.powers {
             let waive: Vec<String> = p
                 .orders
@@ -1029,8 +1066,11 @@ impl Game {
             }
         }
         let d = PyDict::new(py);
-        for (l, v) in map.locs().zip(lists) {
-            d.set_item(map.loc_upper(l), v)?;
+        for ((key, v), list) in keys.iter().zip(lists).zip(direct) {
+            match list {
+                Some(list) => d.set_item(key.bind(py), list)?,
+                None => d.set_item(key.bind(py), v)?,
+            }
         }
         Ok(d)
     }

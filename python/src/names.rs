@@ -61,14 +61,20 @@ fn unit_ref(s: &mut String, map: &Map, u: &UnitRef, default: UnitKind) {
 /// `D`.
 pub fn dip_order(map: &Map, phase: PhaseKind, o: &Order) -> String {
     let mut s = String::with_capacity(24);
+    write_dip_order(&mut s, map, phase, o);
+    s
+}
+
+/// [`dip_order`], appended to `s`.
+pub fn write_dip_order(s: &mut String, map: &Map, phase: PhaseKind, o: &Order) {
     let kind = o.unit.and_then(|u| u.kind).unwrap_or(UnitKind::Army);
     match o.kind {
-        OrderKind::Waive => return "WAIVE".into(),
-        OrderKind::Save => return "SAVE".into(),
+        OrderKind::Waive => return s.push_str("WAIVE"),
+        OrderKind::Save => return s.push_str("SAVE"),
         _ => {}
     }
     if let Some(u) = &o.unit {
-        unit_ref(&mut s, map, u, kind);
+        unit_ref(s, map, u, kind);
     }
     match o.kind {
         OrderKind::Hold => s.push_str(" H"),
@@ -90,7 +96,7 @@ pub fn dip_order(map: &Map, phase: PhaseKind, o: &Order) -> String {
         }
         OrderKind::Support { target, to } => {
             s.push_str(" S ");
-            unit_ref(&mut s, map, &target, UnitKind::Army);
+            unit_ref(s, map, &target, UnitKind::Army);
             if let Some(to) = to {
                 s.push_str(" - ");
                 s.push_str(map.loc_upper(to));
@@ -98,7 +104,7 @@ pub fn dip_order(map: &Map, phase: PhaseKind, o: &Order) -> String {
         }
         OrderKind::Convoy { army, to } => {
             s.push_str(" C ");
-            unit_ref(&mut s, map, &army, UnitKind::Army);
+            unit_ref(s, map, &army, UnitKind::Army);
             s.push_str(" - ");
             s.push_str(map.loc_upper(to));
         }
@@ -106,5 +112,4 @@ pub fn dip_order(map: &Map, phase: PhaseKind, o: &Order) -> String {
         OrderKind::Build => s.push_str(" B"),
         OrderKind::Waive | OrderKind::Save => {}
     }
-    s
 }
