@@ -1091,10 +1091,15 @@ impl Game {
         replace: bool,
     ) -> PyResult<Vec<String>> {
         let _ = expand;
-        let texts: Vec<String> = match orders.downcast::<PyString>() {
-            Ok(s) => vec![s.extract::<String>()?],
-            Err(_) => orders.extract()?,
+        // The strings are read in place (no copy), as the hot path of an agent's turn.
+        let items: Vec<Bound<'_, PyString>> = match orders.downcast::<PyString>() {
+            Ok(s) => vec![s.clone()],
+            Err(_) => orders
+                .try_iter()?
+                .map(|x| Ok(x?.downcast_into::<PyString>()?))
+                .collect::<PyResult<_>>()?,
         };
+        let texts: Vec<&str> = items.iter().map(|s| s.to_str()).collect::<PyResult<_>>()?;
         let mut st = self.lock()?;
         if st.done {
             return Err(PhaseError::new_err(
@@ -1106,12 +1111,12 @@ impl Game {
         let mut read = Vec::with_capacity(texts.len());
         let mut problems = Vec::new();
         let mut warnings = Vec::new();
-        for t in &texts {
+        for &t in &texts {
             match parse_order_with(&map, t, Some(pw), ParseOptions::default()) {
                 Ok((o, w)) => {
                     if let Some(other) = o.power.filter(|&p| p != pw) {
                         problems.push((
-                            t.clone(),
+                            t.to_string(),
                             format!(
                                 "the order is written for {}, but given for {}",
                                 map.power(other).name,
@@ -1128,10 +1133,14 @@ impl Game {
                             warnings.extend(w.into_iter().map(|d| format!("`{t}`: {}", d.message)));
                             read.push(o)
                         }
-                        Err(why) => problems.push((t.clone(), why, None, o.span.start, o.span.end)),
+                        Err(why) => {
+                            problems.push((t.to_string(), why, None, o.span.start, o.span.end))
+                        }
                     }
                 }
-                Err(d) => problems.push((t.clone(), d.message, d.help, d.span.start, d.span.end)),
+                Err(d) => {
+                    problems.push((t.to_string(), d.message, d.help, d.span.start, d.span.end))
+                }
             }
         }
         if !problems.is_empty() {
@@ -1262,6 +1271,39 @@ impl Game {
                     result: json_to_py(py, &result)?.unbind(),
                 },
             )?);
+        }
+        Ok(out)
+    }
+
+    /// Phase (`S1901M`) → power → the orders given, for every judged phase.
+    #[getter]
+    fn order_history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.lock()?;
+        let out = PyDict::new(py);
+        for e in &st.history {
+            let orders = PyDict::new(py);
+            for pw in st.powers() {
+                orders.set_item(crate::names::power_name(&st.map, pw), Vec::<String>::new())?;
+            }
+            for (pw, list) in st.orders_by_power(&e.result) {
+                orders.set_item(pw, list)?;
+            }
+            out.set_item(short_phase(e.before.phase), orders)?;
+        }
+        Ok(out)
+    }
+
+    /// Phase (`S1901M`) → unit → its result tags, for every judged phase.
+    #[getter]
+    fn result_history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let st = self.lock()?;
+        let out = PyDict::new(py);
+        for e in &st.history {
+            let results = PyDict::new(py);
+            for (u, tags) in st.result_tags(&e.result) {
+                results.set_item(u, tags)?;
+            }
+            out.set_item(short_phase(e.before.phase), results)?;
         }
         Ok(out)
     }

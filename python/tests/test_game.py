@@ -213,3 +213,15 @@ def test_explain_and_render():
         province="BUR",
     )
     assert "Standoff" in text
+
+
+def test_order_and_result_history():
+    g = arbiter.Game()
+    g.set_orders("FRANCE", ["A PAR - BUR"])
+    g.set_orders("GERMANY", ["A MUN - BUR"])
+    g.process()
+    assert g.order_history["S1901M"]["FRANCE"] == ["A PAR - BUR"]
+    assert g.order_history["S1901M"]["ITALY"] == []
+    assert g.result_history["S1901M"]["A PAR"] == ["bounce"]
+    assert g.result_history["S1901M"]["A MUN"] == ["bounce"]
+    assert g.result_history["S1901M"]["F BRE"] == []
