@@ -63,6 +63,9 @@ pub(crate) struct State {
     history: Vec<Entry>,
     /// The game is over (a winner, or the last year played).
     done: bool,
+    /// `get_all_possible_orders`' table for the position now, once made (dropped by
+    /// every change of the position).
+    possible: Option<Arc<Vec<Vec<Py<PyString>>>>>,
 }
 
 /// A game of Diplomacy with the `diplomacy` package's `Game` API.
@@ -273,6 +276,7 @@ impl State {
             orders: vec![Vec::new(); n],
             history: Vec::new(),
             done: false,
+            possible: None,
         }
     }
 
@@ -572,6 +576,7 @@ impl State {
             orders: vec![Vec::new(); n],
             history,
             done: g.over.is_some(),
+            possible: None,
         })
     }
 
@@ -602,6 +607,86 @@ impl State {
         }
         out
     }
+}
+
+/// Every location's legal orders (the table `get_all_possible_orders` lists), as
+/// Python strings: made once per position.
+fn possible_orders(py: Python<'_>, st: &State) -> PyResult<Vec<Vec<Py<PyString>>>> {
+    let map = &*st.map;
+    let kind = st.position.phase.kind;
+    let legal = if st.done {
+        Default::default()
+    } else {
+        let (position, rules) = (&st.position, st.rules);
+        py.allow_threads(|| legal_orders(map, position, rules))
+            .map_err(|e| ArbiterError::new_err(e.to_string()))?
+    };
+    let keys = loc_keys(py, map);
+    let mut direct: Vec<Option<Vec<Py<PyString>>>> = (0..keys.len()).map(|_| None).collect();
+    let mut buf = String::with_capacity(32);
+    for u in &legal.units {
+        let mut list = Vec::with_capacity(u.orders.len());
+        for o in &u.orders {
+            buf.clear();
+            write_dip_order(&mut buf, map, kind, o);
+            list.push(PyString::new(py, &buf).unbind());
+        }
+        let prov = map.prov_of(u.unit.loc);
+        if u.unit.loc != prov.into() {
+            if let Some(v) = direct.get_mut(u.unit.loc.0 as usize) {
+                *v = Some(list.iter().map(|s| s.clone_ref(py)).collect());
+            }
+        }
+        if let Some(v) = direct.get_mut(prov.0 as usize) {
+            *v = Some(list);
+        }
+    }
+    let mut lists: Vec<Vec<String>> = vec![Vec::new(); keys.len()];
+    for p in &legal.powers {
+        let waive: Vec<String> = p
+            .orders
+            .iter()
+            .filter(|o| matches!(o.kind, OrderKind::Waive | OrderKind::Save))
+            .map(|o| dip_order(map, kind, o))
+            .collect();
+        for o in &p.orders {
+            let Some(u) = o.unit else { continue };
+            let text = dip_order(map, kind, o);
+            let prov = map.prov_of(u.loc);
+            for l in [prov.into(), u.loc] {
+                if let Some(v) = lists.get_mut(l.0 as usize) {
+                    if !v.contains(&text) {
+                        v.push(text.clone());
+                    }
+                }
+                if l == u.loc {
+                    break;
+                }
+            }
+        }
+        if p.change > 0 {
+            for o in &p.orders {
+                let Some(u) = o.unit else { continue };
+                for l in [map.prov_of(u.loc).into(), u.loc] {
+                    if let Some(v) = lists.get_mut(l.0 as usize) {
+                        for w in &waive {
+                            if !v.contains(w) {
+                                v.push(w.clone());
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(lists
+        .into_iter()
+        .zip(direct)
+        .map(|(v, list)| match list {
+            Some(list) => list,
+            None => v.iter().map(|t| PyString::new(py, t).unbind()).collect(),
+        })
+        .collect())
 }
 
 /// The map's locations as Python strings (`PAR`, `STP/SC`), made once per map.
@@ -997,80 +1082,19 @@ impl Game {
     /// package's spelling (`A PAR - BUR`, `A LON - NWY VIA`, `A PAR R BUR`, `A PAR B`,
     /// `WAIVE`). A unit on a coast is listed under its province and its coast.
     fn get_all_possible_orders<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let st = self.lock()?;
-        let map = &*st.map;
-        let kind = st.position.phase.kind;
-        let legal = if st.done {
-            Default::default()
-        } else {
-            let (position, rules) = (&st.position, st.rules);
-            py.allow_threads(|| legal_orders(map, position, rules))
-                .map_err(|e| ArbiterError::new_err(e.to_string()))?
+        let mut st = self.lock()?;
+        let table = match &st.possible {
+            Some(t) => t.clone(),
+            None => {
+                let t = Arc::new(possible_orders(py, &st)?);
+                st.possible = Some(t.clone());
+                t
+            }
         };
-        let keys = loc_keys(py, map);
-        let mut direct: Vec<Option<Bound<'py, PyList>>> = vec![None; keys.len()];
-        let mut buf = String::with_capacity(32);
-        for u in &legal.units {
-            let list = PyList::empty(py);
-            for o in &u.orders {
-                buf.clear();
-                write_dip_order(&mut buf, map, kind, o);
-                list.append(PyString::new(py, &buf))?;
-            }
-            let prov = map.prov_of(u.unit.loc);
-            if u.unit.loc != prov.into() {
-                if let Some(v) = direct.get_mut(u.unit.loc.0 as usize) {
-                    *v = Some(PyList::new(py, list.iter())?);
-                }
-            }
-            if let Some(v) = direct.get_mut(prov.0 as usize) {
-                *v = Some(list);
-            }
-        }
-        let mut lists: Vec<Vec<String>> = vec![Vec::new(); keys.len()];
-        for p in &legal.powers {
-            let waive: Vec<String> = p
-                .orders
-                .iter()
-                .filter(|o| matches!(o.kind, OrderKind::Waive | OrderKind::Save))
-                .map(|o| dip_order(map, kind, o))
-                .collect();
-            for o in &p.orders {
-                let Some(u) = o.unit else { continue };
-                let text = dip_order(map, kind, o);
-                let prov = map.prov_of(u.loc);
-                for l in [prov.into(), u.loc] {
-                    if let Some(v) = lists.get_mut(l.0 as usize) {
-                        if !v.contains(&text) {
-                            v.push(text.clone());
-                        }
-                    }
-                    if l == u.loc {
-                        break;
-                    }
-                }
-            }
-            if p.change > 0 {
-                for o in &p.orders {
-                    let Some(u) = o.unit else { continue };
-                    for l in [map.prov_of(u.loc).into(), u.loc] {
-                        if let Some(v) = lists.get_mut(l.0 as usize) {
-                            for w in &waive {
-                                if !v.contains(w) {
-                                    v.push(w.clone());
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+        let keys = loc_keys(py, &st.map);
         let d = PyDict::new(py);
-        for ((key, v), list) in keys.iter().zip(lists).zip(direct) {
-            match list {
-                Some(list) => d.set_item(key.bind(py), list)?,
-                None => d.set_item(key.bind(py), v)?,
-            }
+        for (key, v) in keys.iter().zip(table.iter()) {
+            d.set_item(key.bind(py), PyList::new(py, v.iter().map(|s| s.bind(py)))?)?;
         }
         Ok(d)
     }
@@ -1226,6 +1250,7 @@ impl Game {
         st.done = result.next.is_none();
         st.history.push(Entry { before, result });
         st.orders.iter_mut().for_each(Vec::clear);
+        st.possible = None;
         Ok(())
     }
 
@@ -1376,6 +1401,7 @@ impl Game {
         });
         units_now.extend(new);
         st.orders.iter_mut().for_each(Vec::clear);
+        st.possible = None;
         Ok(())
     }
 
@@ -1408,6 +1434,7 @@ impl Game {
                 *o = Some(pw);
             }
         }
+        st.possible = None;
         Ok(())
     }
 
@@ -1422,6 +1449,7 @@ impl Game {
         st.position.phase = p;
         st.done = false;
         st.orders.iter_mut().for_each(Vec::clear);
+        st.possible = None;
         Ok(())
     }
 
@@ -1500,6 +1528,7 @@ impl State {
             orders: Vec::new(),
             history: Vec::new(),
             done: self.done,
+            possible: None,
         }
     }
 }

@@ -225,3 +225,19 @@ def test_order_and_result_history():
     assert g.result_history["S1901M"]["A PAR"] == ["bounce"]
     assert g.result_history["S1901M"]["A MUN"] == ["bounce"]
     assert g.result_history["S1901M"]["F BRE"] == []
+
+
+def test_possible_orders_follow_the_position_and_are_fresh_lists():
+    g = arbiter.Game()
+    po = g.get_all_possible_orders()
+    po["PAR"].clear()
+    assert "A PAR - BUR" in g.get_all_possible_orders()["PAR"]
+    g.set_units("FRANCE", ["A BUR"], reset=False)
+    po = g.get_all_possible_orders()
+    assert "A BUR - MUN" in po["BUR"] and "A PAR S A BUR" in po["PAR"]
+    g.set_units("FRANCE", [], reset=True)
+    assert g.get_all_possible_orders()["PAR"] == []
+    g.set_current_phase("W1901A")
+    assert "A PAR B" in g.get_all_possible_orders()["PAR"]
+    g.set_centers("FRANCE", [], reset=True)
+    assert g.get_all_possible_orders()["PAR"] == []
