@@ -174,7 +174,8 @@ def main() -> int:
         20_000,
         "calls/s",
     )
-    lines = batch_lines(2 if a.quick else 40)
+    # Self-play phases, repeated so that the CLI's start (reading its maps) weighs little.
+    lines = batch_lines(2) if a.quick else batch_lines(40) * 20
     repeat = 1 if a.quick else 5
     py_rate = time_batch(lines, 2, repeat)
     print(f"{'batch: arbiter.batch(lines, jobs=2), %d lines' % len(lines):<64} {py_rate:>12,.0f} lines/s")
