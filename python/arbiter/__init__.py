@@ -287,8 +287,7 @@ def batch(
         if "\n" in text.strip():
             raise ValueError("a batch line holds no newline")
         texts.append(text.strip())
-    out = _arbiter.batch_text("\n".join(texts) + ("\n" if texts else ""), jobs, rules, strict)
-    answers = out.splitlines()
+    answers = _arbiter.batch_text("\n".join(texts) + ("\n" if texts else ""), jobs, rules, strict)
     return [_json.loads(a) for a in answers] if parse else answers
 
 

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 
 use arbiter::judge::Rules;
 use arbiter::map::{Map, EMBEDDED};
@@ -136,16 +136,17 @@ fn batch_maps() -> PyResult<Arc<arbiter::batch::Maps>> {
 }
 
 /// Answer many batch lines on `jobs` threads (`arbiter adjudicate --batch --jobs N`):
-/// one answer per line, in order, as JSON text.
+/// `lines` is JSON Lines text; one answer per line, in order, each as the CLI writes
+/// it (JSON text).
 #[pyfunction]
 #[pyo3(signature = (lines, jobs = 1, rules = None, strict = false))]
-fn batch_text(
-    py: Python<'_>,
+fn batch_text<'py>(
+    py: Python<'py>,
     lines: &str,
     jobs: usize,
     rules: Option<&str>,
     strict: bool,
-) -> PyResult<String> {
+) -> PyResult<Bound<'py, PyList>> {
     let rules = rules.map(edition).transpose()?.unwrap_or_default();
     let maps = batch_maps()?;
     let o = arbiter::batch::StreamOptions {
@@ -160,7 +161,12 @@ fn batch_text(
         arbiter::batch::stream(&mut input, &mut out, &maps, &o).map(|_| out)
     });
     let out = out.map_err(|e| ArbiterError::new_err(format!("batch: {e}")))?;
-    String::from_utf8(out).map_err(|e| ArbiterError::new_err(format!("batch: {e}")))
+    let out = String::from_utf8(out).map_err(|e| ArbiterError::new_err(format!("batch: {e}")))?;
+    let list = PyList::empty(py);
+    for answer in out.lines() {
+        list.append(PyString::new(py, answer))?;
+    }
+    Ok(list)
 }
 
 /// Self-play: `games` whole games with random legal orders (as `arbiter selfplay`),
