@@ -84,3 +84,46 @@ def test_one_game_shared_by_threads_raises_or_works_never_tears():
 
         answer.pop("id")
         assert answer == json.loads(line)["expect"]
+
+
+def test_a_second_thread_on_a_busy_game_gets_runtime_error():
+    """While one thread judges (the GIL released), another thread calling the same game
+    gets the RuntimeError at once, and the game stays whole."""
+    g = arbiter.Game("world1914", last_year=1930)
+    seen = []
+    stop = threading.Event()
+
+    def reader():
+        while not stop.is_set():
+            try:
+                g.get_current_phase()
+            except RuntimeError as e:
+                seen.append(str(e))
+
+    t = threading.Thread(target=reader)
+    t.start()
+    rng = random.Random(1)
+    phases = 0
+    try:
+        while phases < 30 and not g.is_game_done:
+            try:
+                po = g.get_all_possible_orders()
+                for p in g.powers:
+                    locs = g.get_orderable_locations(p)
+                    g.set_orders(p, [rng.choice(po[l]) for l in locs if po[l]])
+                g.process()
+                phases += 1
+            except RuntimeError:
+                pass  # the reader held the game for a moment: try again
+    finally:
+        stop.set()
+        t.join()
+    assert seen, "the reader never met the game busy"
+    assert all("Game is in use by another thread" in s for s in seen[:10])
+    import json
+
+    lines = g.batch_lines()
+    assert len(lines) == phases
+    for line, answer in zip(lines, arbiter.batch(lines, jobs=2)):
+        answer.pop("id")
+        assert answer == json.loads(line)["expect"]
