@@ -1001,6 +1001,42 @@ impl Game {
         )
     }
 
+    /// `S1901M` (`COMPLETED` once the game is over), as `get_current_phase()`.
+    #[getter]
+    fn current_short_phase(&self) -> PyResult<String> {
+        self.get_current_phase()
+    }
+
+    /// Take a power's units off the board (every power's with no name).
+    #[pyo3(signature = (power_name = None))]
+    fn clear_units(&self, power_name: Option<&str>) -> PyResult<()> {
+        let mut st = self.lock()?;
+        let pw = power_name.map(|n| power_of(&st.map, n)).transpose()?;
+        st.position
+            .units
+            .retain(|u| pw.is_some_and(|p| p != u.power));
+        st.position
+            .dislodged
+            .retain(|d| pw.is_some_and(|p| p != d.unit.power));
+        st.orders.iter_mut().for_each(Vec::clear);
+        st.possible = None;
+        Ok(())
+    }
+
+    /// Make a power's supply centres unowned (every power's with no name).
+    #[pyo3(signature = (power_name = None))]
+    fn clear_centers(&self, power_name: Option<&str>) -> PyResult<()> {
+        let mut st = self.lock()?;
+        let pw = power_name.map(|n| power_of(&st.map, n)).transpose()?;
+        for o in st.position.owners.iter_mut() {
+            if o.is_some_and(|o| pw.is_none_or(|p| p == o)) {
+                *o = None;
+            }
+        }
+        st.possible = None;
+        Ok(())
+    }
+
     /// `S1901M` (`COMPLETED` once the game is over).
     fn get_current_phase(&self) -> PyResult<String> {
         let st = self.lock()?;

@@ -241,3 +241,16 @@ def test_possible_orders_follow_the_position_and_are_fresh_lists():
     assert "A PAR B" in g.get_all_possible_orders()["PAR"]
     g.set_centers("FRANCE", [], reset=True)
     assert g.get_all_possible_orders()["PAR"] == []
+
+
+def test_clear_units_and_centers():
+    g = arbiter.Game()
+    assert g.current_short_phase == "S1901M"
+    g.clear_units("FRANCE")
+    assert g.get_units("FRANCE") == [] and g.get_units("GERMANY")
+    g.clear_centers("FRANCE")
+    assert g.get_centers("FRANCE") == [] and g.powers["FRANCE"].is_eliminated()
+    assert g.get_all_possible_orders()["PAR"] == []
+    g.clear_units()
+    g.clear_centers()
+    assert not any(g.get_units().values()) and not any(g.get_centers().values())
