@@ -886,6 +886,14 @@ impl Game {
         Ok(Game::of(st))
     }
 
+    /// The board (`game.map.locs`, `scs`, `powers`, `homes`, `area_type`, `abuts`).
+    #[getter]
+    fn map(&self) -> PyResult<GameMap> {
+        Ok(GameMap {
+            map: self.lock()?.map.clone(),
+        })
+    }
+
     /// The map's name (`standard`).
     #[getter]
     fn map_name(&self) -> PyResult<String> {
@@ -1634,4 +1642,111 @@ pub fn render_svg(
     };
     py.allow_threads(|| arbiter::render::svg(map, &scene))
         .map_err(|e| ArbiterError::new_err(e.to_string()))
+}
+
+/// The board, with the names the `diplomacy` package's `game.map` uses for the same
+/// facts (`locs`, `scs`, `powers`, `homes`, `area_type`, `abuts`).
+#[pyclass(frozen, module = "arbiter._arbiter", name = "Map")]
+pub struct GameMap {
+    map: Arc<Map>,
+}
+
+impl GameMap {
+    fn loc(&self, s: &str) -> PyResult<arbiter::map::Loc> {
+        self.map
+            .loc_by_id(s)
+            .ok_or_else(|| ArbiterError::new_err(format!("unknown location `{s}`")))
+    }
+}
+
+#[pymethods]
+impl GameMap {
+    #[getter]
+    fn name(&self) -> String {
+        self.map.name.clone()
+    }
+    /// Every location, coasts too (`'PAR'`, `'STP/SC'`).
+    #[getter]
+    fn locs(&self) -> Vec<String> {
+        self.map
+            .locs()
+            .map(|l| self.map.loc_upper(l).to_string())
+            .collect()
+    }
+    /// The supply centres.
+    #[getter]
+    fn scs(&self) -> Vec<String> {
+        self.map
+            .provs()
+            .filter(|&p| self.map.province(p).supply)
+            .map(|p| prov_upper(&self.map, p).to_string())
+            .collect()
+    }
+    /// The powers (`'FRANCE'`).
+    #[getter]
+    fn powers(&self) -> Vec<String> {
+        self.map
+            .power_ids()
+            .map(|p| power_name(&self.map, p))
+            .collect()
+    }
+    /// Power → its home centres.
+    #[getter]
+    fn homes(&self) -> BTreeMap<String, Vec<String>> {
+        self.map
+            .power_ids()
+            .map(|p| {
+                let homes = self
+                    .map
+                    .power(p)
+                    .home
+                    .iter()
+                    .map(|&h| prov_upper(&self.map, h).to_string())
+                    .collect();
+                (power_name(&self.map, p), homes)
+            })
+            .collect()
+    }
+    /// `'WATER'`, `'COAST'`, `'LAND'` or `'SHUT'` (impassable).
+    fn area_type(&self, loc: &str) -> PyResult<&'static str> {
+        let p = self.map.prov_of(self.loc(loc)?);
+        Ok(match self.map.terrain(p) {
+            arbiter::map::Terrain::Sea => "WATER",
+            arbiter::map::Terrain::Coastal => "COAST",
+            arbiter::map::Terrain::Land => "LAND",
+            arbiter::map::Terrain::Impassable => "SHUT",
+        })
+    }
+    /// May a unit of type `unit_type` (`'A'` or `'F'`) at `loc` move to `other_loc`?
+    /// (`order_type` is accepted for the `diplomacy` package's signature; a support
+    /// or convoy asks the same question of the place.) A fleet to a named coast must
+    /// reach that coast.
+    #[pyo3(signature = (unit_type, loc, order_type, other_loc))]
+    fn abuts(
+        &self,
+        unit_type: &str,
+        loc: &str,
+        order_type: &str,
+        other_loc: &str,
+    ) -> PyResult<bool> {
+        let _ = order_type;
+        let (from, to) = (self.loc(loc)?, self.loc(other_loc)?);
+        let kind = match unit_type.trim().to_ascii_uppercase().as_str() {
+            "A" => UnitKind::Army,
+            "F" => UnitKind::Fleet,
+            other => {
+                return Err(ArbiterError::new_err(format!(
+                    "unknown unit type `{other}`: write `A` or `F`"
+                )))
+            }
+        };
+        let p = self.map.prov_of(to);
+        Ok(match kind {
+            UnitKind::Fleet if to != p.into() => self.map.fleet_adjacent(from, to),
+            _ => self.map.can_reach(kind, from, p),
+        })
+    }
+    fn __repr__(&self) -> String {
+        format!("<arbiter.Map {}>", self.map.name)
+    }
 }

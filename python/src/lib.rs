@@ -298,6 +298,7 @@ fn _arbiter(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<game::Game>()?;
     m.add_class::<game::PowerView>()?;
     m.add_class::<game::PhaseData>()?;
+    m.add_class::<game::GameMap>()?;
     m.add_function(wrap_pyfunction!(maps, m)?)?;
     m.add_function(wrap_pyfunction!(editions, m)?)?;
     m.add_function(wrap_pyfunction!(answer_line, m)?)?;

@@ -254,3 +254,14 @@ def test_clear_units_and_centers():
     g.clear_units()
     g.clear_centers()
     assert not any(g.get_units().values()) and not any(g.get_centers().values())
+
+
+def test_the_map():
+    m = arbiter.Game().map
+    assert m.name == "standard" and len(m.scs) == 34 and "STP/SC" in m.locs
+    assert sorted(m.powers)[0] == "AUSTRIA" and sorted(m.homes["RUSSIA"]) == ["MOS", "SEV", "STP", "WAR"]
+    assert m.area_type("NTH") == "WATER" and m.area_type("PAR") == "LAND"
+    assert m.area_type("BRE") == "COAST" and m.area_type("SWI") == "SHUT"
+    assert m.abuts("A", "PAR", "-", "BUR") and not m.abuts("A", "PAR", "-", "MUN")
+    assert m.abuts("F", "BOT", "-", "STP/SC") and not m.abuts("F", "BOT", "-", "STP/NC")
+    assert not m.abuts("F", "PAR", "-", "BUR") and m.abuts("F", "NTH", "-", "LON")
