@@ -485,18 +485,22 @@ impl State {
 
     /// One judged phase as a batch line that replays it, its answer under `expect`.
     fn batch_line(&self, id: &str, e: &Entry) -> serde_json::Value {
-        let mut v = self.position_json(&e.before);
         let mut orders = serde_json::Map::new();
         for (pw, list) in self.orders_by_power(&e.result) {
             orders.insert(pw.to_lowercase(), list.into());
         }
-        v["id"] = id.into();
-        v["orders"] = orders.into();
-        if let Some(y) = self.last_year {
-            v["last_year"] = y.into();
+        let mut v = serde_json::Map::new();
+        v.insert("id".into(), id.into());
+        if let serde_json::Value::Object(keys) = self.position_json(&e.before) {
+            v.extend(keys);
         }
-        v["expect"] = json::phase(&self.map, &e.result, &[]).unwrap_or_default();
-        v
+        v.insert("orders".into(), orders.into());
+        if let Some(y) = self.last_year {
+            v.insert("last_year".into(), y.into());
+        }
+        let expect = json::phase(&self.map, &e.result, &[]).unwrap_or_default();
+        v.insert("expect".into(), expect);
+        serde_json::Value::Object(v)
     }
 
     /// The game as arbiter's game file: each phase judged again from its order files

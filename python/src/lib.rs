@@ -7,6 +7,15 @@
 //! values and the library's types. The GIL is released while judging, listing legal
 //! orders, running a batch or self-play, and rendering.
 
+// As the library: no input may panic (a panic here would be a Python `PanicException`).
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unreachable
+)]
+
 use std::sync::{Arc, Mutex, OnceLock};
 
 use pyo3::create_exception;
