@@ -698,17 +698,29 @@ fn loc_keys(py: Python<'_>, map: &Map) -> Arc<Vec<Py<PyString>>> {
     type Keys = Mutex<Vec<(String, Arc<Vec<Py<PyString>>>)>>;
     static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
     let keys = KEYS.get_or_init(|| Mutex::new(Vec::new()));
-    let mut keys = keys.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some((_, k)) = keys.iter().find(|(n, _)| *n == map.name) {
-        return k.clone();
+    let find = || {
+        let keys = keys.lock().unwrap_or_else(|e| e.into_inner());
+        keys.iter()
+            .find(|(n, _)| *n == map.name)
+            .map(|(_, k)| k.clone())
+    };
+    if let Some(k) = find() {
+        return k;
     }
+    // Made without the lock held: making Python objects may run other Python code.
     let k: Arc<Vec<Py<PyString>>> = Arc::new(
         map.locs()
             .map(|l| PyString::intern(py, map.loc_upper(l)).unbind())
             .collect(),
     );
-    keys.push((map.name.clone(), k.clone()));
-    k
+    let mut all = keys.lock().unwrap_or_else(|e| e.into_inner());
+    match all.iter().find(|(n, _)| *n == map.name) {
+        Some((_, existing)) => existing.clone(),
+        None => {
+            all.push((map.name.clone(), k.clone()));
+            k
+        }
+    }
 }
 
 fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
