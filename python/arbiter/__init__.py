@@ -286,9 +286,11 @@ def batch(
     texts = []
     for line in lines:
         text = line if isinstance(line, str) else _json.dumps(line)
-        if "\n" in text.strip():
+        if text.endswith("\n"):
+            text = text[:-1]
+        if "\n" in text:
             raise ValueError("a batch line holds no newline")
-        texts.append(text.strip())
+        texts.append(text)
     answers = _arbiter.batch_text("\n".join(texts) + ("\n" if texts else ""), jobs, rules, strict)
     return [_json.loads(a) for a in answers] if parse else answers
 
