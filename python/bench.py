@@ -31,7 +31,13 @@ import tempfile
 import time
 from pathlib import Path
 
-import arbiter
+# Run as `python python/bench.py`, the script's folder (python/, which holds the package's
+# source without its compiled part) comes first on the path: take it off, so that the
+# installed package is imported.
+if sys.path and os.path.abspath(sys.path[0] or ".") == os.path.dirname(os.path.abspath(__file__)):
+    del sys.path[0]
+
+import arbiter  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
