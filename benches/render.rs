@@ -29,6 +29,7 @@ fn scene<'a>(position: &'a Position, result: Option<&'a PhaseResult>) -> Scene<'
         title: format!("{}: bench", position.phase),
         problems: Vec::new(),
         bare: false,
+        graph: false,
     }
 }
 
