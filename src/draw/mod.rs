@@ -451,7 +451,8 @@ fn assemble(
 }
 
 /// Each named coast's point (picture units): inside its province near the border
-/// with the seas its fleet edges reach and its other coasts' do not (else with any
+/// with the seas its fleet edges reach and its other coasts' do not (else on the
+/// shore of its seas nearest the land neighbours only it reaches, else near any
 /// neighbour only it reaches, else with all its seas; if the drawing shows no such
 /// border, the place nearest those neighbours).
 fn coast_points(map: &Map, board: &Board, pieces: &[Vec<usize>], shapes: &[Shape]) -> Vec<Point> {
@@ -496,7 +497,20 @@ fn coast_points(map: &Map, board: &Board, pieces: &[Vec<usize>], shapes: &[Shape
             let pull = COAST_PULL / grid.cell;
             let at =
                 |to: &[Label]| points::coast_point(grid, &board.labels, piece, to, inward, pull);
+            let own_land: Vec<Label> = own.iter().copied().filter(|q| !is_sea(q)).collect();
             let found = at(&own_seas)
+                .or_else(|| {
+                    // Only shared seas (Spain's north coast): the shore along them
+                    // nearest its own land neighbours (Gascony), not the border with those.
+                    points::coast_point_toward(
+                        grid,
+                        &board.labels,
+                        piece,
+                        (&seas, &own_land),
+                        inward,
+                        pull,
+                    )
+                })
                 .or_else(|| at(&own))
                 .or_else(|| at(&seas))
                 .or_else(|| at(&near))

@@ -233,6 +233,52 @@ fn pick(cells: &[usize], score: impl Fn(usize) -> Option<(f64, f64, f64)>) -> Op
     best.map(|(_, i)| i)
 }
 
+/// The cells of `cells` beside (4-neighbour) a cell labelled one of `set`.
+fn touching(grid: &Grid, labels: &[Label], cells: &[usize], set: &[Label]) -> Vec<usize> {
+    let (w, h) = (grid.w, grid.h);
+    cells
+        .iter()
+        .copied()
+        .filter(|&i| {
+            let (x, y) = (i % w, i / w);
+            let mut near = [None; 4];
+            if x > 0 {
+                near[0] = Some(i - 1);
+            }
+            if x + 1 < w {
+                near[1] = Some(i + 1);
+            }
+            if y > 0 {
+                near[2] = Some(i - w);
+            }
+            if y + 1 < h {
+                near[3] = Some(i + w);
+            }
+            near.into_iter()
+                .flatten()
+                .any(|j| labels.get(j).is_some_and(|l| set.contains(l)))
+        })
+        .collect()
+}
+
+/// The mean of `at`'s cells moved `pull` cell units toward `inward`, then onto the
+/// nearest cell of `cells`; `None` when `at` is empty.
+fn pulled(grid: &Grid, cells: &[usize], at: &[usize], inward: Point, pull: f64) -> Option<Point> {
+    if at.is_empty() {
+        return None;
+    }
+    let n = at.len() as f64;
+    let mean = at
+        .iter()
+        .map(|&i| grid.centre(i))
+        .fold((0.0, 0.0), |a, c| (a.0 + c.0 / n, a.1 + c.1 / n));
+    let (dx, dy) = (inward.0 - mean.0, inward.1 - mean.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    let step = if len > 0.0 { pull.min(len) / len } else { 0.0 };
+    let want = (mean.0 + dx * step, mean.1 + dy * step);
+    nearest(grid, cells, want)
+}
+
 /// A named coast's point: the mean of the province's cells that touch a cell of one of
 /// `seas`, moved `pull` cell units toward `inward` and then onto the nearest cell of
 /// `cells`. `None` when no cell of the province touches those seas.
@@ -244,43 +290,46 @@ pub fn coast_point(
     inward: Point,
     pull: f64,
 ) -> Option<Point> {
-    let (w, h) = (grid.w, grid.h);
-    let (mut sx, mut sy, mut n) = (0.0, 0.0, 0usize);
-    for &i in cells {
-        let (x, y) = (i % w, i / w);
-        let mut near = [None; 4];
-        if x > 0 {
-            near[0] = Some(i - 1);
-        }
-        if x + 1 < w {
-            near[1] = Some(i + 1);
-        }
-        if y > 0 {
-            near[2] = Some(i - w);
-        }
-        if y + 1 < h {
-            near[3] = Some(i + w);
-        }
-        let touches = near
-            .into_iter()
-            .flatten()
-            .any(|j| labels.get(j).is_some_and(|l| seas.contains(l)));
-        if touches {
-            let (cx, cy) = grid.centre(i);
-            sx += cx;
-            sy += cy;
-            n += 1;
-        }
-    }
-    if n == 0 {
+    let shore = touching(grid, labels, cells, seas);
+    pulled(grid, cells, &shore, inward, pull)
+}
+
+/// A named coast's point when the seas it reaches are shared with the province's other
+/// coasts (Spain's north coast reaches only the Mid-Atlantic, which its south coast
+/// reaches too) but it has neighbours of its own (Gascony): [`coast_point`] on the
+/// third of the shore along `seas` nearest the border with `toward`. `None` when the
+/// province touches none of `seas` or none of `toward`.
+pub fn coast_point_toward(
+    grid: &Grid,
+    labels: &[Label],
+    cells: &[usize],
+    (seas, toward): (&[Label], &[Label]),
+    inward: Point,
+    pull: f64,
+) -> Option<Point> {
+    let shore = touching(grid, labels, cells, seas);
+    let border: Vec<Point> = touching(grid, labels, cells, toward)
+        .into_iter()
+        .map(|i| grid.centre(i))
+        .collect();
+    if border.is_empty() {
         return None;
     }
-    let mean = (sx / n as f64, sy / n as f64);
-    let (dx, dy) = (inward.0 - mean.0, inward.1 - mean.1);
-    let len = (dx * dx + dy * dy).sqrt();
-    let step = if len > 0.0 { pull.min(len) / len } else { 0.0 };
-    let want = (mean.0 + dx * step, mean.1 + dy * step);
-    nearest(grid, cells, want)
+    let mut by_distance: Vec<(f64, usize)> = shore
+        .into_iter()
+        .map(|i| {
+            let c = grid.centre(i);
+            let d = border
+                .iter()
+                .map(|b| (b.0 - c.0).powi(2) + (b.1 - c.1).powi(2))
+                .fold(f64::MAX, f64::min);
+            (d, i)
+        })
+        .collect();
+    by_distance.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let keep = by_distance.len().div_ceil(3);
+    let near: Vec<usize> = by_distance.into_iter().take(keep).map(|(_, i)| i).collect();
+    pulled(grid, cells, &near, inward, pull)
 }
 
 /// The centre of the cell of `cells` nearest `p`.
@@ -395,5 +444,36 @@ mod tests {
         assert!((north.1 - 15.5).abs() < 1.0, "{north:?}");
         assert!((south.1 - 24.5).abs() < 1.0, "{south:?}");
         assert!(coast_point(&grid, &labels, &cells, &[3], (20.0, 20.0), 10.0).is_none());
+    }
+
+    #[test]
+    fn a_coast_on_a_shared_sea_faces_its_own_neighbour() {
+        // Spain's shape: province 0 in the middle, one sea (1) along its whole left and
+        // top side, a land neighbour (2) at the top right, reached only by this coast.
+        // The coast's point is on the top shore near 2, not the middle of the sea's shore.
+        let grid = Grid {
+            w: 40,
+            h: 40,
+            cell: 1.0,
+        };
+        let labels: Vec<Label> = (0..1600)
+            .map(|i| {
+                let (x, y) = (i % 40, i / 40);
+                if x < 5 || y < 5 {
+                    1
+                } else if y < 12 && x >= 30 {
+                    2
+                } else {
+                    0
+                }
+            })
+            .collect();
+        let cells: Vec<usize> = (0..1600).filter(|&i| labels[i] == 0).collect();
+        let inward = (22.0, 22.0);
+        let plain = coast_point(&grid, &labels, &cells, &[1], inward, 3.0).unwrap();
+        let own = coast_point_toward(&grid, &labels, &cells, (&[1], &[2]), inward, 3.0).unwrap();
+        assert!(own.1 < 10.0 && own.0 > 20.0, "{own:?}");
+        assert!(own.0 > plain.0 + 5.0, "{own:?} {plain:?}");
+        assert!(coast_point_toward(&grid, &labels, &cells, (&[1], &[3]), inward, 3.0).is_none());
     }
 }

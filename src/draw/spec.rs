@@ -7,7 +7,7 @@ use crate::map::{Map, MapError, MapProblem, ProblemCode, Severity};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
-use super::project::{Kind, Projection};
+use super::project::{Kind, Magnify, Projection, MAX_FACTOR};
 use super::Point;
 
 /// The most corners a land file may have (bounds time and memory).
@@ -60,6 +60,16 @@ struct ProjectionFile {
     kind: Kind,
     #[serde(default)]
     centre: Option<[f64; 2]>,
+    #[serde(default)]
+    magnify: Option<MagnifyFile>,
+}
+
+#[derive(Deserialize, Debug, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+struct MagnifyFile {
+    centre: [f64; 2],
+    radius: f64,
+    factor: f64,
 }
 
 #[derive(Deserialize, Debug, Clone, Copy)]
@@ -149,12 +159,14 @@ fn projection_of(
             None,
         );
     }
-    if bounds_ok && size_ok && lat_lon_ok(centre) {
-        let p = Projection::new(
+    let magnify = magnify_of(parsed.projection.magnify, add);
+    if bounds_ok && size_ok && lat_lon_ok(centre) && magnify.is_ok() {
+        let p = Projection::magnified(
             parsed.projection.kind,
             (centre[0], centre[1]),
             [b.west, b.east, b.south, b.north],
             parsed.width,
+            magnify.ok().flatten(),
         );
         if let Some(p) = &p {
             if p.height > crate::map::drawing::MAX_SIZE {
@@ -170,6 +182,50 @@ fn projection_of(
         p
     } else {
         None
+    }
+}
+
+/// The magnifier the spec asks for; `Err` (with the problems added) when it is wrong.
+fn magnify_of(
+    file: Option<MagnifyFile>,
+    add: &mut impl FnMut(&str, String, Option<&str>),
+) -> Result<Option<Magnify>, ()> {
+    let Some(m) = file else {
+        return Ok(None);
+    };
+    let mut ok = true;
+    if !lat_lon_ok(m.centre) {
+        add(
+            "projection.magnify.centre",
+            format!("the centre {:?} is not [lat, lon] in degrees", m.centre),
+            None,
+        );
+        ok = false;
+    }
+    if !(m.radius.is_finite() && m.radius > 0.0 && m.radius <= 180.0) {
+        add(
+            "projection.magnify.radius",
+            format!("radius {} is not between 0 and 180 degrees", m.radius),
+            None,
+        );
+        ok = false;
+    }
+    if !(m.factor.is_finite() && (1.0..=MAX_FACTOR).contains(&m.factor)) {
+        add(
+            "projection.magnify.factor",
+            format!("factor {} is not between 1 and {MAX_FACTOR}", m.factor),
+            Some("a larger factor would fold the ring around the lens over itself"),
+        );
+        ok = false;
+    }
+    if ok {
+        Ok(Some(Magnify {
+            centre: (m.centre[0], m.centre[1]),
+            radius: m.radius,
+            factor: m.factor,
+        }))
+    } else {
+        Err(())
     }
 }
 
@@ -403,6 +459,19 @@ mod tests {
         assert!(all.contains("width -3"), "{all}");
         let bad = full_spec(&map).replace("kind: equirectangular", "kind: conic");
         assert!(GeoSpec::from_yaml(&bad, "s", &map).is_err());
+        let lens = |m: &str| {
+            full_spec(&map).replace(
+                "centre: [50.0, 10.0]}",
+                &format!("centre: [50.0, 10.0], magnify: {m}}}"),
+            )
+        };
+        let good = lens("{centre: [50.0, 10.0], radius: 5.0, factor: 2.0}");
+        assert!(GeoSpec::from_yaml(&good, "s", &map).is_ok(), "{good}");
+        let bad = lens("{centre: [95.0, 10.0], radius: 0.0, factor: 4.0}");
+        let all = GeoSpec::from_yaml(&bad, "s", &map).unwrap_err().to_string();
+        assert!(all.contains("factor 4 is not between 1 and 3"), "{all}");
+        assert!(all.contains("radius 0 is not"), "{all}");
+        assert!(all.contains("[95.0, 10.0] is not"), "{all}");
     }
 
     #[test]
