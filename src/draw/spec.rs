@@ -3,7 +3,7 @@
 //! with serde and checked against the map. Every problem is reported with its line.
 
 use crate::map::locate::{join, Locations, Pos};
-use crate::map::{Map, MapError, MapProblem, ProblemCode, Severity};
+use crate::map::{Map, MapError};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -87,17 +87,7 @@ struct LandFile {
 }
 
 /// A problem of a file the generator reads (code `DRAWING`).
-pub fn problem(at: Pos, key: &str, message: String, hint: Option<&str>) -> MapProblem {
-    MapProblem {
-        line: at.line,
-        column: at.column,
-        key: key.to_string(),
-        code: ProblemCode::Drawing,
-        severity: Severity::Error,
-        message,
-        hint: hint.map(str::to_string),
-    }
-}
+pub use crate::map::drawing::problem;
 
 fn lat_lon_ok([lat, lon]: [f64; 2]) -> bool {
     lat.is_finite()

@@ -269,7 +269,8 @@ struct ShapeFile {
     outline: String,
 }
 
-fn problem(at: Pos, key: &str, message: String, hint: Option<&str>) -> MapProblem {
+/// A problem of a drawing or of a file the drawing is made from (code `DRAWING`).
+pub fn problem(at: Pos, key: &str, message: String, hint: Option<&str>) -> MapProblem {
     MapProblem {
         line: at.line,
         column: at.column,

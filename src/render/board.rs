@@ -451,24 +451,5 @@ fn assemble(map: &Map, scene: &Scene, fr: &Frame, board: &str) -> String {
     }
     let width = fr.width.max(legend_w * k);
     let height = fr.top + fr.height + legend_h * k;
-    let mut body = String::new();
-    let _ = writeln!(
-        body,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">",
-        n(width),
-        n(height),
-        n(width),
-        n(height)
-    );
-    let _ = writeln!(body, "<title>{}</title>", esc(&scene.title));
-    let _ = writeln!(
-        body,
-        "<rect id=\"background\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#fbfaf6\"/>",
-        n(width),
-        n(height)
-    );
-    body.push_str(board);
-    body.push_str(&legend);
-    body.push_str("</svg>\n");
-    body
+    super::svg::document(&scene.title, (width, height), board, &legend)
 }

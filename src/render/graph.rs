@@ -349,7 +349,6 @@ pub(super) fn problems(scene: &Scene, lay: &Layout) -> String {
 
 /// The whole picture: the board's parts, then the legend below it.
 fn assemble(map: &Map, scene: &Scene, lay: &Layout, board: &str) -> String {
-    let mut body = String::new();
     // A wide board's legend is drawn larger, so that it reads at the same size as
     // the board's labels when the picture is printed to fit a page.
     let k = (lay.width / 1400.0).clamp(1.0, 2.0);
@@ -359,25 +358,7 @@ fn assemble(map: &Map, scene: &Scene, lay: &Layout, board: &str) -> String {
     }
     let width = lay.width.max(legend_w * k);
     let height = lay.height + legend_h * k;
-    let _ = writeln!(
-    body,
-    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">",
-    n(width),
-    n(height),
-    n(width),
-    n(height)
-);
-    let _ = writeln!(body, "<title>{}</title>", esc(&scene.title));
-    let _ = writeln!(
-        body,
-        "<rect id=\"background\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#fbfaf6\"/>",
-        n(width),
-        n(height)
-    );
-    body.push_str(board);
-    body.push_str(&legend);
-    body.push_str("</svg>\n");
-    body
+    super::svg::document(&scene.title, (width, height), board, &legend)
 }
 
 /// One edge of the graph between two locations: `army`, `fleet` or `both`.

@@ -580,3 +580,28 @@ pub fn problem_province(map: &Map, key: &str) -> Option<Prov> {
     let id = rest.split('.').next()?;
     map.prov_by_id(id)
 }
+
+/// The whole SVG document: its size, title and background, then the board's parts and
+/// the legend (both views end so).
+pub(super) fn document(title: &str, (width, height): Point, board: &str, legend: &str) -> String {
+    let mut body = String::new();
+    let _ = writeln!(
+        body,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" font-family=\"DejaVu Sans, Verdana, sans-serif\">",
+        n(width),
+        n(height),
+        n(width),
+        n(height)
+    );
+    let _ = writeln!(body, "<title>{}</title>", esc(title));
+    let _ = writeln!(
+        body,
+        "<rect id=\"background\" x=\"0\" y=\"0\" width=\"{}\" height=\"{}\" fill=\"#fbfaf6\"/>",
+        n(width),
+        n(height)
+    );
+    body.push_str(board);
+    body.push_str(legend);
+    body.push_str("</svg>\n");
+    body
+}
