@@ -33,6 +33,20 @@ fn referee(s: &Served) -> String {
     s.referee.clone().unwrap()
 }
 
+/// A new game in a fresh temporary folder, served: the game file's path and the server.
+fn served(tag: &str) -> (String, Served) {
+    let game = new_game(&temp_dir(tag));
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    (game, s)
+}
+
+/// Judge `phase` from the referee's page; the answer must be 200. Its JSON.
+fn judge(s: &Served, phase: &str) -> serde_json::Value {
+    let a = post_json(&format!("{}/judge", referee(s)), &json!({ "phase": phase }));
+    assert_eq!(a.status, 200, "{}", a.body);
+    a.json()
+}
+
 fn submit(link: &str, phase: &str, text: &str) -> crate::common::http::Answer {
     post_json(
         &format!("{link}/orders"),
@@ -52,9 +66,7 @@ fn outcome(y: &serde_yaml::Value, k: usize, power: &str, order: &str) -> String 
 
 #[test]
 fn seven_players_submit_at_once_and_every_order_is_kept() {
-    let dir = temp_dir("serve-seven");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-seven");
     assert_eq!(s.links.len(), 7);
     let barrier = Arc::new(Barrier::new(7));
     let threads: Vec<_> = OPENINGS
@@ -91,12 +103,7 @@ fn seven_players_submit_at_once_and_every_order_is_kept() {
         .all(|p| p["in"] == true));
     assert!(!r.to_string().contains("A Par - Bur"));
     // Judged as `arbiter judge` judges: the rules' outcomes.
-    let a = post_json(
-        &format!("{}/judge", referee(&s)),
-        &json!({ "phase": SPRING }),
-    );
-    assert_eq!(a.status, 200, "{}", a.body);
-    assert_eq!(a.json()["phase"], "Fall 1901 movement");
+    assert_eq!(judge(&s, SPRING)["phase"], "Fall 1901 movement");
     let y = game_yaml(&game);
     assert_eq!(y["phase"].as_str(), Some("Fall 1901 movement"));
     assert!(y["serve"].get("pending").is_none());
@@ -131,9 +138,7 @@ fn seven_players_submit_at_once_and_every_order_is_kept() {
 
 #[test]
 fn a_wrong_or_missing_token_gets_403_and_changes_nothing() {
-    let dir = temp_dir("serve-token");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-token");
     let before = std::fs::read(&game).unwrap();
     let wrong = format!("{}p/{}", s.base, "0".repeat(32));
     let a = submit(&wrong, SPRING, "A Par - Bur");
@@ -186,9 +191,7 @@ fn a_wrong_or_missing_token_gets_403_and_changes_nothing() {
 
 #[test]
 fn a_player_cannot_order_another_powers_units() {
-    let dir = temp_dir("serve-foreign");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-foreign");
     let before = std::fs::read(&game).unwrap();
     let france = &s.links["france"];
     // Germany's army, on France's page: the judge's own error.
@@ -230,9 +233,7 @@ fn a_player_cannot_order_another_powers_units() {
 
 #[test]
 fn oversized_and_malformed_requests_get_4xx() {
-    let dir = temp_dir("serve-malformed");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-malformed");
     let before = std::fs::read(&game).unwrap();
     let france = &s.links["france"];
     let big = vec![b'a'; 200 * 1024];
@@ -291,9 +292,7 @@ fn oversized_and_malformed_requests_get_4xx() {
 
 #[test]
 fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
-    let dir = temp_dir("serve-race");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-race");
     let france = s.links["france"].clone();
     assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
     let racer = std::thread::spawn(move || {
@@ -308,11 +307,7 @@ fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
         }
     });
     std::thread::sleep(std::time::Duration::from_millis(50));
-    let a = post_json(
-        &format!("{}/judge", referee(&s)),
-        &json!({ "phase": SPRING }),
-    );
-    assert_eq!(a.status, 200, "{}", a.body);
+    judge(&s, SPRING);
     let answers = racer.join().unwrap();
     let last = answers.last().unwrap();
     assert!(answers[..answers.len() - 1].iter().all(|a| a.status == 200));
@@ -333,9 +328,7 @@ fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
 
 #[test]
 fn killed_and_restarted_the_server_keeps_pending_orders_and_links() {
-    let dir = temp_dir("serve-kill");
-    let game = new_game(&dir);
-    let mut s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, mut s) = served("serve-kill");
     let france = s.links["france"].clone();
     let referee_link = referee(&s);
     assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
@@ -428,17 +421,8 @@ fn a_damaged_serve_key_is_refused_by_name() {
 /// the players' pages, and judged from the referee's.
 #[test]
 fn a_table_plays_spring_to_winter_1901_over_http() {
-    let dir = temp_dir("serve-year");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
-    let judge = |phase: &str| {
-        let a = post_json(
-            &format!("{}/judge", referee(&s)),
-            &json!({ "phase": phase }),
-        );
-        assert_eq!(a.status, 200, "{}", a.body);
-        a.json()
-    };
+    let (game, s) = served("serve-year");
+    let judge = |phase: &str| judge(&s, phase);
     for (power, text) in OPENINGS {
         assert_eq!(submit(&s.links[power], SPRING, text).status, 200);
     }
@@ -503,9 +487,7 @@ fn a_table_plays_spring_to_winter_1901_over_http() {
 
 #[test]
 fn the_referee_explains_prints_and_undoes() {
-    let dir = temp_dir("serve-referee");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-referee");
     let r = referee(&s);
     let a = post_json(&format!("{r}/explain"), &json!({ "province": "bur" }));
     assert_eq!(a.status, 409, "nothing judged yet: {}", a.body);
@@ -583,9 +565,7 @@ fn an_idle_or_half_sent_connection_is_closed() {
 
 #[test]
 fn the_referees_page_shows_links_on_the_address_it_was_opened_with() {
-    let dir = temp_dir("serve-host");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (_game, s) = served("serve-host");
     let r = referee(&s);
     let path = r
         .strip_prefix("http://")
@@ -624,17 +604,8 @@ fn the_referees_page_shows_links_on_the_address_it_was_opened_with() {
 /// retreat is refused with the judge's reason, a legal one is judged.
 #[test]
 fn a_retreat_is_ordered_on_the_players_page() {
-    let dir = temp_dir("serve-retreat");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
-    let judge = |phase: &str| {
-        let a = post_json(
-            &format!("{}/judge", referee(&s)),
-            &json!({ "phase": phase }),
-        );
-        assert_eq!(a.status, 200, "{}", a.body);
-        a.json()["phase"].as_str().unwrap().to_string()
-    };
+    let (game, s) = served("serve-retreat");
+    let judge = |phase: &str| judge(&s, phase)["phase"].as_str().unwrap().to_string();
     let (france, germany) = (&s.links["france"], &s.links["germany"]);
     assert_eq!(
         submit(france, SPRING, "A Par - Pic\nA Mar - Bur\n").status,
