@@ -649,3 +649,28 @@ fn a_retreat_is_ordered_on_the_players_page() {
         ["A PAR", "A PIC", "F BRE"]
     );
 }
+
+/// The two pages load the script they share before their own, and every script they
+/// name is served.
+#[test]
+fn the_pages_scripts_are_served() {
+    let (_game, s) = served("serve-scripts");
+    for (page, own) in [
+        (referee(&s), "referee"),
+        (s.links["france"].clone(), "player"),
+    ] {
+        let html = get(&page).body;
+        let common = html.find("<script src=\"/static/common.js\"></script>");
+        let mine = html.find(&format!("<script src=\"/static/{own}.js\"></script>"));
+        assert!(common.is_some() && common < mine, "{html}");
+    }
+    for script in ["common", "player", "referee"] {
+        let a = get(&format!("http://{}/static/{script}.js", s.host()));
+        assert_eq!(a.status, 200, "{script}.js");
+        has(&a.body, "'use strict';");
+    }
+    has(
+        &get(&format!("http://{}/static/common.js", s.host())).body,
+        "const ArbiterPage",
+    );
+}
