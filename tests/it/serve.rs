@@ -54,6 +54,12 @@ fn submit(link: &str, phase: &str, text: &str) -> crate::common::http::Answer {
     )
 }
 
+/// Submit orders on a player's page; the answer must be 200.
+fn submitted(link: &str, phase: &str, text: &str) {
+    let a = submit(link, phase, text);
+    assert_eq!(a.status, 200, "{}", a.body);
+}
+
 /// The outcome recorded for `order` of `power` in history entry `k`.
 fn outcome(y: &serde_yaml::Value, k: usize, power: &str, order: &str) -> String {
     let results = y["history"][k]["results"].as_sequence().unwrap();
@@ -294,7 +300,7 @@ fn oversized_and_malformed_requests_get_4xx() {
 fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
     let (game, s) = served("serve-race");
     let france = s.links["france"].clone();
-    assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
+    submitted(&france, SPRING, "A Par - Bur\n");
     let racer = std::thread::spawn(move || {
         let mut answers = Vec::new();
         loop {
@@ -331,7 +337,7 @@ fn killed_and_restarted_the_server_keeps_pending_orders_and_links() {
     let (game, mut s) = served("serve-kill");
     let france = s.links["france"].clone();
     let referee_link = referee(&s);
-    assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
+    submitted(&france, SPRING, "A Par - Bur\n");
     s.kill();
     let s2 = Served::start(std::path::Path::new(&game), &[]);
     assert!(s2.referee.is_none(), "a restart does not change the links");
@@ -385,10 +391,7 @@ fn cli_commands_that_change_the_game_refuse_while_it_is_served() {
     // Stopped (even killed), the game is the referee's again. Orders submitted on the
     // pages and not judged there are not silently lost: judging from the command line
     // says they were not used.
-    assert_eq!(
-        submit(&s.links["germany"], SPRING, "A Mun - Ruh\n").status,
-        200
-    );
+    submitted(&s.links["germany"], SPRING, "A Mun - Ruh\n");
     s.kill();
     let o = arbiter(&["judge", &game, &orders]);
     code(&o, 0);
@@ -424,20 +427,18 @@ fn a_table_plays_spring_to_winter_1901_over_http() {
     let (game, s) = served("serve-year");
     let judge = |phase: &str| judge(&s, phase);
     for (power, text) in OPENINGS {
-        assert_eq!(submit(&s.links[power], SPRING, text).status, 200);
+        submitted(&s.links[power], SPRING, text);
     }
     assert_eq!(judge(SPRING)["phase"], "Fall 1901 movement");
     // Fall: France takes Portugal, Germany Holland and Belgium; the Austrian army in
     // Serbia and the Turkish one in Bulgaria stay, so those centres change hands too.
     let fall = "Fall 1901 movement";
-    let a = submit(&s.links["france"], fall, "F Mao - Por\nA Spa H\nA Bur H\n");
-    assert_eq!(a.status, 200, "{}", a.body);
-    let a = submit(
+    submitted(&s.links["france"], fall, "F Mao - Por\nA Spa H\nA Bur H\n");
+    submitted(
         &s.links["germany"],
         fall,
         "A Kie - Hol\nA Ruh - Bel\nF Den H\n",
     );
-    assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(judge(fall)["phase"], "Winter 1901 adjustment");
     // Winter: each page says what its power builds, and lists the builds it may order.
     let winter = "Winter 1901 adjustment";
@@ -450,14 +451,12 @@ fn a_table_plays_spring_to_winter_1901_over_http() {
     // A build in another power's centre is refused on the page, with the judge's reason.
     let a = submit(&s.links["germany"], winter, "Build A Par\n");
     assert_eq!(a.status, 422, "{}", a.body);
-    let a = submit(&s.links["france"], winter, "Build A Par\nBuild F Bre\n");
-    assert_eq!(a.status, 200, "{}", a.body);
-    let a = submit(
+    submitted(&s.links["france"], winter, "Build A Par\nBuild F Bre\n");
+    submitted(
         &s.links["germany"],
         winter,
         "Build A Ber\nBuild F Kie\nBuild A Mun\n",
     );
-    assert_eq!(a.status, 200, "{}", a.body);
     // Austria and Turkey order nothing: their builds are waived.
     assert_eq!(judge(winter)["phase"], "Spring 1902 movement");
     let o = arbiter(&["status", &game, "--format", "json"]);
@@ -491,12 +490,8 @@ fn the_referee_explains_prints_and_undoes() {
     let r = referee(&s);
     let a = post_json(&format!("{r}/explain"), &json!({ "province": "bur" }));
     assert_eq!(a.status, 409, "nothing judged yet: {}", a.body);
-    assert_eq!(
-        submit(&s.links["france"], SPRING, "A Par - Bur\n").status,
-        200
-    );
-    let a = post_json(&format!("{r}/judge"), &json!({ "phase": SPRING }));
-    assert_eq!(a.status, 200, "{}", a.body);
+    submitted(&s.links["france"], SPRING, "A Par - Bur\n");
+    judge(&s, SPRING);
     // Explain, as `arbiter explain GAME bur`.
     let a = post_json(&format!("{r}/explain"), &json!({ "province": "Burgundy" }));
     assert_eq!(a.status, 200, "{}", a.body);
@@ -607,22 +602,13 @@ fn a_retreat_is_ordered_on_the_players_page() {
     let (game, s) = served("serve-retreat");
     let judge = |phase: &str| judge(&s, phase)["phase"].as_str().unwrap().to_string();
     let (france, germany) = (&s.links["france"], &s.links["germany"]);
-    assert_eq!(
-        submit(france, SPRING, "A Par - Pic\nA Mar - Bur\n").status,
-        200
-    );
-    assert_eq!(
-        submit(germany, SPRING, "A Mun - Ruh\nA Ber - Mun\n").status,
-        200
-    );
+    submitted(france, SPRING, "A Par - Pic\nA Mar - Bur\n");
+    submitted(germany, SPRING, "A Mun - Ruh\nA Ber - Mun\n");
     assert_eq!(judge(SPRING), "Fall 1901 movement");
     // Fall: the army of Ruhr, supported from Munich, dislodges the French army in
     // Burgundy.
     let fall = "Fall 1901 movement";
-    assert_eq!(
-        submit(germany, fall, "A Ruh - Bur\nA Mun S A Ruh - Bur\n").status,
-        200
-    );
+    submitted(germany, fall, "A Ruh - Bur\nA Mun S A Ruh - Bur\n");
     assert_eq!(judge(fall), "Fall 1901 retreat");
     // It may retreat to Belgium, Gascony, Marseilles or Paris: not to Ruhr (whence the
     // attack came), Munich or Picardy (held).
@@ -639,7 +625,7 @@ fn a_retreat_is_ordered_on_the_players_page() {
     let a = submit(france, retreat, "A Bur - Ruh\n");
     assert_eq!(a.status, 422, "{}", a.body);
     has(&a.body, "may retreat to");
-    assert_eq!(submit(france, retreat, "A Bur - Par\n").status, 200);
+    submitted(france, retreat, "A Bur - Par\n");
     // No centre changed hands, so nobody builds or removes: Winter 1901 is skipped.
     assert_eq!(judge(retreat), "Spring 1902 movement");
     let o = arbiter(&["status", &game, "--format", "json"]);
