@@ -15,7 +15,7 @@ use arbiter::orders::parse_orders;
 use arbiter::render::{self, BOARD_SEA, SYMBOL, UNIT};
 use arbiter::state::Position;
 
-use crate::common::svg::{has_class, parse, rgb, scene};
+use crate::common::svg::{has_class, judged, parse, render_fixture, rgb, scene};
 use crate::common::{arbiter, temp_dir};
 
 /// The title of the scenes drawn here.
@@ -426,12 +426,7 @@ fn world1914_reads_at_its_244_provinces_and_on_a4() {
 
 /// The fixture map (six provinces) drawn as a row of squares.
 fn fixture() -> Map {
-    let src = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/render.yaml"),
-    )
-    .unwrap();
-    let map = Map::from_yaml(&src, "tests/fixtures/maps/render.yaml").unwrap();
-    with_drawing(map, 3)
+    with_drawing(render_fixture(), 3)
 }
 
 #[test]
@@ -442,12 +437,11 @@ fn snapshot_of_a_small_board() {
         "phase: Spring 1901\nunits:\n  red: [A aaa, A bbb]\n  blue: [A ccc, F sss]\n",
     )
     .unwrap();
-    let orders = parse_orders(
+    let result = judged(
         &map,
+        &position,
         "Red: A aaa - ccc\nRed: A bbb S A aaa - ccc\nBlue: A ccc H\nBlue: F sss S A ccc\n",
     );
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
     let svg = render::svg(&map, &scene(&position, Some(&result), BOARD, false)).unwrap();
     let doc = parse(&svg);
     // Four orders: a move, its support, a hold (a ring), a support to hold.
@@ -478,12 +472,7 @@ fn look() {
         "phase: Fall 1901\nunits:\n  france: [A bur, F mao, A par]\n  germany: [A mun, A ruh, F hol]\n  england: [F nth, F eng, A yor]\n  italy: [A ven, A tyr]\n  austria: [A vie, F tri]\n  russia: [F stp/sc, A war]\n  turkey: [F bla, A con]\n",
     )
     .unwrap();
-    let orders = parse_orders(
-        &map,
-        "France: A bur - bel\nFrance: A par - bur\nFrance: F mao - spa/nc\nGermany: A mun - bur\nGermany: A ruh S A mun - bur\nGermany: F hol - bel\nEngland: F nth C A yor - nwy\nEngland: A yor - nwy\nEngland: F eng H\nItaly: A ven - tri\nItaly: A tyr S A ven - tri\nAustria: F tri H\nAustria: A vie S F tri\nRussia: F stp/sc - bot\nTurkey: F bla - rum\n",
-    );
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
+    let result = judged(&map, &position, "France: A bur - bel\nFrance: A par - bur\nFrance: F mao - spa/nc\nGermany: A mun - bur\nGermany: A ruh S A mun - bur\nGermany: F hol - bel\nEngland: F nth C A yor - nwy\nEngland: A yor - nwy\nEngland: F eng H\nItaly: A ven - tri\nItaly: A tyr S A ven - tri\nAustria: F tri H\nAustria: A vie S F tri\nRussia: F stp/sc - bot\nTurkey: F bla - rum\n");
     let svg = render::svg(&map, &scene(&position, Some(&result), BOARD, false)).unwrap();
     std::fs::write(dir.join("standard.svg"), &svg).unwrap();
     std::fs::write(dir.join("standard.png"), render::png(&svg).unwrap()).unwrap();
@@ -629,9 +618,7 @@ fn dislodged_units_stand_beside_their_province_with_retreat_arrows_and_builds_ar
         "phase: Winter 1901\nunits:\n  france: [A bur]\nowners:\n  france: [par, bre]\n",
     )
     .unwrap();
-    let orders = parse_orders(&map, "France: Build A par\n");
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &winter, &orders.orders, None).unwrap();
+    let result = judged(&map, &winter, "France: Build A par\n");
     let svg = render::svg(&map, &scene(&winter, Some(&result), BOARD, false)).unwrap();
     let doc = parse(&svg);
     let plus = doc

@@ -12,16 +12,8 @@ use arbiter::orders::parse_orders;
 use arbiter::render::{self, layout, power_colour, CENTRE_R, SYMBOL, UNIT};
 use arbiter::state::Position;
 
-use crate::common::svg::{has_class, parse, rgb, scene};
+use crate::common::svg::{has_class, judged, parse, render_fixture, rgb, scene};
 use crate::common::{arbiter, code, stderr, temp_dir};
-
-fn fixture_map() -> Map {
-    let src = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/render.yaml"),
-    )
-    .unwrap();
-    Map::from_yaml(&src, "tests/fixtures/maps/render.yaml").unwrap()
-}
 
 /// The boxes of the unit symbols in a parsed SVG (from their shapes' coordinates).
 fn unit_boxes(doc: &roxmltree::Document) -> Vec<(f64, f64, f64, f64)> {
@@ -254,9 +246,7 @@ USA: F mia - gom
 fn world_labels_clear_of_each_other_and_near_their_province_with_orders() {
     let map = Map::embedded("world1914").unwrap();
     let position = Position::initial(&map);
-    let orders = parse_orders(&map, WORLD_ORDERS);
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
+    let result = judged(&map, &position, WORLD_ORDERS);
     let svg = render::svg(&map, &scene(&position, Some(&result), "world orders", true)).unwrap();
     assert_labels_clear(&svg, "world1914 with orders");
     let doc = parse(&svg);
@@ -413,7 +403,7 @@ fn png_has_the_power_colours_at_units_and_centres() {
 #[test]
 fn png_text_is_drawn_with_the_embedded_font() {
     // A label's pixels are dark ink: without a font, nothing would be drawn there.
-    let map = fixture_map();
+    let map = render_fixture();
     let position = Position::initial(&map);
     let svg = render::svg(&map, &scene(&position, None, "font", true)).unwrap();
     let doc = parse(&svg);
@@ -439,16 +429,13 @@ fn fixture_result(map: &Map) -> (Position, arbiter::game::PhaseResult) {
         "phase: Spring 1901\nunits:\n  red: [A aaa, A bbb]\n  blue: [A ccc, F sss]\n",
     )
     .unwrap();
-    let orders =
-        parse_orders(map, "Red: A aaa - ccc\nRed: A bbb S A aaa - ccc\nBlue: A ccc - aaa\nBlue: F sss S A ccc - aaa\n");
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(map, Rules::default(), &position, &orders.orders, None).unwrap();
+    let result = judged(map, &position, "Red: A aaa - ccc\nRed: A bbb S A aaa - ccc\nBlue: A ccc - aaa\nBlue: F sss S A ccc - aaa\n");
     (position, result)
 }
 
 #[test]
 fn snapshot_of_a_small_fixed_position() {
-    let map = fixture_map();
+    let map = render_fixture();
     let (position, result) = fixture_result(&map);
     let svg = render::svg(
         &map,

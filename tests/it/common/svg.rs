@@ -38,3 +38,25 @@ pub fn rgb(hex: &str) -> (u8, u8, u8) {
     let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
     ((v >> 16) as u8, (v >> 8) as u8, v as u8)
 }
+
+/// The phase judged from `position` with these orders (which must read without a
+/// diagnostic).
+pub fn judged(
+    map: &arbiter::map::Map,
+    position: &Position,
+    orders: &str,
+) -> arbiter::game::PhaseResult {
+    let orders = arbiter::orders::parse_orders(map, orders);
+    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
+    let rules = arbiter::judge::Rules::default();
+    let (result, _) = arbiter::game::advance(map, rules, position, &orders.orders, None).unwrap();
+    result
+}
+
+/// The small board of `tests/fixtures/maps/render.yaml`.
+pub fn render_fixture() -> arbiter::map::Map {
+    let file = "tests/fixtures/maps/render.yaml";
+    let src = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
+        .unwrap();
+    arbiter::map::Map::from_yaml(&src, file).unwrap()
+}
