@@ -171,6 +171,18 @@ def _orders_dict(orders: Optional[Orders]) -> Dict[str, List[str]]:
     return out
 
 
+def _batch_line(
+    position: Position, map: Optional[str], rules: Optional[str]
+) -> Dict[str, Any]:
+    """The batch line of a position, with the map and rules given (when given)."""
+    line = _position_line(position)
+    if map is not None:
+        line["map"] = map
+    if rules is not None:
+        line["rules"] = rules
+    return line
+
+
 def _answer(line: Dict[str, Any], rules: Optional[str], strict: bool) -> Dict[str, Any]:
     answer = _json.loads(_arbiter.answer_line(_json.dumps(line), rules, strict))
     if "error" in answer:
@@ -195,12 +207,8 @@ def adjudicate(
     ``centers`` (power → centres), ``saved``, ``last_year``. ``orders``: power → order
     strings. An order that cannot be read is answered ``illegal`` with the parser's
     message; a position that cannot be read raises ``ArbiterError``."""
-    line = _position_line(position)
+    line = _batch_line(position, map, rules)
     line["orders"] = _orders_dict(orders)
-    if map is not None:
-        line["map"] = map
-    if rules is not None:
-        line["rules"] = rules
     return PhaseResult.from_json(_answer(line, rules, strict))
 
 
@@ -211,13 +219,9 @@ def legal_orders(
     and retreat phases, location (``STP/SC``) → orders; adjustment phases, power id →
     ``{"change": n, "orders": [...]}``. ``Game.get_all_possible_orders()`` gives the
     same orders in the ``diplomacy`` package's spelling."""
-    line = _position_line(position)
+    line = _batch_line(position, map, rules)
     line["legal"] = True
     line.pop("orders", None)
-    if map is not None:
-        line["map"] = map
-    if rules is not None:
-        line["rules"] = rules
     return _answer(line, rules, False)["legal"]
 
 

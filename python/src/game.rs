@@ -284,6 +284,29 @@ impl State {
         self.map.power_ids()
     }
 
+    /// `f` of the named power, or of every power as a dict keyed by power name
+    /// (the shape of `get_units`, `get_centers`, `get_orderable_locations`).
+    fn per_power(
+        &self,
+        py: Python<'_>,
+        power_name: Option<&str>,
+        f: fn(&State, Power) -> Vec<String>,
+    ) -> PyResult<PyObject> {
+        match power_name {
+            Some(n) => Ok(f(self, power_of(&self.map, n)?)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind()),
+            None => {
+                let d = PyDict::new(py);
+                for pw in self.powers() {
+                    d.set_item(crate::names::power_name(&self.map, pw), f(self, pw))?;
+                }
+                Ok(d.into_any().unbind())
+            }
+        }
+    }
+
     fn units_of(&self, pw: Power) -> Vec<String> {
         let map = &self.map;
         let mut out: Vec<String> = self
@@ -1075,41 +1098,13 @@ impl Game {
     /// power's as a dict.
     #[pyo3(signature = (power_name = None))]
     fn get_units<'py>(&self, py: Python<'py>, power_name: Option<&str>) -> PyResult<PyObject> {
-        let st = self.lock()?;
-        match power_name {
-            Some(n) => Ok(st
-                .units_of(power_of(&st.map, n)?)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind()),
-            None => {
-                let d = PyDict::new(py);
-                for pw in st.powers() {
-                    d.set_item(crate::names::power_name(&st.map, pw), st.units_of(pw))?;
-                }
-                Ok(d.into_any().unbind())
-            }
-        }
+        self.lock()?.per_power(py, power_name, State::units_of)
     }
 
     /// A power's supply centres, or every power's as a dict.
     #[pyo3(signature = (power_name = None))]
     fn get_centers<'py>(&self, py: Python<'py>, power_name: Option<&str>) -> PyResult<PyObject> {
-        let st = self.lock()?;
-        match power_name {
-            Some(n) => Ok(st
-                .centers_of(power_of(&st.map, n)?)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind()),
-            None => {
-                let d = PyDict::new(py);
-                for pw in st.powers() {
-                    d.set_item(crate::names::power_name(&st.map, pw), st.centers_of(pw))?;
-                }
-                Ok(d.into_any().unbind())
-            }
-        }
+        self.lock()?.per_power(py, power_name, State::centers_of)
     }
 
     /// The provinces where a power has something to order (its units; in a retreat
@@ -1121,21 +1116,7 @@ impl Game {
         py: Python<'py>,
         power_name: Option<&str>,
     ) -> PyResult<PyObject> {
-        let st = self.lock()?;
-        match power_name {
-            Some(n) => Ok(st
-                .orderable(power_of(&st.map, n)?)
-                .into_pyobject(py)?
-                .into_any()
-                .unbind()),
-            None => {
-                let d = PyDict::new(py);
-                for pw in st.powers() {
-                    d.set_item(crate::names::power_name(&st.map, pw), st.orderable(pw))?;
-                }
-                Ok(d.into_any().unbind())
-            }
-        }
+        self.lock()?.per_power(py, power_name, State::orderable)
     }
 
     /// Every location (`PAR`, `STP/SC`) → its legal orders in the `diplomacy`
@@ -1655,6 +1636,7 @@ pub fn render_svg(
         title,
         problems: Vec::new(),
         bare: false,
+        graph: false,
     };
     py.allow_threads(|| arbiter::render::svg(map, &scene))
         .map_err(|e| ArbiterError::new_err(e.to_string()))

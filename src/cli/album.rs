@@ -10,6 +10,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use super::game::{rejudged, status_text};
+use super::render::esc;
 use super::store::{self, Loaded};
 use super::{write, write_bytes, Fatal, EXIT_OK};
 use arbiter::map::Season;
@@ -169,22 +170,6 @@ fn write_still(dir: &Path, s: &Still) -> Result<(), Fatal> {
         Some(&file(dir, &s.stem, "-page.png")),
         &render::png(&page.svg).map_err(raster)?,
     )
-}
-
-/// Text for HTML.
-fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            c => o.push(c),
-        }
-    }
-    o
 }
 
 /// The page that steps through the game: one phase at a time (its picture, title

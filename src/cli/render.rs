@@ -108,6 +108,22 @@ pub fn write_picture(path: Option<&Path>, svg: &str, png: bool) -> Result<(), Fa
     }
 }
 
+/// Text for HTML (the album's page, `serve`'s print view).
+pub fn esc(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The title of a phase's picture: `Spring 1901 movement: demo`.
 pub fn title(phase: Phase, name: &str) -> String {
     format!("{phase}: {name}")

@@ -5,7 +5,6 @@
 //! The drawings are synthetic: a grid of squares, one per province.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 use arbiter::game::advance;
@@ -13,8 +12,14 @@ use arbiter::judge::Rules;
 use arbiter::map::drawing::{Drawing, Point, Shape};
 use arbiter::map::{Map, Terrain, EMBEDDED};
 use arbiter::orders::parse_orders;
-use arbiter::render::{self, Scene, BOARD_SEA, SYMBOL, UNIT};
+use arbiter::render::{self, BOARD_SEA, SYMBOL, UNIT};
 use arbiter::state::Position;
+
+use crate::common::svg::{has_class, judged, parse, render_fixture, rgb, scene};
+use crate::common::{arbiter, temp_dir};
+
+/// The title of the scenes drawn here.
+const BOARD: &str = "Spring 1901 movement: board";
 
 /// The side of a grid cell, in drawing units.
 const CELL: f64 = 100.0;
@@ -80,32 +85,6 @@ fn standard() -> Map {
     with_drawing(Map::embedded("standard").unwrap(), 9)
 }
 
-fn scene<'a>(
-    position: &'a Position,
-    result: Option<&'a arbiter::game::PhaseResult>,
-    graph: bool,
-) -> Scene<'a> {
-    Scene {
-        position,
-        result,
-        title: "Spring 1901 movement: board".to_string(),
-        problems: Vec::new(),
-        bare: false,
-        graph,
-    }
-}
-
-fn parse(svg: &str) -> roxmltree::Document<'_> {
-    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}"));
-    assert_eq!(doc.root_element().tag_name().name(), "svg");
-    doc
-}
-
-fn has_class(n: &roxmltree::Node, class: &str) -> bool {
-    n.attribute("class")
-        .is_some_and(|c| c.split_whitespace().any(|w| w == class))
-}
-
 /// The fill of province `id`'s path.
 fn fill<'a>(doc: &'a roxmltree::Document, id: &str) -> &'a str {
     doc.descendants()
@@ -128,7 +107,7 @@ fn every_province_is_a_path_filled_by_owner_or_occupant() {
         "phase: Spring 1901\nunits:\n  france: [A bur, F bre]\n  england: [F nth]\nowners:\n  france: [par, bre, mar]\n",
     )
     .unwrap();
-    let svg = render::svg(&map, &scene(&position, None, false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, None, BOARD, false)).unwrap();
     let doc = parse(&svg);
     let paths: Vec<_> = doc
         .descendants()
@@ -190,28 +169,12 @@ fn graph_gives_the_old_picture() {
     let plain = Map::standard();
     assert!(plain.drawing.is_none());
     let position = Position::initial(&plain);
-    let old = render::svg(&plain, &scene(&position, None, false)).unwrap();
-    let graph = render::svg(&drawn, &scene(&position, None, true)).unwrap();
+    let old = render::svg(&plain, &scene(&position, None, BOARD, false)).unwrap();
+    let graph = render::svg(&drawn, &scene(&position, None, BOARD, true)).unwrap();
     assert_eq!(old, graph);
-    let board = render::svg(&drawn, &scene(&position, None, false)).unwrap();
+    let board = render::svg(&drawn, &scene(&position, None, BOARD, false)).unwrap();
     assert!(board.contains("id=\"board\""));
     assert!(!graph.contains("id=\"board\""));
-}
-
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-board-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 /// The standard map written to `dir/std.yaml`, with its grid drawing beside it.
@@ -277,11 +240,6 @@ fn the_cli_draws_the_board_and_graph_draws_the_graph() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn rgb(hex: &str) -> (u8, u8, u8) {
-    let v = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap();
-    (v(1), v(3), v(5))
-}
-
 fn pixel(p: &render::RasterPixmap, (x, y): Point) -> (u8, u8, u8) {
     let c = p
         .pixel(x.round() as u32, y.round() as u32)
@@ -303,7 +261,7 @@ fn png_probes_find_owner_tints_and_sea() {
     let map = standard();
     let d = map.drawing.clone().unwrap();
     let position = Position::initial(&map);
-    let svg = render::svg(&map, &scene(&position, None, false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, None, BOARD, false)).unwrap();
     let pixmap = render::raster(&svg).unwrap();
     let fr = render::frame(&map, &d);
     // A point of a province away from its label, unit and centre marker: the cell's
@@ -415,7 +373,7 @@ fn a_label_over_a_unit_is_moved_off_it() {
     s.label = s.unit;
     map.drawing = Some(Arc::new(d.clone()));
     let position = Position::initial(&map);
-    let svg = render::svg(&map, &scene(&position, None, false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, None, BOARD, false)).unwrap();
     let (labels, units) = label_and_unit_boxes(&svg);
     assert_eq!(labels.len(), map.province_count());
     for (text, b) in &labels {
@@ -436,7 +394,7 @@ fn world1914_reads_at_its_244_provinces_and_on_a4() {
     let map = with_drawing(Map::embedded("world1914").unwrap(), 18);
     assert!(map.province_count() >= 240);
     let position = Position::initial(&map);
-    let svg = render::svg(&map, &scene(&position, None, false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, None, BOARD, false)).unwrap();
     let doc = parse(&svg);
     let width: f64 = doc
         .root_element()
@@ -468,12 +426,7 @@ fn world1914_reads_at_its_244_provinces_and_on_a4() {
 
 /// The fixture map (six provinces) drawn as a row of squares.
 fn fixture() -> Map {
-    let src = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/render.yaml"),
-    )
-    .unwrap();
-    let map = Map::from_yaml(&src, "tests/fixtures/maps/render.yaml").unwrap();
-    with_drawing(map, 3)
+    with_drawing(render_fixture(), 3)
 }
 
 #[test]
@@ -484,13 +437,12 @@ fn snapshot_of_a_small_board() {
         "phase: Spring 1901\nunits:\n  red: [A aaa, A bbb]\n  blue: [A ccc, F sss]\n",
     )
     .unwrap();
-    let orders = parse_orders(
+    let result = judged(
         &map,
+        &position,
         "Red: A aaa - ccc\nRed: A bbb S A aaa - ccc\nBlue: A ccc H\nBlue: F sss S A ccc\n",
     );
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
-    let svg = render::svg(&map, &scene(&position, Some(&result), false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, Some(&result), BOARD, false)).unwrap();
     let doc = parse(&svg);
     // Four orders: a move, its support, a hold (a ring), a support to hold.
     let orders: Vec<_> = doc
@@ -520,22 +472,17 @@ fn look() {
         "phase: Fall 1901\nunits:\n  france: [A bur, F mao, A par]\n  germany: [A mun, A ruh, F hol]\n  england: [F nth, F eng, A yor]\n  italy: [A ven, A tyr]\n  austria: [A vie, F tri]\n  russia: [F stp/sc, A war]\n  turkey: [F bla, A con]\n",
     )
     .unwrap();
-    let orders = parse_orders(
-        &map,
-        "France: A bur - bel\nFrance: A par - bur\nFrance: F mao - spa/nc\nGermany: A mun - bur\nGermany: A ruh S A mun - bur\nGermany: F hol - bel\nEngland: F nth C A yor - nwy\nEngland: A yor - nwy\nEngland: F eng H\nItaly: A ven - tri\nItaly: A tyr S A ven - tri\nAustria: F tri H\nAustria: A vie S F tri\nRussia: F stp/sc - bot\nTurkey: F bla - rum\n",
-    );
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
-    let svg = render::svg(&map, &scene(&position, Some(&result), false)).unwrap();
+    let result = judged(&map, &position, "France: A bur - bel\nFrance: A par - bur\nFrance: F mao - spa/nc\nGermany: A mun - bur\nGermany: A ruh S A mun - bur\nGermany: F hol - bel\nEngland: F nth C A yor - nwy\nEngland: A yor - nwy\nEngland: F eng H\nItaly: A ven - tri\nItaly: A tyr S A ven - tri\nAustria: F tri H\nAustria: A vie S F tri\nRussia: F stp/sc - bot\nTurkey: F bla - rum\n");
+    let svg = render::svg(&map, &scene(&position, Some(&result), BOARD, false)).unwrap();
     std::fs::write(dir.join("standard.svg"), &svg).unwrap();
     std::fs::write(dir.join("standard.png"), render::png(&svg).unwrap()).unwrap();
     let world = with_drawing(Map::embedded("world1914").unwrap(), 18);
     let wp = Position::initial(&world);
-    let svg = render::svg(&world, &scene(&wp, None, false)).unwrap();
+    let svg = render::svg(&world, &scene(&wp, None, BOARD, false)).unwrap();
     std::fs::write(dir.join("world.png"), render::png(&svg).unwrap()).unwrap();
     let fx = fixture();
     let p = Position::initial(&fx);
-    let svg = render::svg(&fx, &scene(&p, None, false)).unwrap();
+    let svg = render::svg(&fx, &scene(&p, None, BOARD, false)).unwrap();
     std::fs::write(dir.join("fixture.png"), render::png(&svg).unwrap()).unwrap();
 }
 
@@ -618,7 +565,7 @@ fn look_geography() {
         "France: A bur - bel\nFrance: A par - bur\nFrance: F mao - spa/nc\nGermany: A mun - bur\nGermany: A ruh S A mun - bur\nGermany: F hol - bel\nEngland: F nth C A yor - nwy\nEngland: A yor - nwy\nEngland: F eng H\nItaly: A ven - tri\nItaly: A tyr S A ven - tri\nAustria: F tri H\nAustria: A vie S F tri\nRussia: F stp/sc - bot\nTurkey: F bla - rum\n",
     );
     let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
-    let svg = render::svg(&map, &scene(&position, Some(&result), false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, Some(&result), BOARD, false)).unwrap();
     std::fs::write(dir.join("geo.png"), render::png(&svg).unwrap()).unwrap();
 }
 
@@ -635,7 +582,7 @@ fn dislodged_units_stand_beside_their_province_with_retreat_arrows_and_builds_ar
     .unwrap();
     let orders = parse_orders(&map, "Germany: A mun - bur\nGermany: A ruh S A mun - bur\n");
     let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
-    let svg = render::svg(&map, &scene(&position, Some(&result), false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, Some(&result), BOARD, false)).unwrap();
     let doc = parse(&svg);
     let dislodged: Vec<_> = doc
         .descendants()
@@ -671,10 +618,8 @@ fn dislodged_units_stand_beside_their_province_with_retreat_arrows_and_builds_ar
         "phase: Winter 1901\nunits:\n  france: [A bur]\nowners:\n  france: [par, bre]\n",
     )
     .unwrap();
-    let orders = parse_orders(&map, "France: Build A par\n");
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &winter, &orders.orders, None).unwrap();
-    let svg = render::svg(&map, &scene(&winter, Some(&result), false)).unwrap();
+    let result = judged(&map, &winter, "France: Build A par\n");
+    let svg = render::svg(&map, &scene(&winter, Some(&result), BOARD, false)).unwrap();
     let doc = parse(&svg);
     let plus = doc
         .descendants()
@@ -739,7 +684,7 @@ fn the_shipped_classic_board_is_coloured_by_owner() {
     let map = Map::embedded("standard").unwrap();
     let d = map.drawing.clone().unwrap();
     let position = Position::initial(&map);
-    let svg = render::svg(&map, &scene(&position, None, false)).unwrap();
+    let svg = render::svg(&map, &scene(&position, None, BOARD, false)).unwrap();
     let pixmap = render::raster(&svg).unwrap();
     let fr = render::frame(&map, &d);
     for w in map.power_ids() {

@@ -96,15 +96,19 @@ fn drawing_yaml(map: &Map, outlines: [Ring; 4], water: Vec<Ring>) -> String {
         }
         provinces.push(s);
     }
-    let d = Drawing {
-        width: 200.0,
-        height: 200.0,
+    square_drawing(200.0, provinces, water).to_yaml(map, "test drawing")
+}
+
+/// A `side`-by-`side` drawing of these provinces and lakes (no coasts, no land).
+fn square_drawing(side: f64, provinces: Vec<Shape>, water: Vec<Ring>) -> Drawing {
+    Drawing {
+        width: side,
+        height: side,
         provinces,
         coasts: Vec::new(),
         land: Vec::new(),
         water,
-    };
-    d.to_yaml(map, "test drawing")
+    }
 }
 
 fn squares() -> [Ring; 4] {
@@ -119,12 +123,23 @@ fn squares() -> [Ring; 4] {
 /// `map check` on the board and its drawing: the drawing findings, as
 /// `CODE a-b` (the province whose line is shown first), plus the line shown.
 fn drawing_findings(map_src: &str, drawing_src: &str) -> Vec<Finding> {
+    drawing_findings_in(map_src, "squares.yaml", "squares.drawing.yaml", drawing_src)
+}
+
+/// The drawing findings of `map check` on a map (in `file`) and its drawing (in
+/// `drawing_file`).
+fn drawing_findings_in(
+    map_src: &str,
+    file: &str,
+    drawing_file: &str,
+    drawing_src: &str,
+) -> Vec<Finding> {
     let d = DrawingText {
-        file: "squares.drawing.yaml",
+        file: drawing_file,
         text: drawing_src,
     };
-    let all = check::check_with_drawing(map_src, "squares.yaml", None, Some(&d));
-    all.into_iter()
+    check::check_with_drawing(map_src, file, None, Some(&d))
+        .into_iter()
         .filter(|f| f.code.starts_with("DRAWING"))
         .collect()
 }
@@ -490,14 +505,7 @@ fn a_board_of_world1914_size_is_checked_quickly_and_exactly() {
             s
         })
         .collect();
-    let d = Drawing {
-        width: side * k as f64,
-        height: side * k as f64,
-        provinces,
-        coasts: Vec::new(),
-        land: Vec::new(),
-        water: Vec::new(),
-    };
+    let d = square_drawing(side * k as f64, provinces, Vec::new());
     let start = std::time::Instant::now();
     let t = arbiter::mapcheck::drawing::touches(&map, &d);
     let took = start.elapsed();
@@ -505,7 +513,7 @@ fn a_board_of_world1914_size_is_checked_quickly_and_exactly() {
     let touching = t.shared.values().filter(|&&l| l >= 4.0).count();
     assert_eq!(touching, 2 * k * (k - 1));
     let yaml = d.to_yaml(&map, "grid");
-    let f = drawing_findings_of(&src, "grid.yaml", &yaml);
+    let f = drawing_findings_in(&src, "grid.yaml", "d.yaml", &yaml);
     assert_eq!(f, Vec::<Finding>::new());
     // Debug build; the release build is far faster still.
     assert!(took.as_secs_f64() < 5.0, "{took:?}");
@@ -525,17 +533,6 @@ fn a_board_of_world1914_size_is_checked_quickly_and_exactly() {
     assert_eq!(distinct.len(), pos.len());
 }
 
-fn drawing_findings_of(map_src: &str, file: &str, drawing_src: &str) -> Vec<Finding> {
-    let d = DrawingText {
-        file: "d.yaml",
-        text: drawing_src,
-    };
-    check::check_with_drawing(map_src, file, None, Some(&d))
-        .into_iter()
-        .filter(|f| f.code.starts_with("DRAWING"))
-        .collect()
-}
-
 #[test]
 fn a_crowded_drawing_is_given_up_not_hung_on() {
     // Two provinces whose outlines zigzag 100,000 times over one 10-unit spot.
@@ -549,14 +546,7 @@ fn a_crowded_drawing_is_given_up_not_hung_on() {
     let mut provinces: Vec<Shape> = squares().into_iter().map(|r| shape(vec![r])).collect();
     provinces[0].rings = vec![zigzag(0.0)];
     provinces[3].rings = vec![zigzag(0.5)];
-    let d = Drawing {
-        width: 200.0,
-        height: 200.0,
-        provinces,
-        coasts: Vec::new(),
-        land: Vec::new(),
-        water: Vec::new(),
-    };
+    let d = square_drawing(200.0, provinces, Vec::new());
     let start = std::time::Instant::now();
     let t = arbiter::mapcheck::drawing::touches(&map, &d);
     assert!(t.gave_up);

@@ -4,73 +4,16 @@
 //! small fixed position, and the errors.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use arbiter::game::advance;
 use arbiter::judge::Rules;
 use arbiter::map::{Map, Prov, EMBEDDED};
 use arbiter::orders::parse_orders;
-use arbiter::render::{self, layout, power_colour, Scene, CENTRE_R, SYMBOL, UNIT};
+use arbiter::render::{self, layout, power_colour, CENTRE_R, SYMBOL, UNIT};
 use arbiter::state::Position;
 
-fn arbiter(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arbiter"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).to_string()
-}
-
-fn ok(o: &Output) {
-    assert!(o.status.success(), "stderr:\n{}", stderr(o));
-}
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("arbiter-render-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn fixture_map() -> Map {
-    let src = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/maps/render.yaml"),
-    )
-    .unwrap();
-    Map::from_yaml(&src, "tests/fixtures/maps/render.yaml").unwrap()
-}
-
-fn scene<'a>(
-    position: &'a Position,
-    result: Option<&'a arbiter::game::PhaseResult>,
-    title: &str,
-) -> Scene<'a> {
-    Scene {
-        position,
-        result,
-        title: title.to_string(),
-        problems: Vec::new(),
-        bare: false,
-        graph: true,
-    }
-}
-
-/// Parse the SVG as XML (it must be well-formed) and check the root.
-fn parse(svg: &str) -> roxmltree::Document<'_> {
-    let doc = roxmltree::Document::parse(svg).unwrap_or_else(|e| panic!("not XML: {e}"));
-    assert_eq!(doc.root_element().tag_name().name(), "svg");
-    doc
-}
-
-fn has_class(n: &roxmltree::Node, class: &str) -> bool {
-    n.attribute("class")
-        .is_some_and(|c| c.split_whitespace().any(|w| w == class))
-}
+use crate::common::svg::{has_class, judged, parse, render_fixture, rgb, scene};
+use crate::common::{arbiter, code, stderr, temp_dir};
 
 /// The boxes of the unit symbols in a parsed SVG (from their shapes' coordinates).
 fn unit_boxes(doc: &roxmltree::Document) -> Vec<(f64, f64, f64, f64)> {
@@ -219,7 +162,7 @@ fn every_board_draws_well_formed_with_every_province_labelled_and_units_clear() 
     for (name, _, _) in EMBEDDED {
         let map = Map::embedded(name).unwrap();
         let position = Position::initial(&map);
-        let svg = render::svg(&map, &scene(&position, None, name)).unwrap();
+        let svg = render::svg(&map, &scene(&position, None, name, true)).unwrap();
         let doc = parse(&svg);
         let labels: Vec<&str> = doc
             .descendants()
@@ -242,7 +185,7 @@ fn every_board_draws_well_formed_with_every_province_labelled_and_units_clear() 
         // The same picture twice is the same text (snapshots and diffs rely on it).
         assert_eq!(
             svg,
-            render::svg(&map, &scene(&position, None, name)).unwrap()
+            render::svg(&map, &scene(&position, None, name, true)).unwrap()
         );
     }
 }
@@ -303,10 +246,8 @@ USA: F mia - gom
 fn world_labels_clear_of_each_other_and_near_their_province_with_orders() {
     let map = Map::embedded("world1914").unwrap();
     let position = Position::initial(&map);
-    let orders = parse_orders(&map, WORLD_ORDERS);
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(&map, Rules::default(), &position, &orders.orders, None).unwrap();
-    let svg = render::svg(&map, &scene(&position, Some(&result), "world orders")).unwrap();
+    let result = judged(&map, &position, WORLD_ORDERS);
+    let svg = render::svg(&map, &scene(&position, Some(&result), "world orders", true)).unwrap();
     assert_labels_clear(&svg, "world1914 with orders");
     let doc = parse(&svg);
     let drawn = doc
@@ -356,11 +297,6 @@ fn world_labels_clear_of_each_other_and_near_their_province_with_orders() {
         }
     }
     assert!(astray.is_empty(), "labels astray: {astray:?}");
-}
-
-fn rgb(hex: &str) -> (u8, u8, u8) {
-    let v = u32::from_str_radix(hex.trim_start_matches('#'), 16).unwrap();
-    ((v >> 16) as u8, (v >> 8) as u8, v as u8)
 }
 
 fn pixel(p: &render::RasterPixmap, (x, y): (f64, f64)) -> (u8, u8, u8, u8) {
@@ -439,7 +375,7 @@ fn probe(map: &Map, pixmap: &render::RasterPixmap, what: &str) {
 fn png_has_the_power_colours_at_units_and_centres() {
     let map = Map::standard();
     let position = Position::from_yaml(&map, PROBE_POSITION).unwrap();
-    let svg = render::svg(&map, &scene(&position, None, "probe")).unwrap();
+    let svg = render::svg(&map, &scene(&position, None, "probe", true)).unwrap();
     let pixmap = render::raster(&svg).unwrap();
     probe(&map, &pixmap, "library");
 
@@ -457,7 +393,7 @@ fn png_has_the_power_colours_at_units_and_centres() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    ok(&o);
+    code(&o, 0);
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     let decoded = render::RasterPixmap::decode_png(&bytes).unwrap();
@@ -467,9 +403,9 @@ fn png_has_the_power_colours_at_units_and_centres() {
 #[test]
 fn png_text_is_drawn_with_the_embedded_font() {
     // A label's pixels are dark ink: without a font, nothing would be drawn there.
-    let map = fixture_map();
+    let map = render_fixture();
     let position = Position::initial(&map);
-    let svg = render::svg(&map, &scene(&position, None, "font")).unwrap();
+    let svg = render::svg(&map, &scene(&position, None, "font", true)).unwrap();
     let doc = parse(&svg);
     let title = doc
         .descendants()
@@ -493,20 +429,17 @@ fn fixture_result(map: &Map) -> (Position, arbiter::game::PhaseResult) {
         "phase: Spring 1901\nunits:\n  red: [A aaa, A bbb]\n  blue: [A ccc, F sss]\n",
     )
     .unwrap();
-    let orders =
-        parse_orders(map, "Red: A aaa - ccc\nRed: A bbb S A aaa - ccc\nBlue: A ccc - aaa\nBlue: F sss S A ccc - aaa\n");
-    assert!(orders.diagnostics.is_empty(), "{:?}", orders.diagnostics);
-    let (result, _) = advance(map, Rules::default(), &position, &orders.orders, None).unwrap();
+    let result = judged(map, &position, "Red: A aaa - ccc\nRed: A bbb S A aaa - ccc\nBlue: A ccc - aaa\nBlue: F sss S A ccc - aaa\n");
     (position, result)
 }
 
 #[test]
 fn snapshot_of_a_small_fixed_position() {
-    let map = fixture_map();
+    let map = render_fixture();
     let (position, result) = fixture_result(&map);
     let svg = render::svg(
         &map,
-        &scene(&position, Some(&result), "Spring 1901 movement: test"),
+        &scene(&position, Some(&result), "Spring 1901 movement: test", true),
     )
     .unwrap();
     let doc = parse(&svg);
@@ -547,7 +480,7 @@ fn dislodged_units_are_drawn_beside_their_province_with_their_retreats() {
         (&position, Some(&result), "movement"),
         (&next, None, "retreat position"),
     ] {
-        let svg = render::svg(&map, &scene(pos, res, what)).unwrap();
+        let svg = render::svg(&map, &scene(pos, res, what, true)).unwrap();
         let doc = parse(&svg);
         let group = doc
             .descendants()
@@ -578,7 +511,10 @@ fn dislodged_units_are_drawn_beside_their_province_with_their_retreats() {
 /// Play the example game (examples/game/) into a game file; returns it.
 fn play_example(dir: &Path) -> PathBuf {
     let game = dir.join("demo.yaml");
-    ok(&arbiter(&["new", game.to_str().unwrap(), "--name", "demo"]));
+    code(
+        &arbiter(&["new", game.to_str().unwrap(), "--name", "demo"]),
+        0,
+    );
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/game");
     let mut phases: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
@@ -610,7 +546,7 @@ fn play_example(dir: &Path) -> PathBuf {
             args.push("--accept".into());
         }
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        ok(&arbiter(&args));
+        code(&arbiter(&args), 0);
         parse(&std::fs::read_to_string(&svg).unwrap());
         if k == 0 {
             let bytes = std::fs::read(&png).unwrap();
@@ -637,29 +573,25 @@ fn every_phase_of_the_example_game_has_a_sheet_and_a_picture() {
     ];
     for (k, phase) in phases.iter().enumerate() {
         let sheet = arbiter(&["history", g, phase]);
-        ok(&sheet);
+        code(&sheet, 0);
         assert!(!sheet.stdout.is_empty());
         let out = dir.join(format!("{k}.svg"));
-        ok(&arbiter(&[
-            "render",
-            g,
-            "--phase",
-            phase,
-            "-o",
-            out.to_str().unwrap(),
-        ]));
+        code(
+            &arbiter(&["render", g, "--phase", phase, "-o", out.to_str().unwrap()]),
+            0,
+        );
         let svg = std::fs::read_to_string(&out).unwrap();
         parse(&svg);
         // The graph view's labels clear of every unit and retreat arrow (the board
         // view's are held by tests/it/board_picture.rs).
         let graph = arbiter(&["render", g, "--phase", phase, "--graph"]);
-        ok(&graph);
+        code(&graph, 0);
         assert_labels_clear(&String::from_utf8(graph.stdout).unwrap(), phase);
         // `judge --svg` drew the same picture when the phase was judged.
         let judged = std::fs::read_to_string(dir.join(format!("judged-{k}.svg"))).unwrap();
         assert_eq!(svg, judged, "{phase}");
         let png = arbiter(&["render", g, "--phase", phase, "--png"]);
-        ok(&png);
+        code(&png, 0);
         assert!(
             render::RasterPixmap::decode_png(&png.stdout).is_ok(),
             "{phase}"
@@ -667,7 +599,7 @@ fn every_phase_of_the_example_game_has_a_sheet_and_a_picture() {
     }
     // The default is the last phase judged.
     let last = arbiter(&["render", g]);
-    ok(&last);
+    code(&last, 0);
     let expected = std::fs::read_to_string(dir.join("7.svg")).unwrap();
     assert_eq!(String::from_utf8(last.stdout).unwrap(), expected);
     // Fall 1901 has orders that failed and a unit dislodged.
@@ -682,10 +614,10 @@ fn render_errors_name_the_problem_and_the_fix() {
     let dir = temp_dir("errors");
     let game = dir.join("demo.yaml");
     let g = game.to_str().unwrap();
-    ok(&arbiter(&["new", g, "--name", "demo"]));
+    code(&arbiter(&["new", g, "--name", "demo"]), 0);
     // Nothing judged: the current position is drawn.
     let o = arbiter(&["render", g]);
-    ok(&o);
+    code(&o, 0);
     parse(&String::from_utf8(o.stdout).unwrap());
 
     let o = arbiter(&["render", g, "--phase", "Fall 1903"]);
@@ -723,7 +655,7 @@ fn render_errors_name_the_problem_and_the_fix() {
     let orders = dir.join("orders.txt");
     std::fs::write(&orders, "A Par - Burgandi\nA Mar - Spa\nA Ven Xyzzy\n").unwrap();
     let o = arbiter(&["render", "--orders", orders.to_str().unwrap()]);
-    ok(&o);
+    code(&o, 0);
     assert!(stderr(&o).contains("could not be read"), "{}", stderr(&o));
     let svg = String::from_utf8(o.stdout).unwrap();
     assert!(parse(&svg).descendants().any(|n| has_class(&n, "move")));
@@ -745,7 +677,7 @@ fn map_show_svg_draws_the_graph_and_rings_the_problems() {
         out.to_str().unwrap(),
         "--graph",
     ]);
-    ok(&o);
+    code(&o, 0);
     let svg = std::fs::read_to_string(&out).unwrap();
     let doc = parse(&svg);
     let map = Map::standard();
@@ -793,7 +725,7 @@ fn map_show_svg_draws_the_graph_and_rings_the_problems() {
         "--svg",
         out.to_str().unwrap(),
     ]);
-    ok(&o);
+    code(&o, 0);
     let svg = std::fs::read_to_string(&out).unwrap();
     let doc = parse(&svg);
     let rings = doc

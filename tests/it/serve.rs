@@ -33,11 +33,31 @@ fn referee(s: &Served) -> String {
     s.referee.clone().unwrap()
 }
 
+/// A new game in a fresh temporary folder, served: the game file's path and the server.
+fn served(tag: &str) -> (String, Served) {
+    let game = new_game(&temp_dir(tag));
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    (game, s)
+}
+
+/// Judge `phase` from the referee's page; the answer must be 200. Its JSON.
+fn judge(s: &Served, phase: &str) -> serde_json::Value {
+    let a = post_json(&format!("{}/judge", referee(s)), &json!({ "phase": phase }));
+    assert_eq!(a.status, 200, "{}", a.body);
+    a.json()
+}
+
 fn submit(link: &str, phase: &str, text: &str) -> crate::common::http::Answer {
     post_json(
         &format!("{link}/orders"),
         &json!({ "phase": phase, "text": text }),
     )
+}
+
+/// Submit orders on a player's page; the answer must be 200.
+fn submitted(link: &str, phase: &str, text: &str) {
+    let a = submit(link, phase, text);
+    assert_eq!(a.status, 200, "{}", a.body);
 }
 
 /// The outcome recorded for `order` of `power` in history entry `k`.
@@ -52,9 +72,7 @@ fn outcome(y: &serde_yaml::Value, k: usize, power: &str, order: &str) -> String 
 
 #[test]
 fn seven_players_submit_at_once_and_every_order_is_kept() {
-    let dir = temp_dir("serve-seven");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-seven");
     assert_eq!(s.links.len(), 7);
     let barrier = Arc::new(Barrier::new(7));
     let threads: Vec<_> = OPENINGS
@@ -91,12 +109,7 @@ fn seven_players_submit_at_once_and_every_order_is_kept() {
         .all(|p| p["in"] == true));
     assert!(!r.to_string().contains("A Par - Bur"));
     // Judged as `arbiter judge` judges: the rules' outcomes.
-    let a = post_json(
-        &format!("{}/judge", referee(&s)),
-        &json!({ "phase": SPRING }),
-    );
-    assert_eq!(a.status, 200, "{}", a.body);
-    assert_eq!(a.json()["phase"], "Fall 1901 movement");
+    assert_eq!(judge(&s, SPRING)["phase"], "Fall 1901 movement");
     let y = game_yaml(&game);
     assert_eq!(y["phase"].as_str(), Some("Fall 1901 movement"));
     assert!(y["serve"].get("pending").is_none());
@@ -131,9 +144,7 @@ fn seven_players_submit_at_once_and_every_order_is_kept() {
 
 #[test]
 fn a_wrong_or_missing_token_gets_403_and_changes_nothing() {
-    let dir = temp_dir("serve-token");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-token");
     let before = std::fs::read(&game).unwrap();
     let wrong = format!("{}p/{}", s.base, "0".repeat(32));
     let a = submit(&wrong, SPRING, "A Par - Bur");
@@ -186,9 +197,7 @@ fn a_wrong_or_missing_token_gets_403_and_changes_nothing() {
 
 #[test]
 fn a_player_cannot_order_another_powers_units() {
-    let dir = temp_dir("serve-foreign");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-foreign");
     let before = std::fs::read(&game).unwrap();
     let france = &s.links["france"];
     // Germany's army, on France's page: the judge's own error.
@@ -230,9 +239,7 @@ fn a_player_cannot_order_another_powers_units() {
 
 #[test]
 fn oversized_and_malformed_requests_get_4xx() {
-    let dir = temp_dir("serve-malformed");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-malformed");
     let before = std::fs::read(&game).unwrap();
     let france = &s.links["france"];
     let big = vec![b'a'; 200 * 1024];
@@ -291,11 +298,9 @@ fn oversized_and_malformed_requests_get_4xx() {
 
 #[test]
 fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
-    let dir = temp_dir("serve-race");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-race");
     let france = s.links["france"].clone();
-    assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
+    submitted(&france, SPRING, "A Par - Bur\n");
     let racer = std::thread::spawn(move || {
         let mut answers = Vec::new();
         loop {
@@ -308,11 +313,7 @@ fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
         }
     });
     std::thread::sleep(std::time::Duration::from_millis(50));
-    let a = post_json(
-        &format!("{}/judge", referee(&s)),
-        &json!({ "phase": SPRING }),
-    );
-    assert_eq!(a.status, 200, "{}", a.body);
+    judge(&s, SPRING);
     let answers = racer.join().unwrap();
     let last = answers.last().unwrap();
     assert!(answers[..answers.len() - 1].iter().all(|a| a.status == 200));
@@ -333,12 +334,10 @@ fn a_submission_racing_judge_is_refused_and_sees_the_new_phase() {
 
 #[test]
 fn killed_and_restarted_the_server_keeps_pending_orders_and_links() {
-    let dir = temp_dir("serve-kill");
-    let game = new_game(&dir);
-    let mut s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, mut s) = served("serve-kill");
     let france = s.links["france"].clone();
     let referee_link = referee(&s);
-    assert_eq!(submit(&france, SPRING, "A Par - Bur\n").status, 200);
+    submitted(&france, SPRING, "A Par - Bur\n");
     s.kill();
     let s2 = Served::start(std::path::Path::new(&game), &[]);
     assert!(s2.referee.is_none(), "a restart does not change the links");
@@ -392,10 +391,7 @@ fn cli_commands_that_change_the_game_refuse_while_it_is_served() {
     // Stopped (even killed), the game is the referee's again. Orders submitted on the
     // pages and not judged there are not silently lost: judging from the command line
     // says they were not used.
-    assert_eq!(
-        submit(&s.links["germany"], SPRING, "A Mun - Ruh\n").status,
-        200
-    );
+    submitted(&s.links["germany"], SPRING, "A Mun - Ruh\n");
     s.kill();
     let o = arbiter(&["judge", &game, &orders]);
     code(&o, 0);
@@ -428,32 +424,21 @@ fn a_damaged_serve_key_is_refused_by_name() {
 /// the players' pages, and judged from the referee's.
 #[test]
 fn a_table_plays_spring_to_winter_1901_over_http() {
-    let dir = temp_dir("serve-year");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
-    let judge = |phase: &str| {
-        let a = post_json(
-            &format!("{}/judge", referee(&s)),
-            &json!({ "phase": phase }),
-        );
-        assert_eq!(a.status, 200, "{}", a.body);
-        a.json()
-    };
+    let (game, s) = served("serve-year");
+    let judge = |phase: &str| judge(&s, phase);
     for (power, text) in OPENINGS {
-        assert_eq!(submit(&s.links[power], SPRING, text).status, 200);
+        submitted(&s.links[power], SPRING, text);
     }
     assert_eq!(judge(SPRING)["phase"], "Fall 1901 movement");
     // Fall: France takes Portugal, Germany Holland and Belgium; the Austrian army in
     // Serbia and the Turkish one in Bulgaria stay, so those centres change hands too.
     let fall = "Fall 1901 movement";
-    let a = submit(&s.links["france"], fall, "F Mao - Por\nA Spa H\nA Bur H\n");
-    assert_eq!(a.status, 200, "{}", a.body);
-    let a = submit(
+    submitted(&s.links["france"], fall, "F Mao - Por\nA Spa H\nA Bur H\n");
+    submitted(
         &s.links["germany"],
         fall,
         "A Kie - Hol\nA Ruh - Bel\nF Den H\n",
     );
-    assert_eq!(a.status, 200, "{}", a.body);
     assert_eq!(judge(fall)["phase"], "Winter 1901 adjustment");
     // Winter: each page says what its power builds, and lists the builds it may order.
     let winter = "Winter 1901 adjustment";
@@ -466,14 +451,12 @@ fn a_table_plays_spring_to_winter_1901_over_http() {
     // A build in another power's centre is refused on the page, with the judge's reason.
     let a = submit(&s.links["germany"], winter, "Build A Par\n");
     assert_eq!(a.status, 422, "{}", a.body);
-    let a = submit(&s.links["france"], winter, "Build A Par\nBuild F Bre\n");
-    assert_eq!(a.status, 200, "{}", a.body);
-    let a = submit(
+    submitted(&s.links["france"], winter, "Build A Par\nBuild F Bre\n");
+    submitted(
         &s.links["germany"],
         winter,
         "Build A Ber\nBuild F Kie\nBuild A Mun\n",
     );
-    assert_eq!(a.status, 200, "{}", a.body);
     // Austria and Turkey order nothing: their builds are waived.
     assert_eq!(judge(winter)["phase"], "Spring 1902 movement");
     let o = arbiter(&["status", &game, "--format", "json"]);
@@ -503,18 +486,12 @@ fn a_table_plays_spring_to_winter_1901_over_http() {
 
 #[test]
 fn the_referee_explains_prints_and_undoes() {
-    let dir = temp_dir("serve-referee");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (game, s) = served("serve-referee");
     let r = referee(&s);
     let a = post_json(&format!("{r}/explain"), &json!({ "province": "bur" }));
     assert_eq!(a.status, 409, "nothing judged yet: {}", a.body);
-    assert_eq!(
-        submit(&s.links["france"], SPRING, "A Par - Bur\n").status,
-        200
-    );
-    let a = post_json(&format!("{r}/judge"), &json!({ "phase": SPRING }));
-    assert_eq!(a.status, 200, "{}", a.body);
+    submitted(&s.links["france"], SPRING, "A Par - Bur\n");
+    judge(&s, SPRING);
     // Explain, as `arbiter explain GAME bur`.
     let a = post_json(&format!("{r}/explain"), &json!({ "province": "Burgundy" }));
     assert_eq!(a.status, 200, "{}", a.body);
@@ -583,9 +560,7 @@ fn an_idle_or_half_sent_connection_is_closed() {
 
 #[test]
 fn the_referees_page_shows_links_on_the_address_it_was_opened_with() {
-    let dir = temp_dir("serve-host");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
+    let (_game, s) = served("serve-host");
     let r = referee(&s);
     let path = r
         .strip_prefix("http://")
@@ -624,34 +599,16 @@ fn the_referees_page_shows_links_on_the_address_it_was_opened_with() {
 /// retreat is refused with the judge's reason, a legal one is judged.
 #[test]
 fn a_retreat_is_ordered_on_the_players_page() {
-    let dir = temp_dir("serve-retreat");
-    let game = new_game(&dir);
-    let s = Served::start(std::path::Path::new(&game), &[]);
-    let judge = |phase: &str| {
-        let a = post_json(
-            &format!("{}/judge", referee(&s)),
-            &json!({ "phase": phase }),
-        );
-        assert_eq!(a.status, 200, "{}", a.body);
-        a.json()["phase"].as_str().unwrap().to_string()
-    };
+    let (game, s) = served("serve-retreat");
+    let judge = |phase: &str| judge(&s, phase)["phase"].as_str().unwrap().to_string();
     let (france, germany) = (&s.links["france"], &s.links["germany"]);
-    assert_eq!(
-        submit(france, SPRING, "A Par - Pic\nA Mar - Bur\n").status,
-        200
-    );
-    assert_eq!(
-        submit(germany, SPRING, "A Mun - Ruh\nA Ber - Mun\n").status,
-        200
-    );
+    submitted(france, SPRING, "A Par - Pic\nA Mar - Bur\n");
+    submitted(germany, SPRING, "A Mun - Ruh\nA Ber - Mun\n");
     assert_eq!(judge(SPRING), "Fall 1901 movement");
     // Fall: the army of Ruhr, supported from Munich, dislodges the French army in
     // Burgundy.
     let fall = "Fall 1901 movement";
-    assert_eq!(
-        submit(germany, fall, "A Ruh - Bur\nA Mun S A Ruh - Bur\n").status,
-        200
-    );
+    submitted(germany, fall, "A Ruh - Bur\nA Mun S A Ruh - Bur\n");
     assert_eq!(judge(fall), "Fall 1901 retreat");
     // It may retreat to Belgium, Gascony, Marseilles or Paris: not to Ruhr (whence the
     // attack came), Munich or Picardy (held).
@@ -668,7 +625,7 @@ fn a_retreat_is_ordered_on_the_players_page() {
     let a = submit(france, retreat, "A Bur - Ruh\n");
     assert_eq!(a.status, 422, "{}", a.body);
     has(&a.body, "may retreat to");
-    assert_eq!(submit(france, retreat, "A Bur - Par\n").status, 200);
+    submitted(france, retreat, "A Bur - Par\n");
     // No centre changed hands, so nobody builds or removes: Winter 1901 is skipped.
     assert_eq!(judge(retreat), "Spring 1902 movement");
     let o = arbiter(&["status", &game, "--format", "json"]);
@@ -676,5 +633,30 @@ fn a_retreat_is_ordered_on_the_players_page() {
     assert_eq!(
         crate::common::units_of(&v, "france"),
         ["A PAR", "A PIC", "F BRE"]
+    );
+}
+
+/// The two pages load the script they share before their own, and every script they
+/// name is served.
+#[test]
+fn the_pages_scripts_are_served() {
+    let (_game, s) = served("serve-scripts");
+    for (page, own) in [
+        (referee(&s), "referee"),
+        (s.links["france"].clone(), "player"),
+    ] {
+        let html = get(&page).body;
+        let common = html.find("<script src=\"/static/common.js\"></script>");
+        let mine = html.find(&format!("<script src=\"/static/{own}.js\"></script>"));
+        assert!(common.is_some() && common < mine, "{html}");
+    }
+    for script in ["common", "player", "referee"] {
+        let a = get(&format!("http://{}/static/{script}.js", s.host()));
+        assert_eq!(a.status, 200, "{script}.js");
+        has(&a.body, "'use strict';");
+    }
+    has(
+        &get(&format!("http://{}/static/common.js", s.host())).body,
+        "const ArbiterPage",
     );
 }

@@ -40,6 +40,7 @@ fn idle() -> std::time::Duration {
 }
 
 const CSS: &str = include_str!("app.css");
+const COMMON_JS: &str = include_str!("common.js");
 const PLAYER_JS: &str = include_str!("player.js");
 const REFEREE_JS: &str = include_str!("referee.js");
 const PLAYER_HTML: &str = include_str!("player.html");
@@ -99,6 +100,10 @@ pub fn router(server: S) -> Router {
     Router::new()
         .route("/", get(|| async { html(INDEX_HTML) }))
         .route("/static/app.css", get(|| async { asset("text/css", CSS) }))
+        .route(
+            "/static/common.js",
+            get(|| async { asset("text/javascript", COMMON_JS) }),
+        )
         .route(
             "/static/player.js",
             get(|| async { asset("text/javascript", PLAYER_JS) }),

@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use super::game::{centres_out, explained, judge_orders, province, record_and_save, rejudged};
 use super::game::{status_text, CentresFormat};
+use super::render::esc;
 use super::store::{self, Loaded};
 use super::write::SERVER_MARK;
 use super::{Fatal, EXIT_OK};
@@ -898,22 +899,6 @@ pub fn qr(
         .render::<qrcode::render::svg::Color>()
         .min_dimensions(200, 200)
         .build())
-}
-
-/// Escape text for HTML.
-pub fn esc(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// `GET /r/TOKEN/print`: the last sheet and its picture, for printing.

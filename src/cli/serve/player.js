@@ -2,23 +2,14 @@
 // A player's page: the state every 2 s (204 when nothing changed), the orders checked
 // by the server as they are typed, submitted as JSON.
 (function () {
-  const base = location.pathname.replace(/\/+$/, '') + '/';
-  const $ = (id) => document.getElementById(id);
+  const page = ArbiterPage;
+  const $ = page.$;
+  const api = page.api;
   let version = 0;
-  let boardShown = null;
   let phase = null;
   let typed = false;
   let checkTimer = null;
   let checkSeq = 0;
-
-  async function api(path, opts) {
-    const r = await fetch(base + path, Object.assign({ cache: 'no-store' }, opts || {}));
-    let body = null;
-    if (r.status !== 204) {
-      try { body = await r.json(); } catch (e) { body = null; }
-    }
-    return { status: r.status, body: body };
-  }
 
   function notice(text) {
     const n = $('notice');
@@ -153,29 +144,12 @@
     }
     $('order-box').hidden = !!s.over;
     legal(s.legal || []);
-    if (s.last) {
-      $('results').hidden = false;
-      $('results-title').textContent = 'Results: ' + s.last.phase;
-      $('sheet').textContent = s.last.sheet;
-    } else {
-      $('results').hidden = true;
-    }
-    if (s.board !== boardShown) {
-      boardShown = s.board;
-      $('board').src = base + 'board.svg?v=' + s.board;
-    }
+    page.showResultsAndBoard(s);
   }
 
-  async function poll() {
-    try {
-      const r = await api('state?v=' + version);
-      if (r.status === 200 && r.body) show(r.body);
-      else if (r.status === 403) notice(r.body && r.body.error);
-    } catch (e) { /* the next poll tries again */ }
-  }
+  const poll = page.poller(function () { return version; }, show, notice);
 
   $('orders').addEventListener('input', scheduleCheck);
   $('submit').addEventListener('click', submit);
-  poll();
-  setInterval(poll, 2000);
+  page.start(poll);
 })();

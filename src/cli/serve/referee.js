@@ -2,21 +2,13 @@
 // The referee's page: the state every 2 s (204 when nothing changed); Judge, Undo,
 // Explain, new links and QR codes.
 (function () {
-  const base = location.pathname.replace(/\/+$/, '') + '/';
-  const $ = (id) => document.getElementById(id);
+  const page = ArbiterPage;
+  const base = page.base;
+  const $ = page.$;
+  const api = page.api;
   let version = 0;
-  let boardShown = null;
   let phase = null;
   const openLinks = {};
-
-  async function api(path, opts) {
-    const r = await fetch(base + path, Object.assign({ cache: 'no-store' }, opts || {}));
-    let body = null;
-    if (r.status !== 204) {
-      try { body = await r.json(); } catch (e) { body = null; }
-    }
-    return { status: r.status, body: body };
-  }
 
   function post(path, data) {
     return api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(data) });
@@ -112,27 +104,11 @@
     $('status-text').textContent = s.status;
     $('centres').textContent = s.centres;
     history(s.history);
-    if (s.last) {
-      $('results').hidden = false;
-      $('results-title').textContent = 'Results: ' + s.last.phase;
-      $('sheet').textContent = s.last.sheet;
-    } else {
-      $('results').hidden = true;
-    }
     $('judge').disabled = !!s.over;
-    if (s.board !== boardShown) {
-      boardShown = s.board;
-      $('board').src = base + 'board.svg?v=' + s.board;
-    }
+    page.showResultsAndBoard(s);
   }
 
-  async function poll() {
-    try {
-      const r = await api('state?v=' + version);
-      if (r.status === 200 && r.body) show(r.body);
-      else if (r.status === 403) message(r.body && r.body.error);
-    } catch (e) { /* the next poll tries again */ }
-  }
+  const poll = page.poller(function () { return version; }, show, message);
 
   async function judge(accept) {
     $('judge').disabled = true;
@@ -177,6 +153,5 @@
     out.textContent = r.status === 200 ? r.body.text : ((r.body && r.body.error) || ('Refused (' + r.status + ')'));
   });
   $('print').href = base + 'print';
-  poll();
-  setInterval(poll, 2000);
+  page.start(poll);
 })();

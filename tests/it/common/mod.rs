@@ -28,6 +28,7 @@ pub fn arbiter_bytes(args: &[&str], stdin: Option<&[u8]>) -> Output {
 pub mod convoy_board;
 #[cfg(feature = "serve")]
 pub mod http;
+pub mod svg;
 #[cfg(feature = "serve")]
 pub mod webdriver;
 
