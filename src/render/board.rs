@@ -291,24 +291,7 @@ fn labels(
     for d in drawn.iter().filter(|d| d.retreats.is_some()) {
         placer.soft.push(Rect::around(d.at, 1.4 * UNIT, 1.4 * UNIT));
     }
-    let mut labels = String::new();
-    let mut leaders = String::new();
-    let _ = writeln!(
-        labels,
-        "<g id=\"labels\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">",
-        n(FONT)
-    );
-    let _ = writeln!(
-        leaders,
-        "<g id=\"leaders\" stroke=\"#555555\" stroke-width=\"0.8\">"
-    );
-    overlay::retreat_labels(
-        &mut placer,
-        retreat_labels,
-        &mut labels,
-        &mut leaders,
-        1.9 * UNIT,
-    );
+    let (mut labels, mut leaders) = overlay::open_labels(&mut placer, retreat_labels, 1.9 * UNIT);
     for p in map.provs() {
         let Some(shape) = d.shape(p) else { continue };
         let prov = map.province(p);

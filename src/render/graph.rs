@@ -243,24 +243,7 @@ fn labels(
             placer.lines.push((d.at, lay.point(l)));
         }
     }
-    let mut labels = String::new();
-    let mut leaders = String::new();
-    let _ = writeln!(
-    labels,
-    "<g id=\"labels\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">",
-    n(FONT)
-);
-    let _ = writeln!(
-        leaders,
-        "<g id=\"leaders\" stroke=\"#555555\" stroke-width=\"0.8\">"
-    );
-    overlay::retreat_labels(
-        &mut placer,
-        retreat_labels,
-        &mut labels,
-        &mut leaders,
-        1.45 * UNIT,
-    );
+    let (mut labels, mut leaders) = overlay::open_labels(&mut placer, retreat_labels, 1.45 * UNIT);
     // Province labels go most crowded first (they have the fewest places), each
     // with its named coasts; they are written in the map's order.
     let crowd = |p: Prov| {

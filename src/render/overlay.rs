@@ -478,9 +478,31 @@ fn retreat_option(o: &mut String, from: Pt, to: Pt, colour: &str) {
     );
 }
 
+/// The label and leader groups opened, with the retreat lists placed first (clear
+/// `clear` of their dislodged unit): both views then add their province labels.
+pub(super) fn open_labels(
+    placer: &mut Placer,
+    list: &[(String, Pt)],
+    clear: f64,
+) -> (String, String) {
+    let mut labels = String::new();
+    let mut leaders = String::new();
+    let _ = writeln!(
+        labels,
+        "<g id=\"labels\" font-size=\"{}\" text-anchor=\"middle\" fill=\"{INK}\" stroke=\"#ffffff\" stroke-width=\"2.5\" stroke-linejoin=\"round\" paint-order=\"stroke\">",
+        n(FONT)
+    );
+    let _ = writeln!(
+        leaders,
+        "<g id=\"leaders\" stroke=\"#555555\" stroke-width=\"0.8\">"
+    );
+    retreat_labels(placer, list, &mut labels, &mut leaders, clear);
+    (labels, leaders)
+}
+
 /// Place the retreat lists' labels (before any other label: they have the fewest
 /// places); write them to `labels` and their leader lines to `leaders`.
-pub(super) fn retreat_labels(
+fn retreat_labels(
     placer: &mut Placer,
     list: &[(String, Pt)],
     labels: &mut String,
