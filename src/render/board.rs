@@ -119,16 +119,16 @@ pub(super) fn board(map: &Map, scene: &Scene, d: &Drawing) -> String {
     };
     let (leaders, labels) = labels(map, d, &fr, &lay, &drawn, placer, &retreat_labels);
     let problems = super::graph::problems(scene, &lay);
-    let parts = [
+    let body = super::svg::layers(
         under,
-        format!("<g id=\"orders\">\n{}</g>\n", orders.arrows),
+        &orders.arrows,
         units,
-        format!("<g id=\"marks\">\n{marks}</g>\n"),
+        &marks,
         leaders,
         labels,
         problems,
-    ];
-    assemble(map, scene, &fr, &parts.concat())
+    );
+    assemble(map, scene, &fr, &body)
 }
 
 /// Path data of rings in the picture: `M x,y L x,y … Z` per ring.

@@ -33,16 +33,16 @@ pub(super) fn graph(map: &Map, scene: &Scene) -> String {
     let (units, retreat_labels) = overlay::units(map, &lay, &drawn, &mut marks, View::Graph);
     let (leaders, labels) = labels(map, &lay, &drawn, orders.lines, &retreat_labels);
     let problems = problems(scene, &lay);
-    let parts = [
+    let body = super::svg::layers(
         under,
-        format!("<g id=\"orders\">\n{}</g>\n", orders.arrows),
+        &orders.arrows,
         units,
-        format!("<g id=\"marks\">\n{marks}</g>\n"),
+        &marks,
         leaders,
         labels,
         problems,
-    ];
-    assemble(map, scene, &lay, &parts.concat())
+    );
+    assemble(map, scene, &lay, &body)
 }
 
 /// Edges: per pair of provinces, army and fleet, between the locations they join.

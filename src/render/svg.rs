@@ -605,3 +605,27 @@ pub(super) fn document(title: &str, (width, height): Point, board: &str, legend:
     body.push_str("</svg>\n");
     body
 }
+
+/// The board's layers, bottom to top, as both views stack them: what lies under the
+/// units (provinces or graph, centres), the order arrows, the units, the marks on
+/// them (crosses), label leaders, labels, and the problems' rings on top.
+pub(super) fn layers(
+    under: String,
+    arrows: &str,
+    units: String,
+    marks: &str,
+    leaders: String,
+    labels: String,
+    problems: String,
+) -> String {
+    [
+        under,
+        format!("<g id=\"orders\">\n{arrows}</g>\n"),
+        units,
+        format!("<g id=\"marks\">\n{marks}</g>\n"),
+        leaders,
+        labels,
+        problems,
+    ]
+    .concat()
+}
