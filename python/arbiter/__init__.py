@@ -262,16 +262,19 @@ def render(
     current: bool = False,
     title: Optional[str] = None,
     map: Optional[str] = None,
+    width: Optional[int] = None,
 ) -> bytes:
     """A picture of a phase: SVG (UTF-8 bytes) or PNG bytes (``format='png'``). Given a
     ``Game`` alone: its last processed phase with its orders and outcomes (``current``:
-    the position now); given a position and orders: that phase judged."""
+    the position now); given a position and orders: that phase judged. A PNG is
+    ``width`` pixels wide (default 1600, or four fifths of the SVG's width when that is
+    more, as for world1914)."""
     if format not in ("svg", "png"):
         raise ValueError(f"format must be 'svg' or 'png', not {format!r}")
     game = _judged_game(position, orders, rules, map)
     svg = _arbiter.render_svg(game, current, title)
     if format == "png":
-        return _arbiter.svg_to_png(svg)
+        return _arbiter.svg_to_png(svg, width)
     return svg.encode("utf-8")
 
 

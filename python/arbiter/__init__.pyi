@@ -227,6 +227,7 @@ def render(
     current: bool = False,
     title: Optional[str] = None,
     map: Optional[str] = None,
+    width: Optional[int] = None,
 ) -> bytes: ...
 def batch(
     lines: Iterable[Union[str, Mapping[str, Any]]],

@@ -230,11 +230,17 @@ fn selfplay<'py>(
     Ok(out)
 }
 
-/// Render an SVG text as PNG bytes.
+/// Render an SVG text as PNG bytes, `width` pixels wide (default: 1600, or four
+/// fifths of the SVG's width when that is more).
 #[pyfunction]
-fn svg_to_png<'py>(py: Python<'py>, svg: &str) -> PyResult<Bound<'py, PyBytes>> {
+#[pyo3(signature = (svg, width=None))]
+fn svg_to_png<'py>(
+    py: Python<'py>,
+    svg: &str,
+    width: Option<u32>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let png = py
-        .allow_threads(|| arbiter::render::png(svg))
+        .allow_threads(|| arbiter::render::png_width(svg, width))
         .map_err(|e| ArbiterError::new_err(e.to_string()))?;
     Ok(PyBytes::new(py, &png))
 }

@@ -205,6 +205,9 @@ def test_explain_and_render():
     assert svg.startswith(b"<svg") or b"<svg" in svg[:200]
     png = arbiter.render(g, format="png")
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    # The classic board's PNG is 1600 pixels wide unless asked (IHDR width, big-endian).
+    assert int.from_bytes(png[16:20], "big") == 1600
+    assert int.from_bytes(arbiter.render(g, format="png", width=800)[16:20], "big") == 800
     # A position and orders, not a game.
     text = arbiter.explain(
         {"units": {"france": ["A PAR"], "germany": ["A MUN"]}},

@@ -156,7 +156,7 @@ fn write_still(dir: &Path, s: &Still) -> Result<(), Fatal> {
     write_bytes(Some(&file(dir, &s.stem, ".svg")), s.svg.as_bytes())?;
     write_bytes(
         Some(&file(dir, &s.stem, ".png")),
-        &render::png(&s.svg).map_err(raster)?,
+        &render::png_width(&s.svg, None).map_err(raster)?,
     )?;
     let page = render::page::page(&s.svg, &s.title, &s.sheet).map_err(raster)?;
     if page.cut > 0 {

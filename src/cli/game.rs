@@ -597,12 +597,14 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
     let pictures = [(&args.svg, false, ""), (&args.png, true, " --png")];
     for (path, png, flag) in pictures {
         if let (Some(path), Some(svg)) = (path, &picture) {
-            super::render::write_picture(Some(path), svg, png).map_err(|Fatal(e)| {
-                Fatal(format!(
-                    "{e} (the phase was judged and `{shown}` saved; draw it again with \
+            super::render::write_picture(Some(path), svg, png.then_some(None)).map_err(
+                |Fatal(e)| {
+                    Fatal(format!(
+                        "{e} (the phase was judged and `{shown}` saved; draw it again with \
                      `arbiter render {shown}{flag} -o FILE`)"
-                ))
-            })?;
+                    ))
+                },
+            )?;
         }
     }
     let next = match game.over {

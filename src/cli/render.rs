@@ -51,6 +51,15 @@ pub struct RenderArgs {
     /// Write a PNG image instead of SVG.
     #[arg(long)]
     pub png: bool,
+    /// The PNG's width in pixels (its height follows). By default 1600, which fits a
+    /// screen, or four fifths of the SVG's width when that is more (world1914: 2560).
+    #[arg(
+        long,
+        value_name = "PX",
+        value_parser = clap::value_parser!(u32).range(i64::from(*render::PNG_WIDTHS.start())..=i64::from(*render::PNG_WIDTHS.end())),
+        requires = "png"
+    )]
+    pub width: Option<u32>,
     /// Draw the map's graph (provinces as nodes joined by every adjacency) instead of
     /// the board (the map's drawing: provinces as shapes, coloured by owner).
     #[arg(long)]
@@ -94,17 +103,24 @@ pub fn run(args: &RenderArgs) -> Result<i32, Fatal> {
         Some(path) => from_game(path, args.phase.as_deref(), args.graph)?,
         None => from_position(args)?,
     };
-    write_picture(args.output.as_deref(), &svg, args.png)?;
+    write_picture(args.output.as_deref(), &svg, args.png.then_some(args.width))?;
     Ok(EXIT_OK)
 }
 
-/// Write an SVG, or the PNG of it.
-pub fn write_picture(path: Option<&Path>, svg: &str, png: bool) -> Result<(), Fatal> {
-    if png {
-        let bytes = render::png(svg).map_err(|e| Fatal(format!("cannot draw the PNG: {e}")))?;
-        write_bytes(path, &bytes)
-    } else {
-        write_bytes(path, svg.as_bytes())
+/// Write an SVG, or (`png`) its PNG, as wide as asked or by default as wide as
+/// [`render::png_width`] draws it.
+pub fn write_picture(
+    path: Option<&Path>,
+    svg: &str,
+    png: Option<Option<u32>>,
+) -> Result<(), Fatal> {
+    match png {
+        Some(width) => {
+            let bytes = render::png_width(svg, width)
+                .map_err(|e| Fatal(format!("cannot draw the PNG: {e}")))?;
+            write_bytes(path, &bytes)
+        }
+        None => write_bytes(path, svg.as_bytes()),
     }
 }
 

@@ -72,7 +72,7 @@ pub fn frame(map: &Map, d: &Drawing) -> Frame {
         .copied()
         .unwrap_or(w / 8.0)
         .max(w / 2000.0);
-    let width = (w * 4.0 * UNIT / d10).clamp(MIN_WIDTH, MAX_WIDTH);
+    let width = (w * 3.0 * UNIT / d10).clamp(MIN_WIDTH, MAX_WIDTH);
     let scale = width / w;
     let k = legend_scale(width);
     Frame {

@@ -330,35 +330,71 @@ pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
 /// Rasterise an SVG at the scale `scale` gives for its width in user units (pixels
 /// per unit; [`gif`] fits a picture to a width this way).
 pub fn raster_scaled(svg: &str, scale: impl Fn(f32) -> f32) -> Result<RasterPixmap, RasterError> {
-    let mut opt = resvg::usvg::Options {
-        font_family: FONT_FAMILY.to_string(),
-        ..Default::default()
-    };
-    opt.fontdb_mut().load_font_data(FONT.to_vec());
-    let tree =
-        resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| RasterError::Svg(e.to_string()))?;
+    let tree = svg_tree(svg)?;
     let k = scale(tree.size().width());
     let size = tree
         .size()
         .scale_by(k)
         .ok_or(RasterError::Size(0, 0))?
         .to_int_size();
-    let (w, h) = (size.width(), size.height());
+    raster_tree(&tree, size.width(), size.height(), k)
+}
+
+/// The SVG read with the embedded font.
+fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree, RasterError> {
+    let mut opt = resvg::usvg::Options {
+        font_family: FONT_FAMILY.to_string(),
+        ..Default::default()
+    };
+    opt.fontdb_mut().load_font_data(FONT.to_vec());
+    resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| RasterError::Svg(e.to_string()))
+}
+
+/// Draw `tree` scaled by `k` into a `w` by `h` picture (at most 100 million pixels).
+fn raster_tree(
+    tree: &resvg::usvg::Tree,
+    w: u32,
+    h: u32,
+    k: f32,
+) -> Result<RasterPixmap, RasterError> {
     if u64::from(w) * u64::from(h) > 100_000_000 {
         return Err(RasterError::Size(w, h));
     }
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(RasterError::Size(w, h))?;
     resvg::render(
-        &tree,
+        tree,
         resvg::tiny_skia::Transform::from_scale(k, k),
         &mut pixmap.as_mut(),
     );
     Ok(pixmap)
 }
 
-/// Rasterise an SVG to PNG bytes.
+/// Rasterise an SVG to PNG bytes at its own size (1 pixel per user unit): the
+/// printable page, which is drawn at its size in pixels.
 pub fn png(svg: &str) -> Result<Vec<u8>, RasterError> {
     encode_png(&raster(svg)?)
+}
+
+/// How wide a board's PNG is when no width is asked for: about a screen's width, or
+/// four fifths of the SVG's width when that is more (a dense board such as world1914
+/// is drawn wider, and shrunk to 1600 pixels its labels would not read). The SVG is
+/// drawn at the size its symbols need; its PNG is that picture scaled.
+pub const PNG_WIDTH: u32 = 1600;
+
+/// The widths a PNG may be asked for (a picture wider than this is not one to print
+/// or send).
+pub const PNG_WIDTHS: std::ops::RangeInclusive<u32> = 100..=8000;
+
+/// Rasterise an SVG to PNG bytes `width` pixels wide (by default see [`PNG_WIDTH`]),
+/// its height in proportion.
+pub fn png_width(svg: &str, width: Option<u32>) -> Result<Vec<u8>, RasterError> {
+    let tree = svg_tree(svg)?;
+    let (w, h) = (tree.size().width(), tree.size().height());
+    let width = width.unwrap_or_else(|| (0.8 * w).max(PNG_WIDTH as f32).round() as u32);
+    let k = width as f32 / w.max(1.0);
+    // Rounded down, so that a picture with a background covers every pixel.
+    let height = (h * k).floor().clamp(1.0, 1e9) as u32;
+    encode_png(&raster_tree(&tree, width, height, k)?)
 }
 
 /// A rasterised picture as PNG bytes: RGB when every pixel is opaque, else RGBA;

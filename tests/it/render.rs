@@ -330,9 +330,10 @@ owners:
 ";
 
 /// The probes: inside each unit symbol beside the power's shape, inside each centre
-/// marker beside its owner's shape.
-fn probe(map: &Map, pixmap: &render::RasterPixmap, what: &str) {
+/// marker beside its owner's shape, in a picture drawn `k` pixels per unit.
+fn probe(map: &Map, pixmap: &render::RasterPixmap, k: f64, what: &str) {
     let lay = layout(map);
+    let pixel = |p: &render::RasterPixmap, (x, y): (f64, f64)| pixel(p, (x * k, y * k));
     let position = Position::from_yaml(map, PROBE_POSITION).unwrap();
     for u in &position.units {
         let (x, y) = lay.point(u.loc);
@@ -377,7 +378,7 @@ fn png_has_the_power_colours_at_units_and_centres() {
     let position = Position::from_yaml(&map, PROBE_POSITION).unwrap();
     let svg = render::svg(&map, &scene(&position, None, "probe", true)).unwrap();
     let pixmap = render::raster(&svg).unwrap();
-    probe(&map, &pixmap, "library");
+    probe(&map, &pixmap, 1.0, "library");
 
     // The same through the binary's --png.
     let dir = temp_dir("png");
@@ -397,7 +398,10 @@ fn png_has_the_power_colours_at_units_and_centres() {
     let bytes = std::fs::read(&out).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
     let decoded = render::RasterPixmap::decode_png(&bytes).unwrap();
-    probe(&map, &decoded, "--png");
+    // The PNG is 1600 pixels wide (the default), the SVG's picture scaled to it.
+    assert_eq!(decoded.width(), render::PNG_WIDTH);
+    let k = f64::from(decoded.width()) / f64::from(pixmap.width());
+    probe(&map, &decoded, k, "--png");
 }
 
 #[test]
