@@ -223,7 +223,8 @@ impl PhaseResult {
 
 /// Per unit of `units`: its first order whose outcome is not illegal.
 fn orders_of_units(units: usize, orders: &[OrderResult]) -> Vec<Option<usize>> {
-    let mut order_of = vec![None; units];
+    // Not `vec![None; units]`: a zeroed allocation takes the allocator's slow path.
+    let mut order_of: Vec<Option<usize>> = std::iter::repeat_n(None, units).collect();
     for (k, r) in orders.iter().enumerate() {
         if let Some(slot) = r.unit.and_then(|u| order_of.get_mut(u)) {
             if slot.is_none() && !matches!(r.outcome, Outcome::Illegal(_)) {

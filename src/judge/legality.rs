@@ -14,6 +14,8 @@
 // input.
 #![allow(clippy::indexing_slicing)]
 
+use std::cell::Cell;
+
 use super::convoy;
 use super::outcome::{Illegal, OrderResult, Outcome};
 use super::{ConvoyIntent, Rules};
@@ -48,29 +50,87 @@ pub(crate) enum Eff {
     },
 }
 
-/// The orders bound to units, ready for the resolver.
-pub(crate) struct Checked {
+/// The orders bound to units, ready for the resolver: per-province and per-unit
+/// tables lent by [`with_checked`], and the results and diagnostics, owned.
+pub(crate) struct Checked<'t> {
     /// Per province: the unit in it.
-    pub unit_at: Vec<Option<u16>>,
+    pub unit_at: &'t [Option<u16>],
     /// Per unit: its order.
-    pub eff: Vec<Eff>,
+    pub eff: &'t [Eff],
     /// Per unit: the input order its `eff` came from.
-    pub order_of: Vec<Option<usize>>,
+    pub order_of: &'t [Option<usize>],
     /// (input order, the identical order whose outcome it shares) (4.D.3).
-    pub same_as: Vec<(usize, usize)>,
+    pub same_as: &'t [(usize, usize)],
     /// Per input order: the result so far (illegal ones final).
     pub results: Vec<OrderResult>,
     pub diagnostics: Vec<Diagnostic>,
 }
 
+/// The tables a check fills (see [`Checked`]), kept by the thread for its next phase
+/// so that a phase allocates none of them. Private to this module: [`with_checked`]
+/// lends them to its caller for the length of a call and takes them back.
+#[derive(Default)]
+struct Tables {
+    unit_at: Vec<Option<u16>>,
+    eff: Vec<Eff>,
+    order_of: Vec<Option<usize>>,
+    same_as: Vec<(usize, usize)>,
+}
+
+thread_local! {
+    static TABLES: Cell<Tables> = const {
+        Cell::new(Tables {
+            unit_at: Vec::new(),
+            eff: Vec::new(),
+            order_of: Vec::new(),
+            same_as: Vec::new(),
+        })
+    };
+}
+
+/// Check `orders` against `position` ([`check`]) and hand the result to `then`.
+pub(crate) fn with_checked<R>(
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+    then: impl FnOnce(Checked<'_>) -> R,
+) -> R {
+    let mut tables = TABLES.take();
+    let (results, diagnostics) = check(&mut tables, map, position, orders, rules);
+    let out = then(Checked {
+        unit_at: &tables.unit_at,
+        eff: &tables.eff,
+        order_of: &tables.order_of,
+        same_as: &tables.same_as,
+        results,
+        diagnostics,
+    });
+    TABLES.set(tables);
+    out
+}
+
 /// Bind each order to its unit, judge its legality on its own (DATC 4.E.1) and keep
-/// one order per unit (4.D.3), then decide which moves go by convoy (4.A.3).
-/// Diagnostics come in three groups: every binding problem in input order, then every
-/// illegal order, then every unit with more than one order.
-pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rules) -> Checked {
+/// one order per unit (4.D.3), then decide which moves go by convoy (4.A.3), filling
+/// `tables`. Returns the result of every order and the diagnostics, in three groups:
+/// every binding problem in input order, then every illegal order, then every unit
+/// with more than one order.
+fn check(
+    tables: &mut Tables,
+    map: &Map,
+    position: &Position,
+    orders: &[Order],
+    rules: Rules,
+) -> (Vec<OrderResult>, Vec<Diagnostic>) {
     let units = &position.units;
-    let board = Board::new(map, units, rules);
-    let mut kept = Kept::new(units.len(), orders.len());
+    let Tables {
+        unit_at,
+        eff,
+        order_of,
+        same_as,
+    } = tables;
+    let board = Board::new(map, units, rules, unit_at);
+    let mut kept = Kept::new(eff, order_of, same_as, units.len(), orders.len());
     let mut diagnostics = Vec::new();
     // Diagnostics of orders illegal on their own, reported after every binding one.
     let mut illegal = Vec::new();
@@ -98,22 +158,13 @@ pub(crate) fn check(map: &Map, position: &Position, orders: &[Order], rules: Rul
     diagnostics.append(&mut illegal);
     kept.drop_conflicting(&board, orders, &mut diagnostics);
     let Kept {
-        mut eff,
-        order_of,
-        same_as,
+        eff,
         convoying,
         results,
         ..
     } = kept;
-    convoy_intent(map, units, &board.unit_at, &convoying, &mut eff, rules);
-    Checked {
-        unit_at: board.unit_at,
-        eff,
-        order_of,
-        same_as,
-        results,
-        diagnostics,
-    }
+    convoy_intent(map, units, board.unit_at, &convoying, eff, rules);
+    (results, diagnostics)
 }
 
 /// An order bound to no unit of this phase: its result and why, for the referee.
@@ -123,13 +174,13 @@ struct Unbound {
 }
 
 /// The orders kept so far, one per unit (4.D.3), and the result of every order.
-struct Kept {
+struct Kept<'t> {
     /// Per unit: its first legal order (until a different one makes it hold).
-    eff: Vec<Eff>,
+    eff: &'t mut Vec<Eff>,
     /// Per unit: the input order `eff` came from.
-    order_of: Vec<Option<usize>>,
+    order_of: &'t mut Vec<Option<usize>>,
     /// (input order, the identical earlier order whose outcome it shares).
-    same_as: Vec<(usize, usize)>,
+    same_as: &'t mut Vec<(usize, usize)>,
     /// The provinces of units given different legal orders, and of fleets whose first
     /// legal order is a convoy. Only the unit `unit_at` names in a province is ever
     /// bound to an order, so a province stands for it.
@@ -139,13 +190,25 @@ struct Kept {
     results: Vec<OrderResult>,
 }
 
-impl Kept {
-    /// Nothing kept yet for `units` units, room for the results of `orders` orders.
-    fn new(units: usize, orders: usize) -> Kept {
+impl<'t> Kept<'t> {
+    /// Nothing kept yet for `units` units (in the per-unit tables given), room for the
+    /// results of `orders` orders.
+    fn new(
+        eff: &'t mut Vec<Eff>,
+        order_of: &'t mut Vec<Option<usize>>,
+        same_as: &'t mut Vec<(usize, usize)>,
+        units: usize,
+        orders: usize,
+    ) -> Kept<'t> {
+        eff.clear();
+        eff.resize(units, Eff::Hold);
+        order_of.clear();
+        order_of.resize(units, None);
+        same_as.clear();
         Kept {
-            eff: vec![Eff::Hold; units],
-            order_of: vec![None; units],
-            same_as: Vec::new(),
+            eff,
+            order_of,
+            same_as,
             conflict: ProvSet::EMPTY,
             convoying: ProvSet::EMPTY,
             results: Vec::with_capacity(orders),
@@ -323,7 +386,7 @@ fn convoy_intent(
 struct Board<'a> {
     map: &'a Map,
     /// Per province: the unit in it.
-    unit_at: Vec<Option<u16>>,
+    unit_at: &'a [Option<u16>],
     units: &'a [Unit],
     /// The provinces of the fleets at sea: where a convoy route may run.
     fleets_at_sea: ProvSet,
@@ -331,8 +394,15 @@ struct Board<'a> {
 }
 
 impl<'a> Board<'a> {
-    fn new(map: &'a Map, units: &'a [Unit], rules: Rules) -> Board<'a> {
-        let mut unit_at = vec![None; map.province_count()];
+    /// The board of `units`, its per-province table written into `unit_at`.
+    fn new(
+        map: &'a Map,
+        units: &'a [Unit],
+        rules: Rules,
+        unit_at: &'a mut Vec<Option<u16>>,
+    ) -> Board<'a> {
+        unit_at.clear();
+        unit_at.resize(map.province_count(), None);
         let mut fleets = ProvSet::EMPTY;
         for (i, u) in units.iter().enumerate() {
             let p = map.prov_of(u.loc);

@@ -88,8 +88,9 @@ pub(crate) fn adjudicate_checked(
     orders: &[Order],
     rules: Rules,
 ) -> MovementResult {
-    let checked = legality::check(map, position, orders, rules);
-    resolve::resolve(map, position, checked, rules)
+    legality::with_checked(map, position, orders, rules, |checked| {
+        resolve::resolve(map, position, checked, rules)
+    })
 }
 
 /// Judge the retreat orders of `position` (its dislodged units) on `map`. Refused,
@@ -182,8 +183,9 @@ pub fn strengths(
     rules: Rules,
 ) -> Result<Vec<Strengths>, ForeignIds> {
     check_unit_ids(map, &position.units, orders)?;
-    let checked = legality::check(map, position, orders, rules);
-    Ok(resolve::strengths(map, position, checked, rules))
+    Ok(legality::with_checked(map, position, orders, rules, |c| {
+        resolve::strengths(map, position, &c, rules)
+    }))
 }
 
 /// Brute force for tests: every consistent resolution of a movement phase with at most
@@ -199,6 +201,7 @@ pub fn enumerate_resolutions(
     max_decisions: usize,
 ) -> Option<Enumeration> {
     check_unit_ids(map, &position.units, orders).ok()?;
-    let checked = legality::check(map, position, orders, rules);
-    resolve::enumerate(map, rules, position, &checked, max_decisions)
+    legality::with_checked(map, position, orders, rules, |c| {
+        resolve::enumerate(map, rules, position, &c, max_decisions)
+    })
 }

@@ -1252,7 +1252,7 @@ fn dislodged_or(dislodger: Option<usize>, otherwise: Outcome) -> Outcome {
 pub(crate) fn resolve(
     map: &Map,
     position: &Position,
-    checked: Checked,
+    checked: Checked<'_>,
     rules: Rules,
 ) -> MovementResult {
     let Checked {
@@ -1264,7 +1264,7 @@ pub(crate) fn resolve(
         diagnostics,
     } = checked;
     let units = &position.units;
-    let mut r = Resolver::new(map, rules, units, &eff, &unit_at);
+    let mut r = Resolver::new(map, rules, units, eff, unit_at);
     r.decide_alone();
     r.decide_all();
     let ends = r.where_units_end();
@@ -1281,7 +1281,7 @@ pub(crate) fn resolve(
         }
     }
     // An order written twice shares its twin's outcome (4.D.3).
-    for (k, first) in same_as {
+    for &(k, first) in same_as {
         results[k].outcome = results[first].outcome.clone();
     }
     let convoyed = r.convoyed();
@@ -1303,11 +1303,11 @@ pub(crate) fn resolve(
 pub(crate) fn strengths(
     map: &Map,
     position: &Position,
-    checked: Checked,
+    checked: &Checked<'_>,
     rules: Rules,
 ) -> Vec<Strengths> {
     let units = &position.units;
-    let mut r = Resolver::new(map, rules, units, &checked.eff, &checked.unit_at);
+    let mut r = Resolver::new(map, rules, units, checked.eff, checked.unit_at);
     r.decide_alone();
     r.decide_all();
     let out = (0..units.len())
@@ -1355,11 +1355,11 @@ pub(crate) fn enumerate(
     map: &Map,
     rules: Rules,
     position: &Position,
-    checked: &Checked,
+    checked: &Checked<'_>,
     max_decisions: usize,
 ) -> Option<Enumeration> {
     let units = &position.units;
-    let mut r = Resolver::new(map, rules, units, &checked.eff, &checked.unit_at);
+    let mut r = Resolver::new(map, rules, units, checked.eff, checked.unit_at);
     let decisions: Vec<usize> = (0..units.len())
         .filter(|&u| !matches!(checked.eff[u], Eff::Hold))
         .collect();
