@@ -273,6 +273,40 @@ pub fn load_map(name: &str) -> Result<Map, Fatal> {
     load_map_as(name, true)
 }
 
+/// The map file a game file names (`map_file`), read only as a map: a file that does
+/// not load as one is never quoted (a hand-edited `map_file: /etc/passwd` must not print
+/// the file): the error counts its problems and names `arbiter map check`, which the
+/// referee runs on a file of their choosing.
+pub fn load_game_map(name: &str) -> Result<Map, Fatal> {
+    let path = Path::new(name);
+    if Map::embedded(name).is_some() || !path.is_file() {
+        return load_map(name);
+    }
+    let src = read_file(path).map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
+    match arbiter::mapcheck::load(&src, name) {
+        Ok(mut map) => {
+            if let Some(d) = load_drawing(path, &map)? {
+                map.drawing = Some(std::sync::Arc::new(d));
+            }
+            Ok(map)
+        }
+        Err(findings) => {
+            let (e, w, _) = arbiter::mapcheck::count(&findings);
+            let what = if findings.iter().any(|f| f.code == "YAML") {
+                "it is not a map file (it does not read as YAML of the map schema)"
+            } else {
+                "the map is not valid"
+            };
+            Err(Fatal(format!(
+                "{what}: {}, {}; its contents are not shown here: `arbiter map check {name}` \
+             shows them, or set `map_file` to the game's map",
+                arbiter::report::text::count(e, "error"),
+                arbiter::report::text::count(w, "warning")
+            )))
+        }
+    }
+}
+
 /// [`load_map`]; with `strict: false` a map the loader accepts is returned whatever
 /// the checker's own findings (`map show` draws it with its problems ringed).
 pub fn load_map_as(name: &str, strict: bool) -> Result<Map, Fatal> {

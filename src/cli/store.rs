@@ -27,7 +27,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::write::{self as w, GameLock};
-use super::{load_map, Fatal};
+use super::Fatal;
 use arbiter::gamefile::{Game, GameFile, GameFileError};
 use arbiter::map::Map;
 
@@ -88,7 +88,7 @@ pub fn load(path: &Path) -> Result<Loaded, Fatal> {
     };
     let file = GameFile::from_yaml(text).map_err(|e| refused(path, &e.to_string()))?;
     let map = match &file.map_file {
-        Some(f) => load_map(f).map_err(|Fatal(m)| {
+        Some(f) => super::load_game_map(f).map_err(|Fatal(m)| {
             Fatal(format!(
                 "{shown}: the game's map file `{f}` cannot be loaded: {m}"
             ))

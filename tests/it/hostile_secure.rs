@@ -2,7 +2,9 @@
 //! units at every door, local files disclosed through a map or a game file, injection
 //! into CSV, Markdown and the terminal, and messages that name nothing.
 
-use crate::common::{arbiter, arbiter_bytes, code, has, new_game, slip, stderr, stdout, temp_dir};
+use crate::common::{
+    arbiter, arbiter_bytes, code, has, new_game, s, slip, stderr, stdout, temp_dir,
+};
 
 // ---- Item 6: cross-power orders, one test per door ----
 
@@ -138,4 +140,87 @@ fn door_served_pages_and_hand_edited_game_file_refuse_another_powers_orders() {
         edited,
         "nothing judged"
     );
+}
+
+// ---- Item 7: local file disclosure ----
+
+/// A secret the tests plant in a file that is not a map.
+const SECRET: &str = "hunter2-secret-token";
+
+/// `map import`: `USE` with a folder, an absolute name, or a link that leads out of the
+/// importing file's folder is refused, and the used file's lines are not copied
+/// anywhere.
+#[test]
+fn map_import_use_reads_only_inside_the_importing_files_folder() {
+    let dir = temp_dir("sec-use");
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    let secret = outside.join("secret.map");
+    std::fs::write(&secret, format!("{SECRET} 1\n{SECRET} 2\n")).unwrap();
+    let maps = dir.join("maps");
+    std::fs::create_dir_all(&maps).unwrap();
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(&secret, maps.join("link.map")).unwrap();
+    let mut uses = vec![
+        "USE ../outside/secret.map".to_string(),
+        format!("USE {}", s(&secret)),
+        format!("MAP {}", s(&outside.join("secret"))),
+    ];
+    if cfg!(unix) {
+        uses.push("USE standard\nUSE link".to_string());
+    }
+    for (k, u) in uses.iter().enumerate() {
+        let map = maps.join(format!("m{k}.map"));
+        std::fs::write(&map, format!("{u}\n")).unwrap();
+        let out = maps.join(format!("m{k}.yaml"));
+        let o = arbiter(&["map", "import", s(&map), "-o", s(&out)]);
+        code(&o, 2);
+        let all = format!("{}{}", stdout(&o), stderr(&o));
+        assert!(!all.contains(SECRET), "{u}: the secret was shown:\n{all}");
+        assert!(
+            std::fs::read_to_string(&out).map_or(true, |t| !t.contains(SECRET)),
+            "{u}: the secret was written"
+        );
+    }
+}
+
+/// A game file's `map_file` naming a file that is not a map: refused without a line of
+/// it, at every command that loads the game.
+#[test]
+fn a_game_files_map_file_is_read_only_as_a_map_and_never_quoted() {
+    let dir = temp_dir("sec-mapfile");
+    let game = new_game(&dir);
+    let text = std::fs::read_to_string(&game).unwrap();
+    for (name, body) in [
+        (
+            "plain.txt",
+            format!("{SECRET}:x:0:0:root:/root:/bin/bash\n"),
+        ),
+        ("keys.yaml", format!("{SECRET}: abc\n")),
+        ("shaped.yaml", format!("name: x\nprovinces: {SECRET}\n")),
+        ("list.yaml", format!("- {SECRET}\n")),
+    ] {
+        let secret = dir.join(name);
+        std::fs::write(&secret, &body).unwrap();
+        let edited = text.replacen(
+            "map: standard\n",
+            &format!("map: standard\nmap_file: {}\n", s(&secret)),
+            1,
+        );
+        assert_ne!(edited, text);
+        std::fs::write(&game, &edited).unwrap();
+        for cmd in [&["status"][..], &["history"], &["centres"]] {
+            let mut args = cmd.to_vec();
+            args.push(&game);
+            let o = arbiter(&args);
+            code(&o, 2);
+            let all = format!("{}{}", stdout(&o), stderr(&o));
+            assert!(
+                !all.contains(SECRET),
+                "{name}: the secret was shown:\n{all}"
+            );
+            has(&all, "it is not a map file");
+            has(&all, "arbiter map check");
+        }
+    }
 }
