@@ -276,7 +276,7 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
             json(&j)?
         }
     };
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -592,7 +592,7 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
         .transpose()?;
     let served = game.pending();
     record_and_save(&args.game, &mut game, &map, files, j, errors > 0, &bytes)?;
-    print!("{out}");
+    super::print_text(&out);
     warn_pending(&served, "judged");
     let pictures = [(&args.svg, false, ""), (&args.png, true, " --png")];
     for (path, png, flag) in pictures {
@@ -749,7 +749,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
             "This is the start of the game: there is nothing more to undo."
         );
     }
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -816,7 +816,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
             }
         }
     };
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -902,7 +902,7 @@ pub(super) fn centres_out(game: &Game, map: &Map, format: CentresFormat) -> Resu
         CentresFormat::Csv => {
             let mut out = String::from("year");
             for pw in map.power_ids() {
-                let _ = write!(out, ",{}", map.power(pw).id);
+                let _ = write!(out, ",{}", report::csv_field(&map.power(pw).id));
             }
             out.push_str(",unowned\n");
             for (y, o) in &years {
@@ -999,7 +999,7 @@ fn col(head: &str) -> usize {
 }
 
 fn finish(out: String) -> Result<i32, Fatal> {
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -1034,7 +1034,7 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
         None => None,
     };
     let j = rejudged(&game, &map, k)?;
-    print!("{}", explained(&map, &j.result, province));
+    super::print_text(&explained(&map, &j.result, province));
     Ok(EXIT_OK)
 }
 

@@ -519,6 +519,19 @@ impl Loader<'_> {
     fn power_ids(&mut self) -> HashMap<String, Power> {
         let mut power_ids: HashMap<String, Power> = HashMap::new();
         for (i, p) in self.f.powers.iter().take(MAX_POWERS).enumerate() {
+            if !is_power_id(&p.id) {
+                self.problems.add(
+                    self.lines.at_block("powers", &p.id),
+                    ProblemCode::BadId,
+                    format!("powers.{}.id", p.id),
+                    format!(
+                        "the power id `{}` is not a word: a power id is letters, digits, `_` \
+                         and `-`, beginning with a letter or digit (`austria`, `great_britain`); \
+                         it is written into sheets, CSV and Markdown",
+                        p.id.escape_debug()
+                    ),
+                );
+            }
             if power_ids
                 .insert(p.id.to_ascii_lowercase(), Power(i as u8))
                 .is_some()
@@ -1319,4 +1332,13 @@ fn start_problem(start: &super::file::Start) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// A power id is a word: letters, digits, `_` and `-`, beginning with a letter or
+/// digit (so it is one cell of a CSV, no formula in a spreadsheet, and no markup).
+pub fn is_power_id(id: &str) -> bool {
+    id.chars().next().is_some_and(char::is_alphanumeric)
+        && id
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }
