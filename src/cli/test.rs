@@ -126,8 +126,9 @@ impl<W: Write> Printer<W> {
     }
 
     fn write(&mut self, s: &str) -> Result<(), Fatal> {
+        // Case titles and differences come from the suite: no control characters.
         self.out
-            .write_all(s.as_bytes())
+            .write_all(super::terminal(s).as_bytes())
             .and_then(|_| self.out.flush())
             .map_err(|e| Fatal(format!("cannot write output: {e}")))
     }
