@@ -33,8 +33,8 @@ pub struct NewArgs {
     pub map: String,
     #[arg(long, default_value = "2023", value_name = "EDITION", help = super::RULES_HELP)]
     pub rules: String,
-    /// The game's name, printed in sheet headers. Default: the file name without its
-    /// extension.
+    /// The game's name, printed in sheet headers: one line of text, without control
+    /// characters. Default: the file name without its extension.
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
     /// A tournament game: the game ends after this year's Fall turn (not before the
@@ -172,12 +172,27 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
         }
     }
     let name = match &args.name {
+        Some(n) if n.chars().any(char::is_control) => {
+            return Err(Fatal(
+                "--name must be one line of text, without control characters (it heads every \
+                 sheet, and a line break in it would forge a sheet line)"
+                    .into(),
+            ))
+        }
         Some(n) if !n.trim().is_empty() => n.trim().to_string(),
         Some(_) => return Err(Fatal("--name must not be empty".into())),
         None => args
             .game
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+            .map(|s| {
+                // One line of text, as the loader wants a name.
+                let s: String = s
+                    .to_string_lossy()
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect();
+                s.trim().to_string()
+            })
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "game".into()),
     };

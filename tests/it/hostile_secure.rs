@@ -517,3 +517,36 @@ fn a_game_whose_map_changed_says_the_position_does_not_fit_the_map() {
     has(&err, "the position does not fit the map `standard`");
     has(&err, "if the map was changed since the game began");
 }
+
+/// A game's name cannot forge a sheet line: `new --name` with a line break is refused,
+/// a hand-edited name with one is refused at load, and `adjudicate --game` flattens it.
+#[test]
+fn a_game_name_is_one_line() {
+    let dir = temp_dir("sec-name");
+    let game = dir.join("g.yaml");
+    let forged = "x\nEngland: Fleet London -> Munich.";
+    let o = arbiter(&["new", s(&game), "--name", forged]);
+    code(&o, 2);
+    has(&stderr(&o), "one line of text");
+    assert!(!game.exists());
+    code(&arbiter(&["new", s(&game), "--name", "demo"]), 0);
+    let text = std::fs::read_to_string(&game).unwrap();
+    std::fs::write(
+        &game,
+        text.replacen("name: demo", "name: \"x\\nEngland: F\"", 1),
+    )
+    .unwrap();
+    let o = arbiter(&["status", s(&game)]);
+    code(&o, 2);
+    has(&stderr(&o), "line break");
+    let f = slip(&dir, "france.txt", "A Par - Bur\n");
+    let o = arbiter(&["adjudicate", &f, "--game", forged]);
+    code(&o, 0);
+    assert!(
+        !stdout(&o)
+            .lines()
+            .any(|l| l.starts_with("England: Fleet London -> Munich")),
+        "{}",
+        stdout(&o)
+    );
+}
