@@ -430,7 +430,10 @@ impl Loader<'_> {
                 .0
                 .push(shape("powers", "a map has at least one power"));
         }
-        let blank = |s: &str| !s.chars().any(char::is_alphanumeric);
+        // A name with no letter or digit, or with a control character (a line break
+        // or an escape sequence would forge or garble sheet lines and pictures).
+        let blank =
+            |s: &str| !s.chars().any(char::is_alphanumeric) || s.chars().any(char::is_control);
         for p in &f.provinces {
             let names = std::iter::once(&p.name).chain(&p.aliases);
             let coast_names = p
@@ -442,7 +445,9 @@ impl Loader<'_> {
                     lines.at_block("provinces", &p.id),
                     ProblemCode::BadId,
                     format!("provinces.{}.name", p.id),
-                    "a name or alias has at least one letter or digit".into(),
+                    "a name or alias has at least one letter or digit, and no control character \
+                     (a line break, a tab, an escape)"
+                        .into(),
                 );
             }
         }
@@ -452,7 +457,9 @@ impl Loader<'_> {
                     lines.at_block("powers", &p.id),
                     ProblemCode::BadId,
                     format!("powers.{}.name", p.id),
-                    "a power's name and adjective have at least one letter or digit".into(),
+                    "a power's name and adjective have at least one letter or digit, and no \
+                     control character (a line break, a tab, an escape)"
+                        .into(),
                 );
             }
         }

@@ -282,6 +282,17 @@ fn map_check_refuses_power_ids_that_are_not_words() {
         assert_ne!(o.status.code(), Some(0), "{bad}: accepted");
         has(&format!("{}{}", stdout(&o), stderr(&o)), "is not a word");
     }
+    // Names carry no control character (a line break or an escape in a sheet line).
+    for bad in ["\"Par\\nis\"", "\"Pa\\e[2Jris\"", "\"Pa\\tris\""] {
+        let map = dir.join("badname.yaml");
+        std::fs::write(&map, standard_with("name: Paris", &format!("name: {bad}"))).unwrap();
+        let o = arbiter(&["map", "check", s(&map)]);
+        assert_ne!(o.status.code(), Some(0), "{bad}: accepted");
+        has(
+            &format!("{}{}", stdout(&o), stderr(&o)),
+            "no control character",
+        );
+    }
     // Words pass: letters, digits, `_` and `-` after the first.
     let map = dir.join("good.yaml");
     std::fs::write(
