@@ -786,6 +786,13 @@ fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
     if f.name.trim().is_empty() {
         return Err(invalid("name", "the game has no name"));
     }
+    if f.name.chars().any(char::is_control) {
+        return Err(invalid(
+            "name",
+            "the game's name has a line break or another control character: a name is one \
+             line of text (it heads every sheet)",
+        ));
+    }
     Ok(rules)
 }
 

@@ -33,8 +33,8 @@ pub struct NewArgs {
     pub map: String,
     #[arg(long, default_value = "2023", value_name = "EDITION", help = super::RULES_HELP)]
     pub rules: String,
-    /// The game's name, printed in sheet headers. Default: the file name without its
-    /// extension.
+    /// The game's name, printed in sheet headers: one line of text, without control
+    /// characters. Default: the file name without its extension.
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
     /// A tournament game: the game ends after this year's Fall turn (not before the
@@ -172,12 +172,27 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
         }
     }
     let name = match &args.name {
+        Some(n) if n.chars().any(char::is_control) => {
+            return Err(Fatal(
+                "--name must be one line of text, without control characters (it heads every \
+                 sheet, and a line break in it would forge a sheet line)"
+                    .into(),
+            ))
+        }
         Some(n) if !n.trim().is_empty() => n.trim().to_string(),
         Some(_) => return Err(Fatal("--name must not be empty".into())),
         None => args
             .game
             .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
+            .map(|s| {
+                // One line of text, as the loader wants a name.
+                let s: String = s
+                    .to_string_lossy()
+                    .chars()
+                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .collect();
+                s.trim().to_string()
+            })
             .filter(|s| !s.is_empty())
             .unwrap_or_else(|| "game".into()),
     };
@@ -276,7 +291,7 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
             json(&j)?
         }
     };
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -592,7 +607,7 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
         .transpose()?;
     let served = game.pending();
     record_and_save(&args.game, &mut game, &map, files, j, errors > 0, &bytes)?;
-    print!("{out}");
+    super::print_text(&out);
     warn_pending(&served, "judged");
     let pictures = [(&args.svg, false, ""), (&args.png, true, " --png")];
     for (path, png, flag) in pictures {
@@ -751,7 +766,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
             "This is the start of the game: there is nothing more to undo."
         );
     }
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -818,7 +833,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
             }
         }
     };
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -904,7 +919,7 @@ pub(super) fn centres_out(game: &Game, map: &Map, format: CentresFormat) -> Resu
         CentresFormat::Csv => {
             let mut out = String::from("year");
             for pw in map.power_ids() {
-                let _ = write!(out, ",{}", map.power(pw).id);
+                let _ = write!(out, ",{}", report::csv_field(&map.power(pw).id));
             }
             out.push_str(",unowned\n");
             for (y, o) in &years {
@@ -1001,7 +1016,7 @@ fn col(head: &str) -> usize {
 }
 
 fn finish(out: String) -> Result<i32, Fatal> {
-    print!("{out}");
+    super::print_text(&out);
     Ok(EXIT_OK)
 }
 
@@ -1036,7 +1051,7 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
         None => None,
     };
     let j = rejudged(&game, &map, k)?;
-    print!("{}", explained(&map, &j.result, province));
+    super::print_text(&explained(&map, &j.result, province));
     Ok(EXIT_OK)
 }
 

@@ -636,7 +636,7 @@ fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
         }
     };
     let report = |e: arbiter::map::MapError| -> Result<i32, Fatal> {
-        eprintln!("{e}");
+        super::eprint_text(&format!("{e}\n"));
         Ok(EXIT_ERRORS)
     };
     let read = |p: &Path| {
@@ -797,7 +797,7 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     if args.output.is_some() {
         write_output(None, &report)?;
     } else {
-        eprint!("{report}");
+        super::eprint_text(&report);
     }
     let (e, _, _) = check::count(&findings);
     Ok(if e > 0 || !imported.refused.is_empty() {

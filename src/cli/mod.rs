@@ -77,13 +77,89 @@ pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<String> {
     utf8(read_file_bytes(path)?)
 }
 
-fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
-    String::from_utf8(bytes).map_err(|_| {
+/// Bytes as UTF-8 text. A leading byte-order mark (as Windows editors and jDip write)
+/// is dropped. Text in another encoding is refused with what it seems to be and where:
+/// UTF-16 (a byte-order mark `FF FE`/`FE FF`, or a zero byte beside every other),
+/// else the line and column of the first byte that is not UTF-8 and, for a Latin-1 or
+/// Windows-1252 byte, the character it would be there (`é`); each says to save the
+/// file as UTF-8.
+fn utf8(mut bytes: Vec<u8>) -> std::io::Result<String> {
+    if bytes.starts_with(b"\xEF\xBB\xBF") {
+        bytes.drain(..3);
+    }
+    if let Some(order) = utf16(&bytes) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            utf16_message(order),
+        ));
+    }
+    String::from_utf8(bytes).map_err(|e| {
         std::io::Error::new(
             std::io::ErrorKind::InvalidData,
-            "stream did not contain valid UTF-8",
+            not_utf8(e.as_bytes(), e.utf8_error().valid_up_to()),
         )
     })
+}
+
+/// `Some("little-endian")` or `Some("big-endian")` if `bytes` look like UTF-16: its
+/// byte-order mark, or a zero byte beside nine in ten of the first 256 pairs (text
+/// that is mostly ASCII).
+fn utf16(bytes: &[u8]) -> Option<&'static str> {
+    let head = bytes.get(..bytes.len().min(512)).unwrap_or_default();
+    let zeros = |odd: bool| {
+        head.iter()
+            .enumerate()
+            .filter(|&(i, &b)| (i % 2 == 1) == odd && b == 0)
+            .count()
+    };
+    let pairs = head.len() / 2;
+    if head.starts_with(b"\xFF\xFE") || (pairs > 0 && zeros(true) * 10 >= pairs * 9) {
+        Some("little-endian")
+    } else if head.starts_with(b"\xFE\xFF") || (pairs > 0 && zeros(false) * 10 >= pairs * 9) {
+        Some("big-endian")
+    } else {
+        None
+    }
+}
+
+fn utf16_message(order: &str) -> String {
+    format!(
+        "the file is UTF-16 ({order}), not UTF-8: save it as UTF-8 (in a text editor: Save \
+         As, encoding UTF-8)"
+    )
+}
+
+/// Why `bytes` are not UTF-8 text, from the first bad byte at `at`: UTF-16, or the
+/// line and column of that byte and what it would be in Latin-1.
+pub(crate) fn not_utf8(bytes: &[u8], at: usize) -> String {
+    if let Some(order) = utf16(bytes) {
+        return utf16_message(order);
+    }
+    let before = bytes.get(..at).unwrap_or_default();
+    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+    let start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let column = String::from_utf8_lossy(before.get(start..).unwrap_or_default())
+        .chars()
+        .count()
+        + 1;
+    let byte = bytes.get(at).copied().unwrap_or(0);
+    let latin1 = if byte >= 0xA0 {
+        format!(
+            " (in Latin-1 or Windows-1252 it is `{}`: the file seems to be in that encoding)",
+            char::from(byte)
+        )
+    } else if byte >= 0x80 {
+        " (the file seems to be in Windows-1252 or another 8-bit encoding)".to_string()
+    } else {
+        String::new()
+    };
+    format!(
+        "line {line}, column {column}: byte 0x{byte:02X} is not UTF-8{latin1}: save the file as \
+         UTF-8 (in a text editor: Save As, encoding UTF-8)"
+    )
 }
 
 #[derive(Subcommand, Debug)]
@@ -239,7 +315,7 @@ pub fn run() -> i32 {
     match result {
         Ok(code) => code,
         Err(Fatal(msg)) => {
-            eprintln!("error: {msg}");
+            eprint_text(&format!("error: {msg}\n"));
             EXIT_USAGE
         }
     }
@@ -262,15 +338,98 @@ pub fn print_diagnostics(diags: &[arbiter::orders::Diagnostic], source: &str, fi
     if diags.is_empty() {
         return;
     }
-    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
+    let mut text = Vec::new();
+    let _ = arbiter::orders::write_diagnostics(&mut text, diags, source, file);
+    eprint_text(&String::from_utf8_lossy(&text));
+}
+
+/// User text made safe for a terminal: every control character (C0 but line feed and
+/// tab, a carriage return not before a line feed, DEL, C1) and every bidirectional
+/// override or isolate (U+202A–U+202E, U+2066–U+2069) becomes `�`, one column for one,
+/// so an order file, a name or a game name cannot clear the screen, move the cursor,
+/// recolour or reorder what follows, or forge a sheet line (`a\e[2Jb`). Everything
+/// the binary prints as text goes through it; files written with `-o` are not changed.
+pub fn terminal(s: &str) -> std::borrow::Cow<'_, str> {
+    let bad = |c: char, next: Option<char>| match c {
+        '\n' | '\t' => false,
+        '\r' => next != Some('\n'),
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => true,
+        c => c.is_control(),
+    };
+    let mut it = s.chars().peekable();
+    let mut any = false;
+    while let Some(c) = it.next() {
+        if bad(c, it.peek().copied()) {
+            any = true;
+            break;
+        }
+    }
+    if !any {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars().peekable();
+    while let Some(c) = it.next() {
+        out.push(if bad(c, it.peek().copied()) {
+            '\u{FFFD}'
+        } else {
+            c
+        });
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Print text on standard output, made safe for a terminal ([`terminal`]).
+pub fn print_text(s: &str) {
+    use std::io::Write;
+    // Standard output gone: nothing left to tell.
+    let _ = std::io::stdout().lock().write_all(terminal(s).as_bytes());
+}
+
+/// Print text on standard error, made safe for a terminal ([`terminal`]).
+pub fn eprint_text(s: &str) {
+    use std::io::Write;
     // Standard error gone: nothing left to tell.
-    let _ = arbiter::orders::write_diagnostics(&mut err, diags, source, file);
-    let _ = std::io::Write::flush(&mut err);
+    let _ = std::io::stderr().lock().write_all(terminal(s).as_bytes());
 }
 
 /// An embedded map by name, or a map file.
 pub fn load_map(name: &str) -> Result<Map, Fatal> {
     load_map_as(name, true)
+}
+
+/// The map file a game file names (`map_file`), read only as a map: a file that does
+/// not read as one (YAML of the map schema) is never quoted (a hand-edited `map_file:
+/// /etc/passwd` must not print the file): the error counts its problems and names
+/// `arbiter map check`, which the referee runs on a file of their choosing. A map with
+/// other problems is shown as `--map` shows it.
+pub fn load_game_map(name: &str) -> Result<Map, Fatal> {
+    let path = Path::new(name);
+    if Map::embedded(name).is_some() || !path.is_file() {
+        return load_map(name);
+    }
+    let src = read_file(path).map_err(|e| Fatal(format!("cannot read map `{name}`: {e}")))?;
+    match arbiter::mapcheck::load(&src, name) {
+        Ok(mut map) => {
+            if let Some(d) = load_drawing(path, &map)? {
+                map.drawing = Some(std::sync::Arc::new(d));
+            }
+            Ok(map)
+        }
+        // A map file with a map's shape: its problems are shown as every command
+        // shows them.
+        Err(findings) if !findings.iter().any(|f| f.code == "YAML") => load_map(name),
+        Err(findings) => {
+            let (e, w, _) = arbiter::mapcheck::count(&findings);
+            Err(Fatal(format!(
+                "it is not a map file (it does not read as YAML of the map schema): {}, {}; \
+                 its contents are not shown here: `arbiter map check {name}` shows them, or \
+                 set `map_file` to the game's map",
+                arbiter::report::text::count(e, "error"),
+                arbiter::report::text::count(w, "warning")
+            )))
+        }
+    }
 }
 
 /// [`load_map`]; with `strict: false` a map the loader accepts is returned whatever
@@ -367,7 +526,11 @@ by land unless it swaps places by convoy), otherwise as 2000. docs/RULES.md give
 
 /// Write the output to standard output, or atomically to a file.
 pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
-    write_bytes(path, text.as_bytes())
+    match path {
+        // Standard output may be a terminal: no control characters ([`terminal`]).
+        None => write_bytes(path, terminal(text).as_bytes()),
+        Some(_) => write_bytes(path, text.as_bytes()),
+    }
 }
 
 /// [`write_output`] for bytes (a PNG).

@@ -271,7 +271,7 @@ fn from_position(args: &RenderArgs) -> Result<String, Fatal> {
             diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
             if !diagnostics.is_empty() {
                 let shown = if file == "-" { "<stdin>" } else { file };
-                eprint!("{}", render_diagnostics(&diagnostics, &text, shown));
+                super::eprint_text(&render_diagnostics(&diagnostics, &text, shown));
                 let errors = diagnostics
                     .iter()
                     .filter(|d| d.severity == Severity::Error)

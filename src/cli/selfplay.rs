@@ -136,7 +136,7 @@ pub fn run(args: &SelfplayArgs) -> Result<i32, Fatal> {
     for pw in map.power_ids() {
         let k = solos[pw.0 as usize];
         if k > 0 {
-            println!("  {} won {k}", map.power(pw).name);
+            super::print_text(&format!("  {} won {k}\n", map.power(pw).name));
         }
     }
     for v in &failed {

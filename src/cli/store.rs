@@ -27,7 +27,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::write::{self as w, GameLock};
-use super::{load_map, Fatal};
+use super::Fatal;
 use arbiter::gamefile::{Game, GameFile, GameFileError};
 use arbiter::map::Map;
 
@@ -80,15 +80,17 @@ pub fn load(path: &Path) -> Result<Loaded, Fatal> {
             return Err(refused(
                 path,
                 &format!(
-                    "the file is not text (invalid UTF-8 at byte {}): it is damaged",
-                    e.valid_up_to()
+                    "the file is not text (invalid UTF-8 at byte {}: {}): it is damaged, or \
+                     was saved in another encoding",
+                    e.valid_up_to(),
+                    super::not_utf8(&bytes, e.valid_up_to())
                 ),
             ))
         }
     };
     let file = GameFile::from_yaml(text).map_err(|e| refused(path, &e.to_string()))?;
     let map = match &file.map_file {
-        Some(f) => load_map(f).map_err(|Fatal(m)| {
+        Some(f) => super::load_game_map(f).map_err(|Fatal(m)| {
             Fatal(format!(
                 "{shown}: the game's map file `{f}` cannot be loaded: {m}"
             ))
@@ -103,6 +105,22 @@ pub fn load(path: &Path) -> Result<Loaded, Fatal> {
     let game = Game::from_file(&map, &file).map_err(|e| match (&e, &file.map_file) {
         (GameFileError::WrongMap { .. }, Some(f)) => {
             refused(path, &format!("{e} (from the map file `{f}`)"))
+        }
+        // A position the map does not hold (a centre, a province, a power it lacks):
+        // say so, and that the map may have changed since the game was played on it.
+        (GameFileError::Invalid { at, .. }, f) if at.ends_with("position") => {
+            let map_from = match f {
+                Some(f) => format!("`{}` (from `{f}`)", map.name),
+                None => format!("`{}` (embedded in this arbiter)", map.name),
+            };
+            refused(
+                path,
+                &format!(
+                    "{e}: the position does not fit the map {map_from}: if the map was changed \
+                     since the game began, restore the map the game was played on; if the \
+                     position was edited by hand, correct it"
+                ),
+            )
         }
         _ => refused(path, &e.to_string()),
     })?;

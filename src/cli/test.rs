@@ -126,8 +126,9 @@ impl<W: Write> Printer<W> {
     }
 
     fn write(&mut self, s: &str) -> Result<(), Fatal> {
+        // Case titles and differences come from the suite: no control characters.
         self.out
-            .write_all(s.as_bytes())
+            .write_all(super::terminal(s).as_bytes())
             .and_then(|_| self.out.flush())
             .map_err(|e| Fatal(format!("cannot write output: {e}")))
     }
@@ -228,13 +229,12 @@ fn run_file<W: Write>(
 ) -> Result<(), Fatal> {
     let file = path.display().to_string();
     let format = SuiteFormat::of_name(&file);
-    let text = match super::read_file_bytes(path).map(String::from_utf8) {
-        Ok(Ok(t)) => t,
-        problem => {
-            let why = match problem {
-                Err(e) => format!("cannot read the file: {e}"),
-                _ => "cannot read the file: it is not UTF-8 text".to_string(),
-            };
+    // A byte-order mark (jDip's files may have one) is dropped; a file in another
+    // encoding is named with its line (`read_file`).
+    let text = match super::read_file(path) {
+        Ok(t) => t,
+        Err(e) => {
+            let why = format!("cannot read the file: {e}");
             return printer.report(&Report {
                 id: None,
                 title: "",

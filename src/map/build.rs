@@ -430,7 +430,10 @@ impl Loader<'_> {
                 .0
                 .push(shape("powers", "a map has at least one power"));
         }
-        let blank = |s: &str| !s.chars().any(char::is_alphanumeric);
+        // A name with no letter or digit, or with a control character (a line break
+        // or an escape sequence would forge or garble sheet lines and pictures).
+        let blank =
+            |s: &str| !s.chars().any(char::is_alphanumeric) || s.chars().any(char::is_control);
         for p in &f.provinces {
             let names = std::iter::once(&p.name).chain(&p.aliases);
             let coast_names = p
@@ -442,7 +445,9 @@ impl Loader<'_> {
                     lines.at_block("provinces", &p.id),
                     ProblemCode::BadId,
                     format!("provinces.{}.name", p.id),
-                    "a name or alias has at least one letter or digit".into(),
+                    "a name or alias has at least one letter or digit, and no control character \
+                     (a line break, a tab, an escape)"
+                        .into(),
                 );
             }
         }
@@ -452,7 +457,9 @@ impl Loader<'_> {
                     lines.at_block("powers", &p.id),
                     ProblemCode::BadId,
                     format!("powers.{}.name", p.id),
-                    "a power's name and adjective have at least one letter or digit".into(),
+                    "a power's name and adjective have at least one letter or digit, and no \
+                     control character (a line break, a tab, an escape)"
+                        .into(),
                 );
             }
         }
@@ -519,6 +526,19 @@ impl Loader<'_> {
     fn power_ids(&mut self) -> HashMap<String, Power> {
         let mut power_ids: HashMap<String, Power> = HashMap::new();
         for (i, p) in self.f.powers.iter().take(MAX_POWERS).enumerate() {
+            if !is_power_id(&p.id) {
+                self.problems.add(
+                    self.lines.at_block("powers", &p.id),
+                    ProblemCode::BadId,
+                    format!("powers.{}.id", p.id),
+                    format!(
+                        "the power id `{}` is not a word: a power id is letters, digits, `_` \
+                         and `-`, beginning with a letter or digit (`austria`, `great_britain`); \
+                         it is written into sheets, CSV and Markdown",
+                        p.id.escape_debug()
+                    ),
+                );
+            }
             if power_ids
                 .insert(p.id.to_ascii_lowercase(), Power(i as u8))
                 .is_some()
@@ -1319,4 +1339,13 @@ fn start_problem(start: &super::file::Start) -> Option<String> {
         )),
         _ => None,
     }
+}
+
+/// A power id is a word: letters, digits, `_` and `-`, beginning with a letter or
+/// digit (so it is one cell of a CSV, no formula in a spreadsheet, and no markup).
+pub fn is_power_id(id: &str) -> bool {
+    id.chars().next().is_some_and(char::is_alphanumeric)
+        && id
+            .chars()
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-')
 }

@@ -1388,6 +1388,7 @@ impl Reader {
     fn finish(mut self, file: &str, name: String) -> Imported {
         let mut notes = Vec::new();
         self.safe_names(&mut notes);
+        self.safe_power_ids(&mut notes);
         let (provs, coasts_of) = self.province_order();
         let mut out = String::new();
         let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
@@ -1691,6 +1692,51 @@ impl Reader {
                 }
                 notes.push(Note { file: at.0, line: at.1, message: format!("`{lo}` ({full}) is {w}: imported under the id `{new}`; `{lo}` is not kept as an alias, since an order could misread it") });
             }
+        }
+    }
+
+    /// Power ids that are words ([`super::build::is_power_id`]): a key with other
+    /// characters (`=HYPERLINK("X")`, `A<B`) keeps its ASCII letters, digits, `_` and
+    /// `-`, the others becoming `_` (a number added if the id is taken), noted.
+    fn safe_power_ids(&mut self, notes: &mut Vec<Note>) {
+        let mut taken: HashSet<String> = self
+            .powers
+            .iter()
+            .filter(|p| super::build::is_power_id(&p.key))
+            .map(|p| p.key.to_ascii_lowercase())
+            .collect();
+        for pw in &mut self.powers {
+            if super::build::is_power_id(&pw.key) {
+                continue;
+            }
+            let word: String = pw
+                .key
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || c == '-' {
+                        c
+                    } else {
+                        '_'
+                    }
+                })
+                .collect();
+            let word = word.trim_start_matches(['_', '-']).trim_end_matches('_');
+            let base = if word.is_empty() { "POWER" } else { word };
+            let new = std::iter::once(base.to_string())
+                .chain((2..).map(|k| format!("{base}{k}")))
+                .find(|w| !taken.contains(&w.to_ascii_lowercase()))
+                .unwrap_or_default();
+            taken.insert(new.to_ascii_lowercase());
+            notes.push(Note {
+                file: pw.file.clone(),
+                line: pw.line,
+                message: format!(
+                    "the power `{}` has an id that is not a word: imported under the id `{}`",
+                    pw.key.escape_debug(),
+                    new.to_ascii_lowercase()
+                ),
+            });
+            pw.key = new;
         }
     }
 

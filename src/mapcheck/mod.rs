@@ -93,7 +93,7 @@ use Severity::{Error as E, Note as N, Warning as W};
 pub const CODES: &[CodeInfo] = &[
     info("YAML", E, "loader", "the file is YAML of the schema's shape: no syntax error, every required key, no unknown key, each value of its type"),
     info("TOO_MANY", E, "loader", "a map stays within the engine's limits on provinces, powers and locations"),
-    info("BAD_ID", E, "loader", "an id is one word, without `/` or white space"),
+    info("BAD_ID", E, "loader", "an id is one word, without `/` or white space; a power id is letters, digits, `_` and `-`, beginning with a letter or digit"),
     info("DUPLICATE_ID", E, "loader", "ids are unique: provinces, powers, and the coasts of one province"),
     info("DUPLICATE_NAME", E, "loader", "every id, name and alias means one province, and every power word one power"),
     info("KEYWORD_NAME", E, "check", "no province id, name or alias is an order keyword, or a coast word of a split province it borders by fleet"),

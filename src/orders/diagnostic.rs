@@ -28,6 +28,7 @@ impl Diagnostic {
             message: message.into(),
             help,
         }
+        .name_invisible()
     }
     pub fn warning(span: Span, message: impl Into<String>, help: Option<String>) -> Self {
         Diagnostic {
@@ -36,7 +37,108 @@ impl Diagnostic {
             message: message.into(),
             help,
         }
+        .name_invisible()
     }
+
+    /// A message that quotes an invisible character (a right-to-left mark, a zero-width
+    /// joiner, a no-break space, pasted from a chat or a web page) names it instead:
+    /// `found `‏`` reads `found `<U+200F RIGHT-TO-LEFT MARK>``, and the help says to
+    /// delete it.
+    fn name_invisible(mut self) -> Self {
+        if self.message.is_ascii() || !self.message.chars().any(is_invisible) {
+            return self;
+        }
+        let mut named = Vec::new();
+        let mut out = String::with_capacity(self.message.len() + 32);
+        // Quoted text (between backticks) is every other piece. A space the parser
+        // reads as a space (a no-break space) is named only where it is all the quote
+        // shows (`found ` ``).
+        for (k, piece) in self.message.split('`').enumerate() {
+            if k > 0 {
+                out.push('`');
+            }
+            let blank = k % 2 == 1 && piece.chars().all(|c| is_invisible(c) || c == ' ');
+            for c in piece.chars() {
+                if is_invisible(c) && (blank || !c.is_whitespace()) {
+                    let name = invisible_name(c);
+                    if !named.contains(&name) {
+                        named.push(name.clone());
+                    }
+                    out.push('<');
+                    out.push_str(&name);
+                    out.push('>');
+                } else {
+                    out.push(c);
+                }
+            }
+        }
+        self.message = out;
+        if named.is_empty() {
+            return self;
+        }
+        self.with_invisible_note(&named.join(", "))
+    }
+
+    /// The help with the note that the text holds the invisible characters `named`.
+    pub fn with_invisible_note(mut self, named: &str) -> Self {
+        let note = format!(
+            "the text holds an invisible character ({named}), often pasted from a chat or a \
+             web page: delete it, or type the line again"
+        );
+        if self
+            .help
+            .as_deref()
+            .is_some_and(|h| h.contains("the text holds an invisible character"))
+        {
+            return self;
+        }
+        self.help = Some(match self.help.take() {
+            Some(h) => format!("{h}; {note}"),
+            None => note,
+        });
+        self
+    }
+}
+
+/// A character that shows nothing, or shows as a plain space, where a word was
+/// expected: format characters (zero-width, joiners, direction marks, overrides and
+/// isolates, the byte-order mark), spaces other than the ASCII space, controls.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00A0}' | '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
+        | '\u{1680}' | '\u{180E}' | '\u{2000}'..='\u{200F}' | '\u{2028}'..='\u{202F}'
+        | '\u{205F}'..='\u{206F}' | '\u{3000}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
+        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
+        || c.is_control()
+}
+
+/// `U+200F RIGHT-TO-LEFT MARK`: the code point and, for the common ones, the name.
+pub fn invisible_name(c: char) -> String {
+    let name = match c {
+        '\u{00A0}' => "NO-BREAK SPACE",
+        '\u{00AD}' => "SOFT HYPHEN",
+        '\u{061C}' => "ARABIC LETTER MARK",
+        '\u{180E}' => "MONGOLIAN VOWEL SEPARATOR",
+        '\u{2000}'..='\u{200A}' => "SPACE",
+        '\u{200B}' => "ZERO WIDTH SPACE",
+        '\u{200C}' => "ZERO WIDTH NON-JOINER",
+        '\u{200D}' => "ZERO WIDTH JOINER",
+        '\u{200E}' => "LEFT-TO-RIGHT MARK",
+        '\u{200F}' => "RIGHT-TO-LEFT MARK",
+        '\u{2028}' => "LINE SEPARATOR",
+        '\u{2029}' => "PARAGRAPH SEPARATOR",
+        '\u{202A}'..='\u{202E}' => "DIRECTION EMBEDDING OR OVERRIDE",
+        '\u{202F}' => "NARROW NO-BREAK SPACE",
+        '\u{205F}' => "MEDIUM MATHEMATICAL SPACE",
+        '\u{2060}' => "WORD JOINER",
+        '\u{2066}'..='\u{2069}' => "DIRECTION ISOLATE",
+        '\u{3000}' => "IDEOGRAPHIC SPACE",
+        '\u{FE00}'..='\u{FE0F}' => "VARIATION SELECTOR",
+        '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE (BYTE ORDER MARK)",
+        c if c.is_control() => "CONTROL CHARACTER",
+        _ => "INVISIBLE CHARACTER",
+    };
+    format!("U+{:04X} {name}", c as u32)
 }
 
 /// At most this many diagnostics are kept by the parser and written per run; the rest
@@ -203,4 +305,20 @@ fn write_one(
         None => writeln!(w)?,
     }
     writeln!(w)
+}
+
+/// The invisible characters of `line` that the parser does not read as spaces, named
+/// with their columns (`U+200B ZERO WIDTH SPACE at column 2`), or `None`.
+pub fn invisible_in(line: &str) -> Option<String> {
+    if line.is_ascii() {
+        return None;
+    }
+    let found: Vec<String> = line
+        .chars()
+        .enumerate()
+        .filter(|&(_, c)| is_invisible(c) && !c.is_whitespace())
+        .take(3)
+        .map(|(i, c)| format!("{} at column {}", invisible_name(c), i + 1))
+        .collect();
+    (!found.is_empty()).then(|| found.join(", "))
 }

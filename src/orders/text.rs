@@ -116,6 +116,12 @@ pub(super) fn parse_text(
                 }
                 Seg::Error(d, prefix) => {
                     line_power = prefix.or(line_power);
+                    // An invisible character anywhere in the line is named, though
+                    // the message may quote only the words around it.
+                    let d = match super::diagnostic::invisible_in(raw) {
+                        Some(named) => d.with_invisible_note(&named),
+                        None => d,
+                    };
                     kept.push(&mut out.diagnostics, d);
                 }
             }
@@ -273,7 +279,10 @@ fn parse_order_cleaned(
     }
     match ctx.segment(one, power, &ListStyle::default) {
         Seg::Order(o, _) => Ok((o, ctx.warnings.take())),
-        Seg::Error(d, _) => Err(d),
+        Seg::Error(d, _) => Err(match super::diagnostic::invisible_in(text) {
+            Some(named) => d.with_invisible_note(&named),
+            None => d,
+        }),
         Seg::Header(_) | Seg::Skip | Seg::Label => Err(Diagnostic::error(
             ctx.span(one.trim_start(), one.trim().len()),
             format!("`{}` is not an order", one.trim()),

@@ -3,7 +3,8 @@
 //! edition, a table of orders by power (outcome and tags), then the dislodged units
 //! and their retreats, destroyed units, builds, removals, civil disorder and waives,
 //! centre ownership and adjustments owed, skipped phases and the next phase (or the
-//! winner) as lists. Table cells escape `|`.
+//! winner) as lists. Table cells escape `|`; the user's text is made inert ([`inert`]:
+//! no HTML, no links).
 
 // Reports index a `PhaseResult` produced by the judge on the same map: unit
 // and order indices (`k`, `unit`, supporters) are positions in
@@ -74,6 +75,32 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     section(&mut out, "Next");
     for line in closing_lines(map, result) {
         let _ = writeln!(out, "- {line}");
+    }
+    inert(&out)
+}
+
+/// The sheet with the user's text made inert (game, power and province names, orders
+/// as written): no HTML tag, comment or entity (`<script>` → `&lt;script>`, `&amp;`),
+/// no link or image (`[x](javascript:…)` → `\[x\](…)`). The sheet's own Markdown
+/// has none of these characters, so it is unchanged.
+pub fn inert(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        let next = chars.peek().copied();
+        match c {
+            '<' if next.is_some_and(|n| n.is_ascii_alphabetic() || "/!?".contains(n)) => {
+                out.push_str("&lt;")
+            }
+            '&' if next.is_some_and(|n| n.is_ascii_alphanumeric() || n == '#') => {
+                out.push_str("&amp;")
+            }
+            '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
     }
     out
 }

@@ -258,3 +258,21 @@ pub(crate) fn unit_words(map: &Map, u: &Unit, adjective: bool) -> String {
         u.kind.word().to_string()
     }
 }
+
+/// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break
+/// (quotes doubled), and a field beginning with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return gets a leading `'`, so that a spreadsheet reads it as text, never
+/// as a formula (`=HYPERLINK(…)`). A plain word is written as it is.
+pub fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
+    let formula = s.starts_with(['=', '+', '-', '@', '\t', '\r']);
+    let quote = s.contains([',', '"', '\n', '\r']);
+    if !formula && !quote {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let body = if formula {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    };
+    std::borrow::Cow::Owned(format!("\"{}\"", body.replace('"', "\"\"")))
+}

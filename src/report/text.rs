@@ -114,6 +114,12 @@ pub fn header(result: &PhaseResult, game: &str) -> String {
         PhaseKind::Retreat => "Retreat orders",
         PhaseKind::Adjustment => "Adjustment orders",
     };
+    // The game's name is one line: a line break or another control character in it
+    // (`adjudicate --game`) could forge a sheet line, so it is a space.
+    let game: String = game
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     format!(
         "{what} for {} of {}. ({game})",
         result.phase.season, result.phase.year

@@ -673,6 +673,32 @@ pub fn judge(server: &Server, phase: &str, accept: bool) -> Answer {
             })
         })
         .collect();
+    // A slip kept for one power orders that power's units only. The page refuses
+    // anything else, so another power's order here was written into the game file by
+    // hand (`serve.pending`): refused, even with --accept, until the player submits again.
+    for p in map.power_ids() {
+        let Some(text) = pending.get(&map.power(p).id) else {
+            continue;
+        };
+        let read = arbiter::orders::parse_slip(map, &slip_name(map, p), text, Default::default());
+        if let Some(o) = read.orders.iter().find(|o| o.power.is_some_and(|q| q != p)) {
+            return Err(Refusal::new(
+                422,
+                format!(
+                    "the orders kept for {me} hold `{}`, an order for {other} (line {}): a \
+                     page orders its own power's units only, so the game file's \
+                     `serve.pending` was edited; nothing was judged. Ask {me} to submit \
+                     the orders again",
+                    o.text,
+                    o.span.line,
+                    me = map.power(p).name,
+                    other = o
+                        .power
+                        .map_or("another power", |q| map.power(q).name.as_str()),
+                ),
+            ));
+        }
+    }
     if files.is_empty() {
         // A judged phase records its order files: nobody ordered, every unit holds.
         files.push(OrderFile {
