@@ -405,7 +405,7 @@ fn show(args: &ShowArgs) -> Result<i32, Fatal> {
 /// each tied to the province its key names.
 fn map_problems(map: &Map, name: &str) -> Vec<arbiter::render::Problem> {
     let (file, src) = if Path::new(name).exists() && Map::embedded(name).is_none() {
-        match std::fs::read_to_string(name) {
+        match super::read_file(name) {
             Ok(s) => (name.to_string(), s),
             Err(_) => return Vec::new(),
         }

@@ -1,0 +1,225 @@
+//! Hostile files (issue 28, items 1, 3, 4, 5, 10): one writer at a time at every door,
+//! one write helper (a `.bak` is never a link), one year range, game files that grow
+//! past the input limit, FIFOs and other special files at every path a command opens,
+//! and link cycles under `arbiter test DIR`. docs/CLI.md, "Files: one reader, one
+//! writer, one lock".
+
+use crate::common::{code, s, stderr, stdout, temp_dir};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arbiter"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("ARBITER_FIFO_WAIT_MS", "300")
+        .env("ARBITER_LOCK_WAIT_MS", "300");
+    cmd
+}
+
+/// Run the binary; a run that takes longer than `limit` is killed and fails the test
+/// (a hang, before the fix).
+fn within(limit: Duration, args: &[&str]) -> Output {
+    let mut child = bin().args(args).spawn().unwrap();
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let o = child.wait_with_output().unwrap();
+            panic!(
+                "`arbiter {}` hung (killed after {limit:?}); stderr: {}",
+                args.join(" "),
+                stderr(&o)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn arbiter(args: &[&str]) -> Output {
+    within(Duration::from_secs(60), args)
+}
+
+/// A new standard game `g.yaml` in `dir` and France's slip holding Paris.
+fn game(dir: &Path) -> (PathBuf, PathBuf) {
+    let g = dir.join("g.yaml");
+    code(&arbiter(&["new", s(&g)]), 0);
+    let slip = dir.join("france.txt");
+    std::fs::write(&slip, "France:\nA Par H\n").unwrap();
+    (g, slip)
+}
+
+/// The number of judged phases in a game file.
+fn judged(g: &Path) -> usize {
+    std::fs::read_to_string(g)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("- phase:"))
+        .count()
+}
+
+#[cfg(unix)]
+fn mkfifo(p: &Path) {
+    let st = Command::new("mkfifo").arg(p).status().unwrap();
+    assert!(st.success());
+}
+
+// ------------------------------------------------------------------ item 10: FIFOs
+
+/// Every path a command opens, given a FIFO nobody writes: a clear error within a
+/// few seconds, never a hang (before: each of these blocked forever in `open`).
+#[test]
+#[cfg(unix)]
+fn a_fifo_nobody_writes_is_refused_at_every_path_not_a_hang() {
+    let dir = temp_dir("hf-fifo");
+    let (g, slip) = game(&dir);
+    let fifo = dir.join("f.yaml");
+    mkfifo(&fifo);
+    let f = s(&fifo);
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["status", f],
+        vec!["history", f],
+        vec!["judge", s(&g), f],
+        vec!["judge", f, s(&slip)],
+        vec!["undo", f],
+        vec!["adjudicate", "--position", f],
+        vec!["adjudicate", f],
+        vec!["adjudicate", "--batch", f],
+        vec!["adjudicate", "--map", f],
+        vec!["map", "check", f],
+        vec!["map", "show", f],
+        vec!["test", f],
+        vec!["render", f],
+    ];
+    for args in cases {
+        let o = within(Duration::from_secs(15), &args);
+        assert!(!o.status.success(), "{args:?} succeeded");
+        let e = stderr(&o) + &stdout(&o);
+        assert!(
+            e.contains("FIFO"),
+            "{args:?}: the error does not say FIFO: {e}"
+        );
+    }
+}
+
+/// A FIFO (and a pipe through `/dev/stdin`) that a program writes is still read.
+#[test]
+#[cfg(unix)]
+fn a_fifo_a_program_writes_is_read() {
+    let dir = temp_dir("hf-fifo-ok");
+    let (g, _) = game(&dir);
+    let fifo = dir.join("slip-fifo.txt");
+    mkfifo(&fifo);
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || {
+            // Opened after the command has opened its end (and waits for a writer).
+            std::thread::sleep(Duration::from_millis(100));
+            std::fs::write(&fifo, "France:\nA Par H\n").unwrap();
+        })
+    };
+    let o = within(Duration::from_secs(15), &["judge", s(&g), s(&fifo)]);
+    writer.join().unwrap();
+    code(&o, 0);
+    assert_eq!(judged(&g), 1);
+    // Standard input reached as a path.
+    let mut child = bin()
+        .args(["adjudicate", "/dev/stdin"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut i = child.stdin.take().unwrap();
+        i.write_all(b"France: A Par - Bur\n").unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    code(&o, 0);
+    assert!(stdout(&o).contains("Bur"), "{}", stdout(&o));
+}
+
+/// An output that is a FIFO nobody reads: refused at once (before: blocked forever).
+#[test]
+#[cfg(unix)]
+fn an_output_fifo_nobody_reads_is_refused_not_a_hang() {
+    let dir = temp_dir("hf-fifo-out");
+    let fifo = dir.join("out.txt");
+    mkfifo(&fifo);
+    let slip = dir.join("france.txt");
+    std::fs::write(&slip, "France: A Par H\n").unwrap();
+    let o = within(
+        Duration::from_secs(15),
+        &["adjudicate", s(&slip), "-o", s(&fifo)],
+    );
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(e.contains("no program is reading it"), "{e}");
+}
+
+/// A folder or a socket given as a file is refused saying what it is.
+#[test]
+#[cfg(unix)]
+fn a_folder_or_socket_as_a_file_is_refused_saying_what_it_is() {
+    let dir = temp_dir("hf-sock");
+    let (g, _) = game(&dir);
+    let o = arbiter(&["judge", s(&g), s(&dir)]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("a folder"), "{}", stderr(&o));
+    let sock = dir.join("s.txt");
+    let _l = std::os::unix::net::UnixListener::bind(&sock).unwrap();
+    let o = arbiter(&["judge", s(&g), s(&sock)]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("a socket"), "{}", stderr(&o));
+    assert_eq!(judged(&g), 0);
+}
+
+// ------------------------------------------------------------------ item 10: test DIR
+
+const CASE: &str = "\
+- id: hold
+  units:
+    france: [A par]
+  orders:
+    france:
+      - A Paris Hold: succeeds
+  dislodged: {}
+  contested: []
+";
+
+/// `arbiter test DIR` with a link cycle and a link out of the folder: each is a
+/// warning and is not followed; the cases inside are run once (before: the cycle was
+/// followed until the path was too long, running the cases again at every turn, and
+/// the link out of the folder was searched).
+#[test]
+#[cfg(unix)]
+fn test_dir_detects_link_cycles_and_links_out_of_the_folder() {
+    use std::os::unix::fs::symlink;
+    let dir = temp_dir("hf-cycle");
+    let suite = dir.join("suite");
+    std::fs::create_dir_all(suite.join("sub")).unwrap();
+    std::fs::write(suite.join("sub/a.yaml"), CASE).unwrap();
+    symlink(&suite, suite.join("sub/back")).unwrap();
+    symlink("..", suite.join("sub/up")).unwrap();
+    let outside = dir.join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("b.yaml"), CASE.replace("hold", "stranger")).unwrap();
+    symlink(&outside, suite.join("out")).unwrap();
+    symlink(outside.join("b.yaml"), suite.join("b.yaml")).unwrap();
+    mkfifo(&suite.join("pipe.yaml"));
+    let o = within(Duration::from_secs(30), &["test", s(&suite)]);
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert_eq!(out.matches("hold").count(), 1, "{out}");
+    assert!(!out.contains("stranger"), "{out}");
+    assert!(err.contains("a cycle of links"), "{err}");
+    assert!(err.contains("outside the folder searched"), "{err}");
+    assert!(
+        out.contains("pipe.yaml") && out.contains("not a regular file"),
+        "{out}"
+    );
+}
