@@ -223,3 +223,83 @@ fn test_dir_detects_link_cycles_and_links_out_of_the_folder() {
         "{out}"
     );
 }
+
+// ------------------------------------------------------------------ item 3: backups
+
+/// A `GAME.bak` (or `MAP.bak`) that is a link to another file: the save replaces the
+/// link with a regular file holding the previous version; the file it pointed at is
+/// untouched. (This held before issue 28 for the binary; the Python door, which kept
+/// no backup at all, is tested in python/tests/test_hostile_files.py.)
+#[test]
+#[cfg(unix)]
+fn a_backup_is_never_a_link_and_never_written_through_one() {
+    use std::os::unix::fs::symlink;
+    let dir = temp_dir("hf-bak");
+    let (g, slip) = game(&dir);
+    let before = std::fs::read(&g).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "keep me\n").unwrap();
+    symlink(&victim, dir.join("g.yaml.bak")).unwrap();
+    code(&arbiter(&["judge", s(&g), s(&slip)]), 0);
+    let bak = dir.join("g.yaml.bak");
+    assert!(std::fs::symlink_metadata(&bak).unwrap().is_file());
+    assert_eq!(std::fs::read(&bak).unwrap(), before);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+    // `map layout` keeps MAP.bak the same way.
+    let map = dir.join("m.yaml");
+    // The standard map with one province's position taken out: `layout` places it.
+    let src = std::fs::read_to_string("maps/standard.yaml").unwrap();
+    let first = src
+        .lines()
+        .find(|l| l.trim_start().starts_with("at:"))
+        .unwrap();
+    std::fs::write(&map, src.replacen(&format!("{first}\n"), "", 1)).unwrap();
+    let map_before = std::fs::read(&map).unwrap();
+    symlink(&victim, dir.join("m.yaml.bak")).unwrap();
+    let o = arbiter(&["map", "layout", s(&map)]);
+    code(&o, 0);
+    assert_ne!(std::fs::read(&map).unwrap(), map_before);
+    let mbak = dir.join("m.yaml.bak");
+    assert!(std::fs::symlink_metadata(&mbak).unwrap().is_file());
+    assert_eq!(std::fs::read(&mbak).unwrap(), map_before);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me\n");
+}
+
+// ------------------------------------------------------------------ item 5: big games
+
+/// A game that would grow past the input limit is not saved (before: saved, and then
+/// every command refused it); one that nears the limit is saved with a warning.
+#[test]
+fn a_game_past_the_input_limit_is_not_saved_and_one_near_it_warns() {
+    let dir = temp_dir("hf-big");
+    let (g, slip) = game(&dir);
+    let before = std::fs::read(&g).unwrap();
+    // The size of the game after one phase, judged on a copy.
+    let probe = dir.join("probe.yaml");
+    std::fs::copy(&g, &probe).unwrap();
+    code(&arbiter(&["judge", s(&probe), s(&slip)]), 0);
+    let after = std::fs::metadata(&probe).unwrap().len();
+    assert!(after > before.len() as u64);
+    let limit = (after - 1).to_string();
+    let o = arbiter(&["judge", "--max-input-bytes", &limit, s(&g), s(&slip)]);
+    assert!(!o.status.success(), "saved past the limit");
+    let e = stderr(&o);
+    assert!(
+        e.contains("was not saved") && e.contains("--max-input-bytes"),
+        "{e}"
+    );
+    assert_eq!(std::fs::read(&g).unwrap(), before, "the file was changed");
+    // Still readable under the same limit.
+    code(&arbiter(&["status", "--max-input-bytes", &limit, s(&g)]), 0);
+    // Near the limit: saved, with a warning, and readable back.
+    let limit = (after + 10).to_string();
+    let o = arbiter(&["judge", "--max-input-bytes", &limit, s(&g), s(&slip)]);
+    code(&o, 0);
+    assert!(
+        stderr(&o).contains("near the input limit"),
+        "{}",
+        stderr(&o)
+    );
+    code(&arbiter(&["status", "--max-input-bytes", &limit, s(&g)]), 0);
+    assert_eq!(judged(&g), 1);
+}
