@@ -858,6 +858,9 @@ impl Game {
         last_year: Option<i32>,
     ) -> PyResult<Game> {
         let map = load_map(map_name)?;
+        if let Some(problem) = last_year.and_then(|y| arbiter::state::last_year_problem(&map, y)) {
+            return Err(PhaseError::new_err(format!("last_year: {problem}")));
+        }
         let (rules, flags) = read_rules(rules)?;
         let mut st = State::new(map, rules, flags, game_id.unwrap_or_else(|| "game".into()));
         st.last_year = last_year;

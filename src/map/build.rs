@@ -1298,6 +1298,9 @@ fn start_problem(start: &super::file::Start) -> Option<String> {
     use super::file::StartKind;
     use super::Season;
     let season = start.season.to_string().to_ascii_lowercase();
+    if let Some(p) = super::year_problem(i64::from(start.year)) {
+        return Some(format!("{p}: start the map in one of them"));
+    }
     match (start.season, start.kind) {
         (_, Some(StartKind::Retreat)) => Some(format!(
             "a game cannot start in a retreat phase: no unit has been dislodged yet; start in \

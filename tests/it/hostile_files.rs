@@ -303,3 +303,117 @@ fn a_game_past_the_input_limit_is_not_saved_and_one_near_it_warns() {
     code(&arbiter(&["status", "--max-input-bytes", &limit, s(&g)]), 0);
     assert_eq!(judged(&g), 1);
 }
+
+// ------------------------------------------------------------------ item 4: years
+
+/// The standard map starting in `year`.
+fn map_starting(dir: &Path, year: &str) -> PathBuf {
+    let src = std::fs::read_to_string("maps/standard.yaml").unwrap();
+    let p = dir.join(format!("start{year}.yaml"));
+    std::fs::write(
+        &p,
+        src.replacen(
+            "start: {season: spring, year: 1901}",
+            &format!("start: {{season: spring, year: {year}}}"),
+            1,
+        ),
+    )
+    .unwrap();
+    p
+}
+
+/// One range of years everywhere, 1 to 9999 (before: a map could start in any `i32`
+/// year, phase names read six digits, and a game could reach a year no command could
+/// open; batch and `selfplay --years` wrapped).
+#[test]
+fn one_year_range_everywhere() {
+    use arbiter::state::{Phase, PhaseError};
+    // Phase names.
+    for ok in ["Spring 1", "S9999M", "Winter 9999", "Fall 0001 retreat"] {
+        assert!(Phase::parse(ok).is_ok(), "{ok}");
+    }
+    for out in [
+        "Spring 10000",
+        "S1000000M",
+        "Spring 0",
+        "W0A",
+        "Spring 999999999",
+    ] {
+        assert!(
+            matches!(Phase::parse(out), Err(PhaseError::Year(_))),
+            "{out}: {:?}",
+            Phase::parse(out)
+        );
+        assert!(Phase::parse(out)
+            .unwrap_err()
+            .to_string()
+            .contains("1 to 9999"));
+    }
+    let dir = temp_dir("hf-years");
+    // The map loader.
+    for year in ["2147483647", "-5", "0", "10000"] {
+        let m = map_starting(&dir, year);
+        let o = arbiter(&["map", "check", s(&m)]);
+        assert!(!o.status.success(), "{year}");
+        let e = stdout(&o) + &stderr(&o);
+        assert!(
+            e.contains("outside the years arbiter plays, 1 to 9999"),
+            "{year}: {e}"
+        );
+        let g = dir.join(format!("g{year}.yaml"));
+        let o = arbiter(&["new", s(&g), "--map", s(&m)]);
+        assert!(!o.status.success(), "{year}: a game was started");
+    }
+    // `--last-year`, a game file's `last_year`, batch lines, `selfplay --years`.
+    let g = dir.join("g.yaml");
+    let o = arbiter(&["new", s(&g), "--last-year", "10000"]);
+    assert!(stderr(&o).contains("1 to 9999"), "{}", stderr(&o));
+    code(&arbiter(&["new", s(&g), "--last-year", "1905"]), 0);
+    let text = std::fs::read_to_string(&g).unwrap();
+    assert!(text.contains("last_year: 1905"), "{text}");
+    std::fs::write(&g, text.replace("last_year: 1905", "last_year: 2147483647")).unwrap();
+    let o = arbiter(&["status", s(&g)]);
+    assert!(stderr(&o).contains("1 to 9999"), "{}", stderr(&o));
+    let lines = "{\"id\":1,\"phase\":\"Winter 2147483647\",\"units\":{\"france\":[\"A PAR\"]},\"orders\":{}}\n\
+                 {\"id\":2,\"units\":{\"france\":[\"A PAR\"]},\"orders\":{},\"last_year\":-5}\n";
+    let batch = dir.join("b.jsonl");
+    std::fs::write(&batch, lines).unwrap();
+    let o = arbiter(&["adjudicate", "--batch", s(&batch)]);
+    let out = stdout(&o);
+    assert!(!out.contains("-2147483648"), "{out}");
+    assert_eq!(out.matches("1 to 9999").count(), 2, "{out}");
+    let o = arbiter(&["selfplay", "--years", "4294967295", "--games", "1"]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("1 to 9999"), "{}", stderr(&o));
+}
+
+/// A game on a map that starts in 9999 ends after the Fall turn of 9999 (before: it went
+/// on to Spring 10000, and from a later start to a year no command could open).
+#[test]
+fn a_game_ends_after_the_last_year_arbiter_plays() {
+    let dir = temp_dir("hf-9999");
+    let m = map_starting(&dir, "9999");
+    let g = dir.join("g.yaml");
+    code(&arbiter(&["new", s(&g), "--map", s(&m)]), 0);
+    let slip = dir.join("france.txt");
+    std::fs::write(&slip, "France:\nA Par H\n").unwrap();
+    code(&arbiter(&["judge", s(&g), s(&slip)]), 0);
+    code(&arbiter(&["judge", s(&g), s(&slip)]), 0);
+    let text = std::fs::read_to_string(&g).unwrap();
+    assert!(!text.contains("10000"), "{text}");
+    assert!(text.contains("over:"), "{text}");
+    // Every command still opens it, and nothing more can be judged.
+    code(&arbiter(&["status", s(&g)]), 0);
+    code(&arbiter(&["history", s(&g)]), 0);
+    let o = arbiter(&["judge", s(&g), s(&slip)]);
+    assert!(!o.status.success());
+    // A batch line of Winter 9999 has no next phase.
+    let batch = dir.join("b.jsonl");
+    std::fs::write(
+        &batch,
+        "{\"id\":1,\"phase\":\"Winter 9999\",\"units\":{\"france\":[\"A PAR\"]},\"orders\":{}}\n",
+    )
+    .unwrap();
+    let o = arbiter(&["adjudicate", "--batch", s(&batch)]);
+    assert!(stdout(&o).contains("\"next\":null"), "{}", stdout(&o));
+}
