@@ -46,6 +46,22 @@ def test_save_waits_for_the_lock_and_refuses_while_it_is_held(cli, tmp_path, sho
     assert judged(path) == 1
 
 
+def test_save_refuses_at_once_while_the_game_is_served(cli, tmp_path):
+    path = tmp_path / "g.yaml"
+    new_game(cli, path)
+    g = arbiter.Game.load(path)
+    g.process()
+    with open(tmp_path / ".g.yaml.lock", "a+") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        lock.write("arbiter serve (process 4242) at http://127.0.0.1:8080/")
+        lock.flush()
+        started = time.monotonic()
+        with pytest.raises(arbiter.GameFileError, match="is being served"):
+            g.save(path)
+        assert time.monotonic() - started < 2
+    assert judged(path) == 0
+
+
 def test_save_over_a_game_changed_since_load_is_refused(cli, tmp_path):
     path = tmp_path / "g.yaml"
     new_game(cli, path)
