@@ -1542,7 +1542,16 @@ impl Game {
             files::save_game(&path, &text, expect, files::DEFAULT_MAX_INPUT_BYTES)
         })
         .map_err(GameFileError::new_err)?;
+        let near = files::near_limit(
+            &path.display().to_string(),
+            text.len() as u64,
+            files::DEFAULT_MAX_INPUT_BYTES,
+        );
         self.set_file(&path, text.into_bytes());
+        if let Some(w) = near {
+            let kind = py.get_type::<pyo3::exceptions::PyUserWarning>();
+            PyErr::warn(py, &kind, &std::ffi::CString::new(w).unwrap_or_default(), 1)?;
+        }
         Ok(())
     }
 
