@@ -19,6 +19,12 @@ def judged(path):
     return sum(1 for l in open(path, encoding="utf-8") if l.startswith("- phase:"))
 
 
+def play(g):
+    """One phase with an order (a phase with none cannot be written as a game file)."""
+    g.set_orders("FRANCE", ["A PAR H"])
+    g.process()
+
+
 def new_game(cli, path):
     out = subprocess.run([cli, "new", str(path)], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
@@ -35,7 +41,7 @@ def test_save_waits_for_the_lock_and_refuses_while_it_is_held(cli, tmp_path, sho
     new_game(cli, path)
     before = path.read_bytes()
     g = arbiter.Game.load(path)
-    g.process()
+    play(g)
     with open(tmp_path / ".g.yaml.lock", "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         with pytest.raises(arbiter.GameFileError, match="is in use"):
@@ -50,7 +56,7 @@ def test_save_refuses_at_once_while_the_game_is_served(cli, tmp_path):
     path = tmp_path / "g.yaml"
     new_game(cli, path)
     g = arbiter.Game.load(path)
-    g.process()
+    play(g)
     with open(tmp_path / ".g.yaml.lock", "a+") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         lock.write("arbiter serve (process 4242) at http://127.0.0.1:8080/")
@@ -66,7 +72,7 @@ def test_save_over_a_game_changed_since_load_is_refused(cli, tmp_path):
     path = tmp_path / "g.yaml"
     new_game(cli, path)
     g = arbiter.Game.load(path)
-    g.process()
+    play(g)
     slip = tmp_path / "france.txt"
     slip.write_text("France:\nA Par H\n")
     out = subprocess.run([cli, "judge", str(path), str(slip)], capture_output=True, text=True)
@@ -78,7 +84,7 @@ def test_save_over_a_game_changed_since_load_is_refused(cli, tmp_path):
     # Saved under another name, or loaded again, it saves.
     g.save(tmp_path / "other.yaml")
     again = arbiter.Game.load(path)
-    again.process()
+    play(again)
     again.save(path)
     assert judged(path) == 2
 
@@ -91,7 +97,7 @@ def test_backup_is_a_regular_file_never_a_link(cli, tmp_path):
     victim.write_text("keep me\n")
     os.symlink(victim, tmp_path / "g.yaml.bak")
     g = arbiter.Game.load(path)
-    g.process()
+    play(g)
     g.save(path)
     bak = tmp_path / "g.yaml.bak"
     assert not bak.is_symlink() and bak.read_bytes() == before
@@ -106,7 +112,7 @@ def test_save_keeps_the_mode(cli, tmp_path):
     new_game(cli, path)
     os.chmod(path, 0o600)
     g = arbiter.Game.load(path)
-    g.process()
+    play(g)
     g.save(path)
     assert os.stat(path).st_mode & 0o777 == 0o600
 
@@ -134,7 +140,7 @@ def test_python_and_cli_writers_lose_no_phase(cli, tmp_path):
         def python_writer():
             try:
                 g = arbiter.Game.load(path)
-                g.process()
+                play(g)
                 time.sleep(0.001 * (round % 4))
                 g.save(path)
                 py_saved.append(True)
