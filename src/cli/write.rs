@@ -1,6 +1,7 @@
 //! Writing files: the one way the binary writes a file (`-o`, `--out`, `--svg`,
-//! `map import -o`, selfplay and batch output; game files go through [`super::store`],
-//! which uses the same pieces), and the lock a command that writes a game holds.
+//! `map import -o`, selfplay and batch output; game files go through [`super::store`]
+//! to [`arbiter::files`], whose pieces this module uses too: links, temporary files,
+//! backups, the game's lock, shared with `arbiter serve` and the Python package).
 //!
 //! The rules, by what the output path is:
 //!
@@ -11,7 +12,7 @@
 //!   allowed, its owner), is synced, and is renamed over the file;
 //! - a FIFO or a character device (`/dev/null`, a terminal, a pipe behind
 //!   `/dev/stdout`) is written through: opened and written in place, never renamed
-//!   over or removed;
+//!   over or removed; a FIFO no program reads is refused at once, never waited on;
 //! - a directory, a block device or a socket is refused;
 //! - a file this command has read (a game, a position, orders, a map; the same file
 //!   by whatever path) is refused as an output: writing it would destroy the input.
