@@ -135,7 +135,8 @@ impl<W: Write> Printer<W> {
 
 /// A search for suite files under the paths named (see [`collect`]).
 struct Search {
-    /// The folders searched so far (links followed): a link back to one is a cycle.
+    /// The folders searched and files taken so far (links followed): a link back to a
+    /// folder is a cycle, and a file is read once.
     seen: std::collections::HashSet<PathBuf>,
     /// The folder named on the command line that is being searched (links followed):
     /// a link out of it is not followed.
@@ -229,6 +230,17 @@ fn collect(path: &Path, named: bool, search: &mut Search) {
                      socket); a suite is a file"
                         .to_string(),
                 ));
+                return;
+            }
+        }
+        // One file reached by two paths (a link beside it) is read once.
+        if let Ok(real) = std::fs::canonicalize(path) {
+            if !search.seen.insert(real.clone()) {
+                eprintln!(
+                    "warning: `{}` is `{}`, already read: not read again",
+                    path.display(),
+                    real.display()
+                );
                 return;
             }
         }

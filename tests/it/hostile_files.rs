@@ -211,6 +211,8 @@ fn test_dir_detects_link_cycles_and_links_out_of_the_folder() {
     std::fs::write(outside.join("b.yaml"), CASE.replace("hold", "stranger")).unwrap();
     symlink(&outside, suite.join("out")).unwrap();
     symlink(outside.join("b.yaml"), suite.join("b.yaml")).unwrap();
+    // A link beside the file it names: the file is read once.
+    symlink("a.yaml", suite.join("sub/again.yaml")).unwrap();
     mkfifo(&suite.join("pipe.yaml"));
     let o = within(Duration::from_secs(30), &["test", s(&suite)]);
     let (out, err) = (stdout(&o), stderr(&o));
@@ -218,6 +220,7 @@ fn test_dir_detects_link_cycles_and_links_out_of_the_folder() {
     assert!(!out.contains("stranger"), "{out}");
     assert!(err.contains("a cycle of links"), "{err}");
     assert!(err.contains("outside the folder searched"), "{err}");
+    assert!(err.contains("already read: not read again"), "{err}");
     assert!(
         out.contains("pipe.yaml") && out.contains("not a regular file"),
         "{out}"
