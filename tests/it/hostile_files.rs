@@ -367,6 +367,33 @@ fn one_year_range_everywhere() {
         let o = arbiter(&["new", s(&g), "--map", s(&m)]);
         assert!(!o.status.success(), "{year}: a game was started");
     }
+    // A DPjudge map's `BEGIN` (map import).
+    let dpj = dir.join("dpj");
+    std::fs::create_dir_all(&dpj).unwrap();
+    for f in [
+        "builds.map",
+        "classic.names",
+        "classic.borders",
+        "classic.powers",
+    ] {
+        std::fs::copy(format!("tests/fixtures/dpjudge/{f}"), dpj.join(f)).unwrap();
+    }
+    let b = dpj.join("builds.map");
+    let src = std::fs::read_to_string(&b).unwrap();
+    std::fs::write(
+        &b,
+        src.replace(
+            "BEGIN  WINTER 1900 ADJUSTMENTS",
+            "BEGIN Spring 10000 Movement",
+        ),
+    )
+    .unwrap();
+    let o = arbiter(&["map", "import", s(&b), "-o", s(&dpj.join("b.yaml"))]);
+    let e = stdout(&o) + &stderr(&o);
+    assert!(
+        e.contains("builds.map:15: `BEGIN Spring 10000 Movement`: the year 10000 is outside"),
+        "{e}"
+    );
     // `--last-year`, a game file's `last_year`, batch lines, `selfplay --years`.
     let g = dir.join("g.yaml");
     let o = arbiter(&["new", s(&g), "--last-year", "10000"]);
