@@ -643,7 +643,7 @@ pub fn record_and_save(
 ) -> Result<Vec<u8>, Fatal> {
     game.record(map, files, j, accepted);
     let text = game.to_yaml(map);
-    store::save(path, &text, loaded)?;
+    store::save(path, map, &text, loaded)?;
     Ok(text.into_bytes())
 }
 
@@ -716,7 +716,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
             game.position.phase
         )));
     };
-    store::save(&args.game, &game.to_yaml(&map), &bytes)?;
+    store::save(&args.game, &map, &game.to_yaml(&map), &bytes)?;
     warn_pending(&served, "undone");
     let files: Vec<String> = last
         .orders

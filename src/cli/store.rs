@@ -5,6 +5,8 @@
 //! a symbolic link is followed: the link stays, the file it names is replaced, and
 //! the backup and lock file are beside that file. Saving:
 //!
+//! 0. the new text is read back as [`load`] would read it, and the size checked
+//!    against the input limit: what could not be loaded again is never saved;
 //! 1. the new text goes to `GAME.tmp-<pid>` in the same directory, with the game
 //!    file's mode (a `0600` game stays `0600`), and is synced;
 //! 2. the file on disk must still be the one this command loaded (else nothing is
@@ -176,8 +178,17 @@ pub fn exists(path: &Path) -> Fatal {
 }
 
 /// Save a game over the file it was loaded from (`loaded`: the bytes read then),
-/// by the rules of the module comment ([`arbiter::files::save_game`]).
-pub fn save(path: &Path, text: &str, loaded: &[u8]) -> Result<(), Fatal> {
+/// by the rules of the module comment ([`arbiter::files::save_game`]). The text is
+/// read back first, as [`load`] would read it on `map`: what could not be loaded is
+/// never saved.
+pub fn save(path: &Path, map: &Map, text: &str, loaded: &[u8]) -> Result<(), Fatal> {
+    if let Err(e) = Game::from_yaml(map, text) {
+        return Err(Fatal(format!(
+            "`{}` was not saved: the game would not load again ({e}). The file was not \
+             changed",
+            path.display()
+        )));
+    }
     arbiter::files::save_game(
         path,
         text,

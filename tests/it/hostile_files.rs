@@ -447,3 +447,50 @@ fn a_game_ends_after_the_last_year_arbiter_plays() {
     let o = arbiter(&["adjudicate", "--batch", s(&batch)]);
     assert!(stdout(&o).contains("\"next\":null"), "{}", stdout(&o));
 }
+
+/// No command saves a game that would not load again: the text is read back before it
+/// is saved. (A hand-edited retreat option into an occupied province, issue 28 item 2,
+/// made `judge` save two units in Munich; the file could then not be opened. Whether
+/// the hand-edited game is refused at load or its judgement refused at the save, the
+/// file that could be opened can still be opened.)
+#[test]
+fn no_command_saves_a_game_that_would_not_load_again() {
+    let dir = temp_dir("hf-readback");
+    let g = dir.join("g.yaml");
+    code(&arbiter(&["new", s(&g)]), 0);
+    let text = std::fs::read_to_string(&g)
+        .unwrap()
+        .replace("phase: Spring 1901 movement", "phase: Spring 1901 retreat")
+        .replacen(
+            "    france: [F BRE, A MAR, A PAR]\n",
+            "    france: [F BRE, A MAR, A PAR, A BUR]\n",
+            1,
+        )
+        .replacen(
+            "  owners:\n",
+            "  dislodged:\n    - {power: germany, unit: A RUH, by: BUR, retreats: [MUN, HOL]}\n  owners:\n",
+            1,
+        );
+    std::fs::write(&g, &text).unwrap();
+    let loads_before = arbiter(&["status", s(&g)]).status.success();
+    let slip = dir.join("germany.txt");
+    std::fs::write(&slip, "Germany:\nA Ruh R Mun\n").unwrap();
+    let judged = arbiter(&["judge", s(&g), s(&slip)]);
+    let after = arbiter(&["status", s(&g)]);
+    if judged.status.success() || loads_before {
+        assert!(
+            after.status.success(),
+            "judge: {}\nstatus after: {}",
+            stderr(&judged),
+            stderr(&after)
+        );
+    }
+    if loads_before && !judged.status.success() {
+        assert!(
+            stderr(&judged).contains("would not load again"),
+            "{}",
+            stderr(&judged)
+        );
+        assert_eq!(std::fs::read_to_string(&g).unwrap(), text);
+    }
+}
