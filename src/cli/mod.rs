@@ -34,7 +34,7 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// The largest file (or standard input) any command reads, in bytes: orders,
-    /// positions, maps, game files, suites.
+    /// positions, maps, game files, suites. A game larger than this is not saved.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     max_input_bytes: u64,
 }
