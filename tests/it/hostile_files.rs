@@ -367,6 +367,25 @@ fn one_year_range_everywhere() {
         let o = arbiter(&["new", s(&g), "--map", s(&m)]);
         assert!(!o.status.success(), "{year}: a game was started");
     }
+    // A winter start in 9999 would move first in 10000.
+    let src = std::fs::read_to_string("maps/standard.yaml").unwrap();
+    let w = dir.join("w9999.yaml");
+    std::fs::write(
+        &w,
+        src.replacen(
+            "start: {season: spring, year: 1901}",
+            "start: {season: winter, year: 9999}",
+            1,
+        ),
+    )
+    .unwrap();
+    let o = arbiter(&["map", "check", s(&w)]);
+    assert!(!o.status.success());
+    assert!(
+        (stdout(&o) + &stderr(&o)).contains("would move first in 10000"),
+        "{}",
+        stdout(&o)
+    );
     // A DPjudge map's `BEGIN` (map import).
     let dpj = dir.join("dpj");
     std::fs::create_dir_all(&dpj).unwrap();
