@@ -160,3 +160,12 @@ def test_python_and_cli_writers_lose_no_phase(cli, tmp_path):
         # Each save is allowed only over the file its writer loaded, and adds one
         # phase to it: the file holds one phase per writer that says it saved.
         assert judged(path) == int(cli_saved) + int(py_saved[0]), (round, cli_saved, py_saved, err)
+
+
+def test_years_are_1_to_9999():
+    for bad in (10000, 0, -5, 2147483647):
+        with pytest.raises(arbiter.PhaseError, match="1 to 9999"):
+            arbiter.Game(last_year=bad)
+    assert arbiter.Game(last_year=1905).last_year == 1905
+    with pytest.raises(arbiter.ArbiterError):
+        arbiter.Game.from_position({"phase": "S10000M", "units": {"FRANCE": ["A PAR"]}})
