@@ -119,9 +119,23 @@ fn a_fifo_a_program_writes_is_read() {
     let writer = {
         let fifo = fifo.clone();
         std::thread::spawn(move || {
-            // Opened after the command has opened its end (and waits for a writer).
+            use std::io::Write;
+            use std::os::unix::fs::OpenOptionsExt;
+            // Opened after the command has opened its end (and waits for a writer);
+            // never blocking, so a command that failed early cannot hang the test.
             std::thread::sleep(Duration::from_millis(100));
-            std::fs::write(&fifo, "France:\nA Par H\n").unwrap();
+            let started = Instant::now();
+            while started.elapsed() < Duration::from_secs(10) {
+                let f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .custom_flags(libc::O_NONBLOCK)
+                    .open(&fifo);
+                if let Ok(mut f) = f {
+                    f.write_all(b"France:\nA Par H\n").unwrap();
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
         })
     };
     let o = within(Duration::from_secs(15), &["judge", s(&g), s(&fifo)]);
