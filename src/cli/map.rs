@@ -285,7 +285,7 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
 fn drawing_source(name: &str) -> Result<Option<(String, String)>, String> {
     if Path::new(name).exists() {
         let path = super::drawing_path(Path::new(name));
-        if !path.is_file() {
+        if std::fs::metadata(&path).is_err() {
             return Ok(None);
         }
         let shown = path.display().to_string();
@@ -623,7 +623,7 @@ fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
     let geo = args.geo.clone().or_else(|| {
         let f = file.as_ref()?;
         let stem = f.file_stem()?.to_string_lossy().into_owned();
-        Some(f.with_file_name(format!("{stem}.geo.yaml"))).filter(|p| p.is_file())
+        Some(f.with_file_name(format!("{stem}.geo.yaml"))).filter(|p| std::fs::metadata(p).is_ok())
     });
     let out = match (&args.output, &file) {
         (Some(o), _) => o.clone(),

@@ -326,7 +326,8 @@ fn load_drawing(
     map: &Map,
 ) -> Result<Option<arbiter::map::drawing::Drawing>, Fatal> {
     let path = drawing_path(map_file);
-    if !path.is_file() {
+    // Anything there but a file (a FIFO, a folder) is an error when read, not passed over.
+    if std::fs::metadata(&path).is_err() {
         return Ok(None);
     }
     let shown = path.display().to_string();

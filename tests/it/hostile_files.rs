@@ -82,7 +82,12 @@ fn a_fifo_nobody_writes_is_refused_at_every_path_not_a_hang() {
     let fifo = dir.join("f.yaml");
     mkfifo(&fifo);
     let f = s(&fifo);
+    // A map whose drawing beside it is a FIFO (before: passed over in silence).
+    let m = dir.join("m.yaml");
+    std::fs::copy("maps/standard.yaml", &m).unwrap();
+    mkfifo(&dir.join("m.drawing.yaml"));
     let cases: Vec<Vec<&str>> = vec![
+        vec!["adjudicate", "--map", s(&m), s(&slip)],
         vec!["status", f],
         vec!["history", f],
         vec!["judge", s(&g), f],
