@@ -548,6 +548,12 @@ fn answer(
         }
         false => None,
     };
+    if let Some(problem) = c
+        .last_year
+        .and_then(|y| crate::map::year_problem(i64::from(y)))
+    {
+        return Err(format!("`last_year`: {problem}"));
+    }
     let mut orders = LineOrders::read(map, &c.orders, options)?;
     orders.warn_nationality(map, &position)?;
     let (result, _) =

@@ -775,12 +775,8 @@ fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
     let rules = Rules::parse(&f.rules)
         .ok_or_else(|| invalid("rules", format!("unknown rules edition `{}`", f.rules)))?;
     if let Some(y) = f.last_year {
-        let first = Phase::first_movement(map).year;
-        if y < first {
-            return Err(invalid(
-                "last_year",
-                format!("{y} is before the map's first year of moves, {first}"),
-            ));
+        if let Some(problem) = crate::state::last_year_problem(map, y) {
+            return Err(invalid("last_year", problem));
         }
     }
     if f.name.trim().is_empty() {
@@ -912,7 +908,9 @@ fn game_end(map: &Map, f: &GameFile) -> Result<Option<Over>, GameFileError> {
             winner: None,
             last_year: Some(y),
         }) => {
-            if f.last_year != Some(*y) {
+            // A game without a last year ends after the last year arbiter plays.
+            if f.last_year != Some(*y) && !(f.last_year.is_none() && *y == *crate::map::YEARS.end())
+            {
                 return Err(invalid(
                     "over",
                     format!(

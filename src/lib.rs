@@ -66,7 +66,9 @@
 //! ```
 //!
 //! The library does no I/O and never prints; the binary (`src/main.rs`, `src/cli/`)
-//! reads files and writes output.
+//! reads files and writes output. The one exception is [`files`]: how every door (the
+//! binary, its server, the Python package) reads a file, locks and saves a game, which
+//! no other module of the library calls.
 
 // No unsafe code anywhere. Library code where input can reach must not panic on it:
 // no unwrap/expect, no panic!/unreachable!, no unchecked indexing. Remaining exceptions
@@ -84,6 +86,7 @@
 pub mod batch;
 pub mod cases;
 pub mod draw;
+pub mod files;
 pub mod game;
 pub mod gamefile;
 pub mod judge;

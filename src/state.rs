@@ -84,12 +84,25 @@ impl Phase {
     /// exactly the forms of docs/CLI.md ("Phase formats"), in any case. Anything else,
     /// such as `Spring of 1901`, `Spring 1901 movementxyz` or trailing words, is refused.
     pub fn parse(s: &str) -> Result<Phase, PhaseError> {
-        let err = || PhaseError(s.trim().chars().take(80).collect());
+        let shown = || s.trim().chars().take(80).collect::<String>();
+        let err = || PhaseError::Unknown(shown());
         let t = s.trim().to_ascii_lowercase();
         let words: Vec<&str> = t.split_whitespace().collect();
-        let year = |y: &str| -> Option<i32> {
-            let ok = !y.is_empty() && y.len() <= 6 && y.bytes().all(|b| b.is_ascii_digit());
-            ok.then(|| y.parse().ok()).flatten()
+        // A year of digits within `map::YEARS` (however many digits: no overflow).
+        let year = |y: &str| -> Result<i32, PhaseError> {
+            if y.is_empty() || !y.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(err());
+            }
+            let digits = y.trim_start_matches('0');
+            let n: i64 = match digits.len() {
+                0 => 0,
+                1..=9 => digits.parse().map_err(|_| err())?,
+                _ => i64::MAX,
+            };
+            match crate::map::year_problem(n) {
+                Some(_) => Err(PhaseError::Year(shown())),
+                None => i32::try_from(n).map_err(|_| err()),
+            }
         };
         let (season, year, kind) = match words.as_slice() {
             [w] => {
@@ -109,7 +122,7 @@ impl Phase {
                     "a" | "b" => Some(PhaseKind::Adjustment),
                     _ => return Err(err()),
                 };
-                (season, year(&rest[..digits]).ok_or_else(err)?, kind)
+                (season, year(&rest[..digits])?, kind)
             }
             [season, y, kind @ ..] if kind.len() <= 1 => {
                 let season = match *season {
@@ -127,7 +140,7 @@ impl Phase {
                     }
                     Some(_) => return Err(err()),
                 };
-                (season, year(y).ok_or_else(err)?, kind)
+                (season, year(y)?, kind)
             }
             _ => return Err(err()),
         };
@@ -145,11 +158,16 @@ impl Phase {
 
 /// A phase name [`Phase::parse`] does not read (the text, cut to 80 characters).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "unknown phase `{0}`: write a season, a year and optionally the kind, e.g. `Spring 1901`, \
-     `Fall 1901 retreat`, `Winter 1901`, or the short forms `S1901M`, `F1901R`, `W1901A`"
-)]
-pub struct PhaseError(pub String);
+pub enum PhaseError {
+    #[error(
+        "unknown phase `{0}`: write a season, a year and optionally the kind, e.g. `Spring 1901`, \
+         `Fall 1901 retreat`, `Winter 1901`, or the short forms `S1901M`, `F1901R`, `W1901A`"
+    )]
+    Unknown(String),
+    /// A year outside [`crate::map::YEARS`].
+    #[error("the phase `{0}` is outside the years arbiter plays, 1 to 9999")]
+    Year(String),
+}
 
 impl std::fmt::Display for Phase {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -847,6 +865,17 @@ fn units_error_path(
     found.unwrap_or_else(|| section.to_string())
 }
 
+/// Why `year` cannot be a game's last year on `map`, if it cannot: outside
+/// [`crate::map::YEARS`], or before the map's first year of moves (a game ends after a
+/// Fall turn: a map starting in winter has its first in the next year).
+pub fn last_year_problem(map: &Map, year: i32) -> Option<String> {
+    if let Some(p) = crate::map::year_problem(i64::from(year)) {
+        return Some(p);
+    }
+    let first = Phase::first_movement(map).year;
+    (year < first).then(|| format!("{year} is before the map's first year of moves, {first}"))
+}
+
 /// The phase after `p` in the yearly sequence (none skipped).
 pub fn next_phase(p: Phase) -> Phase {
     let (season, year, kind) = match (p.season, p.kind) {
@@ -854,7 +883,11 @@ pub fn next_phase(p: Phase) -> Phase {
         (Season::Spring, _) => (Season::Fall, p.year, PhaseKind::Movement),
         (Season::Fall, PhaseKind::Movement) => (Season::Fall, p.year, PhaseKind::Retreat),
         (Season::Fall, _) => (Season::Winter, p.year, PhaseKind::Adjustment),
-        (Season::Winter, _) => (Season::Spring, p.year + 1, PhaseKind::Movement),
+        (Season::Winter, _) => (
+            Season::Spring,
+            p.year.saturating_add(1),
+            PhaseKind::Movement,
+        ),
     };
     Phase { season, year, kind }
 }

@@ -11,6 +11,7 @@ use pyo3::exceptions::{PyKeyError, PyRuntimeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString};
 
+use arbiter::files;
 use arbiter::game::{advance, PhaseResult};
 use arbiter::gamefile::{self, OrderFile, PositionRecord};
 use arbiter::judge::Rules;
@@ -72,6 +73,10 @@ pub(crate) struct State {
 #[pyclass(frozen, module = "arbiter._arbiter")]
 pub struct Game {
     state: Mutex<State>,
+    /// The game file this game was loaded from or last saved to (its path, links
+    /// followed, and the bytes then): `save` over it refuses when another writer
+    /// changed it meanwhile.
+    file: Mutex<Option<(std::path::PathBuf, Vec<u8>)>>,
 }
 
 fn in_use() -> PyErr {
@@ -94,8 +99,22 @@ impl Game {
     fn of(state: State) -> Game {
         Game {
             state: Mutex::new(state),
+            file: Mutex::new(None),
         }
     }
+
+    /// Note the game file this game now matches (see [`Game::file`]).
+    fn set_file(&self, path: &std::path::Path, bytes: Vec<u8>) {
+        let real = real_path(path);
+        *self.file.lock().unwrap_or_else(|e| e.into_inner()) = Some((real, bytes));
+    }
+}
+
+/// A game file's path with links followed (as `arbiter::files` saves it), made
+/// absolute, for telling whether two paths name one file.
+fn real_path(path: &std::path::Path) -> std::path::PathBuf {
+    let real = files::resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
+    std::fs::canonicalize(&real).unwrap_or(real)
 }
 
 /// Read `rules`: `None`, an edition name, or an iterable of strings holding at most one
@@ -839,6 +858,9 @@ impl Game {
         last_year: Option<i32>,
     ) -> PyResult<Game> {
         let map = load_map(map_name)?;
+        if let Some(problem) = last_year.and_then(|y| arbiter::state::last_year_problem(&map, y)) {
+            return Err(PhaseError::new_err(format!("last_year: {problem}")));
+        }
         let (rules, flags) = read_rules(rules)?;
         let mut st = State::new(map, rules, flags, game_id.unwrap_or_else(|| "game".into()));
         st.last_year = last_year;
@@ -1503,11 +1525,34 @@ impl Game {
             .map_err(GameFileError::new_err)
     }
 
-    /// Save the game as arbiter's game file.
+    /// Save the game as arbiter's game file, as `arbiter judge` saves one: under the
+    /// game's lock (`.GAME.lock`, shared with the commands and `arbiter serve`),
+    /// atomically, the previous version kept as `GAME.bak`. Saving over the file this
+    /// game was loaded from (or last saved to) is refused when another writer changed
+    /// it meanwhile: its phases would be lost.
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let text = self.to_yaml(py)?;
-        std::fs::write(&path, text)
-            .map_err(|e| GameFileError::new_err(format!("{}: {e}", path.display())))
+        let known = self.file.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        py.allow_threads(|| {
+            let _lock = files::lock_game(&path)?;
+            let expect = match &known {
+                Some((p, bytes)) if *p == real_path(&path) => files::Expect::Loaded(bytes),
+                _ => files::Expect::Any,
+            };
+            files::save_game(&path, &text, expect, files::DEFAULT_MAX_INPUT_BYTES)
+        })
+        .map_err(GameFileError::new_err)?;
+        let near = files::near_limit(
+            &path.display().to_string(),
+            text.len() as u64,
+            files::DEFAULT_MAX_INPUT_BYTES,
+        );
+        self.set_file(&path, text.into_bytes());
+        if let Some(w) = near {
+            let kind = py.get_type::<pyo3::exceptions::PyUserWarning>();
+            PyErr::warn(py, &kind, &std::ffi::CString::new(w).unwrap_or_default(), 1)?;
+        }
+        Ok(())
     }
 
     /// A game from arbiter's game file text.
@@ -1522,15 +1567,29 @@ impl Game {
     /// Open a game file (as `arbiter new` or `save` wrote it).
     #[staticmethod]
     fn load(py: Python<'_>, path: std::path::PathBuf) -> PyResult<Game> {
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| GameFileError::new_err(format!("{}: {e}", path.display())))?;
-        Game::from_yaml(py, &text)
-            .map_err(|e| GameFileError::new_err(format!("{}: {}", path.display(), e.value(py))))
+        let shown = path.display();
+        let bytes = py
+            .allow_threads(|| files::read_bytes(&path, files::DEFAULT_MAX_INPUT_BYTES))
+            .map_err(|e| GameFileError::new_err(format!("{shown}: {e}")))?;
+        let text = std::str::from_utf8(&bytes).map_err(|e| {
+            GameFileError::new_err(format!(
+                "{shown}: the file is not text (invalid UTF-8 at byte {}): it is damaged",
+                e.valid_up_to()
+            ))
+        })?;
+        let game = Game::from_yaml(py, text)
+            .map_err(|e| GameFileError::new_err(format!("{shown}: {}", e.value(py))))?;
+        game.set_file(&path, bytes);
+        Ok(game)
     }
 
     /// An independent copy (history, position and orders given).
     fn copy(&self) -> PyResult<Game> {
-        Ok(Game::of(self.lock()?.clone()))
+        let copy = Game::of(self.lock()?.clone());
+        // The copy is the same game as the file this one matches.
+        *copy.file.lock().unwrap_or_else(|e| e.into_inner()) =
+            self.file.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        Ok(copy)
     }
 
     fn __copy__(&self) -> PyResult<Game> {

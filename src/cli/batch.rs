@@ -35,9 +35,9 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     let mut input: Box<dyn std::io::BufRead + Send> = if args.orders == "-" {
         Box::new(BufReader::with_capacity(1 << 16, std::io::stdin()))
     } else {
-        let f = std::fs::File::open(&args.orders)
+        let f = arbiter::files::open_input(std::path::Path::new(&args.orders))
             .map_err(|e| Fatal(format!("cannot read `{}`: {e}", args.orders)))?;
-        super::write::record_input(std::path::Path::new(&args.orders), &f);
+        super::write::record_input(std::path::Path::new(&args.orders), f.file());
         Box::new(BufReader::with_capacity(1 << 16, f))
     };
     let started = Instant::now();

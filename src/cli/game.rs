@@ -38,7 +38,7 @@ pub struct NewArgs {
     #[arg(long, value_name = "TEXT")]
     pub name: Option<String>,
     /// A tournament game: the game ends after this year's Fall turn (not before the
-    /// map's first year of moves).
+    /// map's first year of moves; at most 9999, the last year arbiter plays).
     #[arg(long, value_name = "YEAR")]
     pub last_year: Option<i32>,
 }
@@ -162,13 +162,8 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
     };
     let rules = parse_rules(&args.rules)?;
     if let Some(y) = args.last_year {
-        // A game ends after a Fall turn: a map starting in winter has its first in the
-        // next year.
-        let first = Phase::first_movement(&map).year;
-        if y < first {
-            return Err(Fatal(format!(
-                "--last-year {y} is before the map's first year of moves, {first}"
-            )));
+        if let Some(problem) = arbiter::state::last_year_problem(&map, y) {
+            return Err(Fatal(format!("--last-year {y}: {problem}")));
         }
     }
     let name = match &args.name {
@@ -665,7 +660,7 @@ pub fn record_and_save(
 ) -> Result<Vec<u8>, Fatal> {
     game.record(map, files, j, accepted);
     let text = game.to_yaml(map);
-    store::save(path, &text, loaded)?;
+    store::save(path, map, &text, loaded)?;
     Ok(text.into_bytes())
 }
 
@@ -738,7 +733,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
             game.position.phase
         )));
     };
-    store::save(&args.game, &game.to_yaml(&map), &bytes)?;
+    store::save(&args.game, &map, &game.to_yaml(&map), &bytes)?;
     warn_pending(&served, "undone");
     let files: Vec<String> = last
         .orders

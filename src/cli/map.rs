@@ -285,7 +285,7 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
 fn drawing_source(name: &str) -> Result<Option<(String, String)>, String> {
     if Path::new(name).exists() {
         let path = super::drawing_path(Path::new(name));
-        if !path.is_file() {
+        if std::fs::metadata(&path).is_err() {
             return Ok(None);
         }
         let shown = path.display().to_string();
@@ -405,7 +405,7 @@ fn show(args: &ShowArgs) -> Result<i32, Fatal> {
 /// each tied to the province its key names.
 fn map_problems(map: &Map, name: &str) -> Vec<arbiter::render::Problem> {
     let (file, src) = if Path::new(name).exists() && Map::embedded(name).is_none() {
-        match std::fs::read_to_string(name) {
+        match super::read_file(name) {
             Ok(s) => (name.to_string(), s),
             Err(_) => return Vec::new(),
         }
@@ -623,7 +623,7 @@ fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
     let geo = args.geo.clone().or_else(|| {
         let f = file.as_ref()?;
         let stem = f.file_stem()?.to_string_lossy().into_owned();
-        Some(f.with_file_name(format!("{stem}.geo.yaml"))).filter(|p| p.is_file())
+        Some(f.with_file_name(format!("{stem}.geo.yaml"))).filter(|p| std::fs::metadata(p).is_ok())
     });
     let out = match (&args.output, &file) {
         (Some(o), _) => o.clone(),

@@ -34,41 +34,35 @@ struct Cli {
     #[command(subcommand)]
     command: Command,
     /// The largest file (or standard input) any command reads, in bytes: orders,
-    /// positions, maps, game files, suites.
+    /// positions, maps, game files, suites. A game larger than this is not saved.
     #[arg(long, global = true, value_name = "BYTES", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
     max_input_bytes: u64,
 }
 
 /// The default of `--max-input-bytes`: 16 MiB.
-pub const DEFAULT_MAX_INPUT_BYTES: u64 = 16 * 1024 * 1024;
+pub const DEFAULT_MAX_INPUT_BYTES: u64 = arbiter::files::DEFAULT_MAX_INPUT_BYTES;
 
 /// The limit `--max-input-bytes` set for this run.
 static MAX_INPUT_BYTES: std::sync::atomic::AtomicU64 =
     std::sync::atomic::AtomicU64::new(DEFAULT_MAX_INPUT_BYTES);
 
-/// Read all of `r`, but never more than `--max-input-bytes`: one byte more is an error
-/// naming the limit and the option, before anything larger is held in memory (a FIFO
-/// or `/dev/zero` cannot exhaust it).
-pub fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
-    let limit = MAX_INPUT_BYTES.load(std::sync::atomic::Ordering::Relaxed);
-    let mut buf = Vec::new();
-    r.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
-    if buf.len() as u64 > limit {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "larger than the input limit of {limit} bytes (raise it with --max-input-bytes)"
-            ),
-        ));
-    }
-    Ok(buf)
+/// The input limit of this run (`--max-input-bytes`).
+pub fn max_input_bytes() -> u64 {
+    MAX_INPUT_BYTES.load(std::sync::atomic::Ordering::Relaxed)
 }
 
-/// [`read_limited`] of a file's bytes. The file is noted as an input: no output of
-/// this command may be written over it.
+/// Read all of `r`, but never more than `--max-input-bytes`
+/// ([`arbiter::files::read_limited`]).
+pub fn read_limited(r: impl Read) -> std::io::Result<Vec<u8>> {
+    arbiter::files::read_limited(r, max_input_bytes())
+}
+
+/// [`read_limited`] of a file's bytes, opened by [`arbiter::files::open_input`] (a
+/// FIFO or a device never hangs the command; a folder or a socket is refused). The
+/// file is noted as an input: no output of this command may be written over it.
 pub fn read_file_bytes(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
-    let f = std::fs::File::open(path.as_ref())?;
-    write::record_input(path.as_ref(), &f);
+    let f = arbiter::files::open_input(path.as_ref())?;
+    write::record_input(path.as_ref(), f.file());
     read_limited(f)
 }
 
@@ -491,7 +485,8 @@ fn load_drawing(
     map: &Map,
 ) -> Result<Option<arbiter::map::drawing::Drawing>, Fatal> {
     let path = drawing_path(map_file);
-    if !path.is_file() {
+    // Anything there but a file (a FIFO, a folder) is an error when read, not passed over.
+    if std::fs::metadata(&path).is_err() {
         return Ok(None);
     }
     let shown = path.display().to_string();

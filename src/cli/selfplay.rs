@@ -24,7 +24,7 @@ pub struct SelfplayArgs {
     pub map: String,
     /// Game years to play, from the map's first year of moves (after the builds of a map
     /// that starts in winter); a game ends after the Fall turn of its last year, or when a
-    /// power wins.
+    /// power wins. The last year may not pass 9999, the last year arbiter plays.
     #[arg(long, default_value_t = 10)]
     pub years: u32,
     /// Threads (default: every core).
@@ -45,7 +45,15 @@ pub fn run(args: &SelfplayArgs) -> Result<i32, Fatal> {
         return Err(Fatal("--years must be at least 1".into()));
     }
     // Years of moves: a map starting in winter plays its builds, then its first year.
-    let last_year = arbiter::state::Phase::first_movement(&map).year + args.years as i32 - 1;
+    let first = arbiter::state::Phase::first_movement(&map).year;
+    let last_year = i64::from(first) + i64::from(args.years) - 1;
+    if let Some(problem) = arbiter::map::year_problem(last_year) {
+        return Err(Fatal(format!(
+            "--years {} from {first} would end in {last_year}: {problem}",
+            args.years
+        )));
+    }
+    let last_year = i32::try_from(last_year).unwrap_or(*arbiter::map::YEARS.end());
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))

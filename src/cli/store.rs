@@ -5,6 +5,8 @@
 //! a symbolic link is followed: the link stays, the file it names is replaced, and
 //! the backup and lock file are beside that file. Saving:
 //!
+//! 0. the new text is read back as [`load`] would read it, and the size checked
+//!    against the input limit: what could not be loaded again is never saved;
 //! 1. the new text goes to `GAME.tmp-<pid>` in the same directory, with the game
 //!    file's mode (a `0600` game stays `0600`), and is synced;
 //! 2. the file on disk must still be the one this command loaded (else nothing is
@@ -23,7 +25,6 @@
 //! rename: a simulated crash.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::write::{self as w, GameLock};
@@ -56,9 +57,7 @@ pub fn lock(path: &Path) -> Result<GameLock, Fatal> {
 }
 
 fn sibling(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(suffix);
-    path.with_file_name(name)
+    arbiter::files::sibling(path, suffix)
 }
 
 /// Read and check a game file. Any problem is an error that names it; the file is
@@ -170,65 +169,22 @@ fn dir_of(path: &Path) -> PathBuf {
     w::dir_of(path)
 }
 
-/// A simulated crash for tests (see the module comment).
-fn crash_point(stage: &str) {
-    if std::env::var("ARBITER_CRASH_AT").is_ok_and(|s| s == stage) {
-        eprintln!("arbiter: simulated crash at `{stage}` (ARBITER_CRASH_AT)");
-        std::process::exit(70);
-    }
-}
-
-/// Write `text` to the temporary file (with the mode of `like`, the game file it
-/// replaces) and sync it.
-fn write_temp(tmp: &Path, text: &str, like: Option<&fs::Metadata>) -> std::io::Result<()> {
-    let mut f = w::create_temp(tmp, like)?;
-    if std::env::var("ARBITER_CRASH_AT").is_ok_and(|s| s == "write") {
-        let half = text.len() / 2;
-        let cut = (0..=half)
-            .rev()
-            .find(|&i| text.is_char_boundary(i))
-            .unwrap_or(0);
-        f.write_all(&text.as_bytes()[..cut])?;
-        f.sync_all()?;
-        crash_point("write");
-    }
-    f.write_all(text.as_bytes())?;
-    f.sync_all()
-}
-
-fn sync_dir(dir: &Path) {
-    w::sync_dir(dir)
-}
-
 /// Save a new game; refuse if a file of that name exists.
 pub fn create(path: &Path, text: &str) -> Result<(), Fatal> {
-    let shown = path.display();
-    if path.exists() {
-        return Err(exists(path));
-    }
-    // A dangling link: the game goes where it points.
-    let path = &real(path);
-    let dir = dir_of(path);
-    let tmp = sibling(path, &format!(".tmp-{}", std::process::id()));
-    let fail = |e: std::io::Error| {
-        let _ = fs::remove_file(&tmp);
-        Fatal(format!("cannot write game file `{shown}`: {e}"))
-    };
-    write_temp(&tmp, text, None).map_err(fail)?;
-    crash_point("rename");
-    match fs::hard_link(&tmp, path) {
-        Ok(()) => {
-            let _ = fs::remove_file(&tmp);
-        }
-        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
-            let _ = fs::remove_file(&tmp);
-            return Err(exists(path));
-        }
-        // No hard links here: rename (the existence check above must do).
-        Err(_) => fs::rename(&tmp, path).map_err(fail)?,
-    }
-    sync_dir(&dir);
+    arbiter::files::create_game(path, text, super::max_input_bytes(), |p| exists(p).0)
+        .map_err(Fatal)?;
+    warn_near_limit(path, text);
     Ok(())
+}
+
+/// Warn when a saved game nears the input limit (docs/CLI.md, "Files").
+fn warn_near_limit(path: &Path, text: &str) {
+    let limit = super::max_input_bytes();
+    if let Some(w) =
+        arbiter::files::near_limit(&path.display().to_string(), text.len() as u64, limit)
+    {
+        eprintln!("warning: {w}");
+    }
 }
 
 /// The refusal to overwrite an existing file.
@@ -239,56 +195,25 @@ pub fn exists(path: &Path) -> Fatal {
     ))
 }
 
-/// Save a game over the file it was loaded from (`loaded`: the bytes read then).
-pub fn save(path: &Path, text: &str, loaded: &[u8]) -> Result<(), Fatal> {
-    let shown = path.display();
-    // A link stays a link: the file it names is replaced.
-    let path = &real(path);
-    let dir = dir_of(path);
-    let pid = std::process::id();
-    let tmp = sibling(path, &format!(".tmp-{pid}"));
-    let fail = |e: std::io::Error| {
-        let _ = fs::remove_file(&tmp);
-        Fatal(format!(
-            "cannot save game file `{shown}`: {e}; the file was not changed"
-        ))
-    };
-    let meta = fs::symlink_metadata(path).map_err(fail)?;
-    if !meta.is_file() {
-        return Err(fail(std::io::Error::other(
-            "it is not a regular file; a game is kept in a regular file",
+/// Save a game over the file it was loaded from (`loaded`: the bytes read then),
+/// by the rules of the module comment ([`arbiter::files::save_game`]). The text is
+/// read back first, as [`load`] would read it on `map`: what could not be loaded is
+/// never saved.
+pub fn save(path: &Path, map: &Map, text: &str, loaded: &[u8]) -> Result<(), Fatal> {
+    if let Err(e) = Game::from_yaml(map, text) {
+        return Err(Fatal(format!(
+            "`{}` was not saved: the game would not load again ({e}). The file was not \
+             changed",
+            path.display()
         )));
     }
-    write_temp(&tmp, text, Some(&meta)).map_err(fail)?;
-    // Nobody saved the game since this command loaded it.
-    match super::read_file_bytes(path) {
-        Ok(now) if now == loaded => {}
-        Ok(_) => {
-            let _ = fs::remove_file(&tmp);
-            return Err(Fatal(format!(
-                "`{shown}` was changed by another command while this one ran; nothing was \
-                 saved: run the command again"
-            )));
-        }
-        Err(e) => return Err(fail(e)),
-    }
-    crash_point("backup");
-    let bak = backup_path(path);
-    let bak_tmp = sibling(&bak, &format!(".tmp-{pid}"));
-    let _ = fs::remove_file(&bak_tmp);
-    let backup = || -> std::io::Result<()> {
-        if fs::hard_link(path, &bak_tmp).is_err() {
-            fs::copy(path, &bak_tmp)?;
-            fs::File::open(&bak_tmp)?.sync_all()?;
-        }
-        fs::rename(&bak_tmp, &bak)
-    };
-    backup().map_err(|e| {
-        let _ = fs::remove_file(&bak_tmp);
-        fail(e)
-    })?;
-    crash_point("rename");
-    fs::rename(&tmp, path).map_err(fail)?;
-    sync_dir(&dir);
+    arbiter::files::save_game(
+        path,
+        text,
+        arbiter::files::Expect::Loaded(loaded),
+        super::max_input_bytes(),
+    )
+    .map_err(Fatal)?;
+    warn_near_limit(path, text);
     Ok(())
 }

@@ -134,19 +134,66 @@ impl<W: Write> Printer<W> {
     }
 }
 
+/// A search for suite files under the paths named (see [`collect`]).
+struct Search {
+    /// The folders searched and files taken so far (links followed): a link back to a
+    /// folder is a cycle, and a file is read once.
+    seen: std::collections::HashSet<PathBuf>,
+    /// The folder named on the command line that is being searched (links followed):
+    /// a link out of it is not followed.
+    root: Option<PathBuf>,
+    files: Vec<PathBuf>,
+    unreadable: Vec<(String, String)>,
+}
+
 /// The suite files under `path`, sorted; hidden files and folders are passed over. A
-/// file named on the command line is taken whatever its name.
-fn collect(
-    path: &Path,
-    named: bool,
-    files: &mut Vec<PathBuf>,
-    unreadable: &mut Vec<(String, String)>,
-) {
-    if path.is_dir() {
+/// file named on the command line is taken whatever its name. Links inside a folder
+/// are followed only within the folder named, and never back into a folder already
+/// searched (a cycle): each link passed over is a warning. A FIFO, a device or a
+/// socket with a suite's name is reported, never opened.
+fn collect(path: &Path, named: bool, search: &mut Search) {
+    let meta = match std::fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) => {
+            search
+                .unreadable
+                .push((path.display().to_string(), format!("cannot read it: {e}")));
+            return;
+        }
+    };
+    if meta.is_dir() {
+        let Ok(real) = std::fs::canonicalize(path) else {
+            search.unreadable.push((
+                path.display().to_string(),
+                "cannot read the folder: its path cannot be resolved".to_string(),
+            ));
+            return;
+        };
+        if named {
+            search.root = Some(real.clone());
+        }
+        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+        if !named && is_link && search.root.as_ref().is_some_and(|r| !real.starts_with(r)) {
+            eprintln!(
+                "warning: `{}` is a link to `{}`, outside the folder searched: not followed",
+                path.display(),
+                real.display()
+            );
+            return;
+        }
+        if !search.seen.insert(real.clone()) {
+            eprintln!(
+                "warning: `{}` leads back to `{}`, a folder already searched (a cycle of \
+                 links): not followed",
+                path.display(),
+                real.display()
+            );
+            return;
+        }
         let entries = match std::fs::read_dir(path) {
             Ok(e) => e,
             Err(e) => {
-                unreadable.push((
+                search.unreadable.push((
                     path.display().to_string(),
                     format!("cannot read the folder: {e}"),
                 ));
@@ -160,11 +207,45 @@ fn collect(
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with('.'));
             if !hidden {
-                collect(&p, false, files, unreadable);
+                collect(&p, false, search);
             }
         }
     } else if named || SuiteFormat::of_name(&path.to_string_lossy()).is_some() {
-        files.push(path.to_path_buf());
+        if !named {
+            let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+            let outside = match (&search.root, std::fs::canonicalize(path)) {
+                (Some(r), Ok(real)) => !real.starts_with(r),
+                _ => false,
+            };
+            if is_link && outside {
+                eprintln!(
+                    "warning: `{}` is a link to a file outside the folder searched: not followed",
+                    path.display()
+                );
+                return;
+            }
+            if !meta.is_file() {
+                search.unreadable.push((
+                    path.display().to_string(),
+                    "cannot read it: it is not a regular file (a FIFO, a device or a \
+                     socket); a suite is a file"
+                        .to_string(),
+                ));
+                return;
+            }
+        }
+        // One file reached by two paths (a link beside it) is read once.
+        if let Ok(real) = std::fs::canonicalize(path) {
+            if !search.seen.insert(real.clone()) {
+                eprintln!(
+                    "warning: `{}` is `{}`, already read: not read again",
+                    path.display(),
+                    real.display()
+                );
+                return;
+            }
+        }
+        search.files.push(path.to_path_buf());
     }
 }
 
@@ -174,8 +255,12 @@ pub fn run(args: &TestArgs) -> Result<i32, Fatal> {
         Some(r) => parse_rules(r)?,
         None => Rules::default(),
     };
-    let mut files = Vec::new();
-    let mut unreadable = Vec::new();
+    let mut search = Search {
+        seen: Default::default(),
+        root: None,
+        files: Vec::new(),
+        unreadable: Vec::new(),
+    };
     for p in &args.paths {
         if !p.exists() {
             return Err(Fatal(format!(
@@ -183,8 +268,12 @@ pub fn run(args: &TestArgs) -> Result<i32, Fatal> {
                 p.display()
             )));
         }
-        collect(p, true, &mut files, &mut unreadable);
+        search.root = None;
+        collect(p, true, &mut search);
     }
+    let Search {
+        files, unreadable, ..
+    } = search;
     let mut printer = Printer {
         out: std::io::stdout().lock(),
         json: args.format == TestFormat::Json,

@@ -18,7 +18,7 @@ use crate::judge::{
     owners_after_checked, AdjustmentResult, MovementResult, OrderResult, Outcome, Owed,
     RetreatResult, Rules,
 };
-use crate::map::{Map, Power, Prov};
+use crate::map::{Map, Power, Prov, YEARS};
 use crate::orders::{Diagnostic, Order};
 use crate::state::{
     check_ids, next_phase, Dislodged, ForeignIds, Ids, Phase, PhaseKind, Position, Unit,
@@ -236,7 +236,9 @@ fn orders_of_units(units: usize, orders: &[OrderResult]) -> Vec<Option<usize>> {
 }
 
 /// Adjudicate the phase of `position` with `orders` and step to the next phase that
-/// needs orders. `last_year`: a tournament game ends after that year's Fall turn.
+/// needs orders. `last_year`: a tournament game ends after that year's Fall turn. Every
+/// game ends after the Fall turn of the last year arbiter plays ([`crate::map::YEARS`]),
+/// and an adjustment phase of that year (given as a position) has no next phase.
 /// Refused, with nothing judged, if an id is not on `map` ([`check_ids`]).
 pub fn advance(
     map: &Map,
@@ -246,6 +248,7 @@ pub fn advance(
     last_year: Option<i32>,
 ) -> Result<(PhaseResult, Position), ForeignIds> {
     check_ids(map, position, orders)?;
+    let last_year = Some(last_year.map_or(*YEARS.end(), |y| y.min(*YEARS.end())));
     let mut next = Position {
         phase: next_phase(position.phase),
         units: Vec::new(),
@@ -326,6 +329,10 @@ pub fn advance(
             }
             _ => break,
         }
+    }
+    if next.phase.year > *YEARS.end() {
+        // Past the last year: no phase follows.
+        return Ok((r, next));
     }
     r.next = Some(next.phase);
     Ok((r, next))

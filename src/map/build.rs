@@ -1318,6 +1318,19 @@ fn start_problem(start: &super::file::Start) -> Option<String> {
     use super::file::StartKind;
     use super::Season;
     let season = start.season.to_string().to_ascii_lowercase();
+    if let Some(p) = super::year_problem(i64::from(start.year)) {
+        return Some(format!("{p}: start the map in one of them"));
+    }
+    // A winter start moves first in the next year, which must be one too.
+    if start.season == Season::Winter && start.year >= *super::YEARS.end() {
+        return Some(format!(
+            "a game starting in Winter {} would move first in {}, after the last year \
+             arbiter plays ({}): start the map earlier",
+            start.year,
+            i64::from(start.year) + 1,
+            super::YEARS.end()
+        ));
+    }
     match (start.season, start.kind) {
         (_, Some(StartKind::Retreat)) => Some(format!(
             "a game cannot start in a retreat phase: no unit has been dislodged yet; start in \

@@ -898,6 +898,14 @@ impl Reader {
             self.refuse(file, ln, format!("`{said}`: cannot read the first phase: write `BEGIN` with a season of the standard year (Spring, Fall, Winter), a year and the phase (Movement, Retreats, Adjustments), e.g. `BEGIN Winter 1900 Adjustments`; the map starts in Spring 1901"));
             return;
         };
+        if let Some(problem) = super::year_problem(i64::from(y)) {
+            self.refuse(
+                file,
+                ln,
+                format!("`{said}`: {problem}; the map cannot start there"),
+            );
+            return;
+        }
         if words.len() > 4 {
             self.refuse(file, ln, format!("`{said}`: `BEGIN` takes a season, a year and a phase; the words after `{}` are not read", words[3]));
         }

@@ -203,6 +203,25 @@ impl fmt::Display for Season {
     }
 }
 
+/// The years arbiter plays, everywhere (docs/CLI.md, "Files: one reader, one writer,
+/// one lock"): a map's first year, every phase name read (position files, game files,
+/// batch lines, slips' headings), `last_year` and `--last-year`, `selfplay --years`. Wide
+/// enough for every published variant; a phase name writes at most four digits, so what
+/// is written can always be read back. A game ends after the Fall turn of 9999 at the
+/// latest.
+pub const YEARS: std::ops::RangeInclusive<i32> = 1..=9999;
+
+/// Why `year` cannot be a year of a game (outside [`YEARS`]), if it cannot.
+pub fn year_problem(year: i64) -> Option<String> {
+    (!(i64::from(*YEARS.start())..=i64::from(*YEARS.end())).contains(&year)).then(|| {
+        format!(
+            "the year {year} is outside the years arbiter plays, {} to {}",
+            YEARS.start(),
+            YEARS.end()
+        )
+    })
+}
+
 /// A compiled board.
 #[derive(Clone, Debug)]
 pub struct Map {
@@ -221,6 +240,7 @@ pub struct Map {
     pub powers: Vec<PowerInfo>,
     pub victory: u16,
     pub start_season: Season,
+    /// The first year: within [`YEARS`].
     pub start_year: i32,
     /// Per province: the provinces an army may move to.
     army_adj: Vec<ProvSet>,

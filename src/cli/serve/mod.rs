@@ -208,7 +208,7 @@ impl Server {
 /// bump the version.
 fn save(server: &Server, inner: &mut Inner) -> Result<(), Refusal> {
     let text = inner.game.to_yaml(&server.map);
-    store::save(&server.path, &text, &inner.bytes)?;
+    store::save(&server.path, &server.map, &text, &inner.bytes)?;
     inner.bytes = text.into_bytes();
     inner.version += 1;
     Ok(())
