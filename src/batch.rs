@@ -258,11 +258,16 @@ pub struct StreamOptions {
     /// The edition for lines that name none.
     pub rules: Rules,
     pub parse: ParseOptions,
-    /// Worker threads (1: everything on the calling thread).
+    /// Worker threads (1: everything on the calling thread), at most [`MAX_JOBS`]. A
+    /// thread the system cannot start is done without (an error if none can be).
     pub jobs: usize,
     /// The longest line read, in bytes; a longer line gets an error answer.
     pub max_line: usize,
 }
+
+/// The most worker threads [`stream`] starts (a larger [`StreamOptions::jobs`] is taken
+/// as this many), and the most `--jobs` the commands accept.
+pub const MAX_JOBS: usize = 256;
 
 /// The default for [`StreamOptions::max_line`]: 1 MiB.
 pub const MAX_LINE: usize = 1 << 20;
@@ -442,7 +447,7 @@ pub fn stream(
         output.flush()?;
         return Ok(stats);
     }
-    let jobs = o.jobs;
+    let jobs = o.jobs.min(MAX_JOBS);
     std::thread::scope(|scope| -> io::Result<()> {
         // Chunk `k` goes to worker `k % jobs`; the writer takes answers in the same
         // turn, so the output keeps the input's order with no reordering buffer.
@@ -457,11 +462,8 @@ pub fn stream(
             let (tx, rx) = mpsc::sync_channel::<Chunk>(2);
             let (atx, arx) = mpsc::sync_channel::<(Vec<u8>, StreamStats)>(2);
             let (stx, srx) = mpsc::channel::<Vec<u8>>();
-            to_workers.push(tx);
-            from_workers.push(arx);
-            spare_outs.push(stx);
             let spent_tx = spent_tx.clone();
-            scope.spawn(move || {
+            let started = std::thread::Builder::new().spawn_scoped(scope, move || {
                 for c in rx {
                     let mut out = srx.try_recv().unwrap_or_default();
                     let s = answer_chunk(&c, maps, o, &mut out);
@@ -472,27 +474,41 @@ pub fn stream(
                     }
                 }
             });
+            match started {
+                Ok(_) => {
+                    to_workers.push(tx);
+                    from_workers.push(arx);
+                    spare_outs.push(stx);
+                }
+                // The system will start no more threads: go on with those started.
+                Err(e) if to_workers.is_empty() => {
+                    return Err(io::Error::other(format!("cannot start a thread: {e}")))
+                }
+                Err(_) => break,
+            }
         }
         drop(spent_tx);
-        let reader = scope.spawn(move || -> io::Result<()> {
-            let mut k = 0usize;
-            let spare = || spent_rx.try_recv().unwrap_or_default();
-            while let Some(mut c) = read_chunk(input, spare(), line, o.max_line)? {
-                if line == 1 {
-                    skip_bom(&mut c);
+        let jobs = to_workers.len();
+        let reader =
+            std::thread::Builder::new().spawn_scoped(scope, move || -> io::Result<()> {
+                let mut k = 0usize;
+                let spare = || spent_rx.try_recv().unwrap_or_default();
+                while let Some(mut c) = read_chunk(input, spare(), line, o.max_line)? {
+                    if line == 1 {
+                        skip_bom(&mut c);
+                    }
+                    line += c.lines.len() as u64;
+                    // `jobs` channels were made above; `get` only guards the arithmetic.
+                    let Some(tx) = to_workers.get(k % jobs) else {
+                        break;
+                    };
+                    if tx.send(c).is_err() {
+                        break;
+                    }
+                    k += 1;
                 }
-                line += c.lines.len() as u64;
-                // `jobs` channels were made above; `get` only guards the arithmetic.
-                let Some(tx) = to_workers.get(k % jobs) else {
-                    break;
-                };
-                if tx.send(c).is_err() {
-                    break;
-                }
-                k += 1;
-            }
-            Ok(())
-        });
+                Ok(())
+            })?;
         let mut k = 0usize;
         let written = loop {
             let Some(Ok((out, s))) = from_workers.get(k % jobs).map(|rx| rx.recv()) else {

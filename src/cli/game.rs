@@ -187,13 +187,13 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
         Some(y) => format!(", last year {y}"),
         None => String::new(),
     };
-    println!(
+    outln!(
         "Created {}: game `{name}` on the {} map, rules {} edition{last}.",
         args.game.display(),
         map.name,
         rules.name()
     );
-    println!("Next: {}.", capital(&game.position.phase.to_string()));
+    outln!("Next: {}.", capital(&game.position.phase.to_string()));
     Ok(EXIT_OK)
 }
 
@@ -276,7 +276,7 @@ pub fn status(args: &StatusArgs) -> Result<i32, Fatal> {
             json(&j)?
         }
     };
-    print!("{out}");
+    out!("{out}");
     Ok(EXIT_OK)
 }
 
@@ -592,7 +592,7 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
         .transpose()?;
     let served = game.pending();
     record_and_save(&args.game, &mut game, &map, files, j, errors > 0, &bytes)?;
-    print!("{out}");
+    out!("{out}");
     warn_pending(&served, "judged");
     let pictures = [(&args.svg, false, ""), (&args.png, true, " --png")];
     for (path, png, flag) in pictures {
@@ -749,7 +749,7 @@ pub fn undo(args: &UndoArgs) -> Result<i32, Fatal> {
             "This is the start of the game: there is nothing more to undo."
         );
     }
-    print!("{out}");
+    out!("{out}");
     Ok(EXIT_OK)
 }
 
@@ -767,7 +767,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
             match game.find(phase) {
                 Some(Found::Judged(k)) => vec![k],
                 Some(Found::Skipped(k)) => {
-                    println!(
+                    outln!(
                         "{} was skipped: nothing to do (after {}).",
                         capital(&phase.to_string()),
                         game.history[k].phase()
@@ -779,7 +779,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
         }
     };
     if picked.is_empty() && args.format != Format::Json {
-        println!(
+        outln!(
             "No phase has been judged yet; the game is at {}.",
             game.position.phase
         );
@@ -816,7 +816,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
             }
         }
     };
-    print!("{out}");
+    out!("{out}");
     Ok(EXIT_OK)
 }
 
@@ -999,7 +999,7 @@ fn col(head: &str) -> usize {
 }
 
 fn finish(out: String) -> Result<i32, Fatal> {
-    print!("{out}");
+    out!("{out}");
     Ok(EXIT_OK)
 }
 
@@ -1034,7 +1034,7 @@ pub fn explain(args: &ExplainArgs) -> Result<i32, Fatal> {
         None => None,
     };
     let j = rejudged(&game, &map, k)?;
-    print!("{}", explained(&map, &j.result, province));
+    out!("{}", explained(&map, &j.result, province));
     Ok(EXIT_OK)
 }
 

@@ -1,5 +1,8 @@
 //! Command-line interface: clap arguments → validated settings → one module per subcommand.
 
+#[macro_use]
+mod stdout;
+
 mod adjudicate;
 mod album;
 mod batch;
@@ -236,12 +239,30 @@ pub fn run() -> i32 {
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
     };
+    let result = match (result, stdout::finish()) {
+        (Ok(_), Some(e)) => Err(Fatal(format!("cannot write output: {e}"))),
+        (result, _) => result,
+    };
     match result {
         Ok(code) => code,
         Err(Fatal(msg)) => {
             eprintln!("error: {msg}");
             EXIT_USAGE
         }
+    }
+}
+
+/// `--jobs N` of `adjudicate --batch` and `selfplay`: 1 to [`arbiter::batch::MAX_JOBS`];
+/// by default every core, at most that many.
+pub fn jobs(requested: Option<usize>) -> Result<usize, Fatal> {
+    let max = arbiter::batch::MAX_JOBS;
+    match requested {
+        Some(0) => Err(Fatal("--jobs must be at least 1".into())),
+        Some(n) if n > max => Err(Fatal(format!(
+            "--jobs {n}: at most {max} threads (docs/CLI.md, \"Bounds\")"
+        ))),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(max))),
     }
 }
 
@@ -375,9 +396,8 @@ pub fn write_bytes(path: Option<&Path>, bytes: &[u8]) -> Result<(), Fatal> {
     use std::io::Write;
     match path {
         None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(bytes)
-                .map_err(|e| Fatal(format!("cannot write output: {e}")))
+            stdout::write_bytes(bytes);
+            Ok(())
         }
         Some(p) => write_atomically(p, |f| f.write_all(bytes)),
     }

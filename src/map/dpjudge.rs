@@ -98,6 +98,11 @@ pub struct ImportError {
 /// embedded board of that name.
 pub const NOT_FOUND: &str = "no such file";
 
+/// How deep `USE` files may nest (a file that uses a file that uses …): deeper is
+/// refused, so that a long chain of files cannot overflow the stack. Published variants
+/// nest two or three deep.
+pub const MAX_USE_DEPTH: usize = 32;
+
 /// The text of an embedded board in the DPjudge format, for `USE`/`MAP` of a name
 /// that is not in the importing file's folder: `standard.map` (the whole board),
 /// `standard.geography` (names and terrain), `standard.politics` (powers, homes,
@@ -443,6 +448,8 @@ struct Reader {
     skipping: Option<&'static str>,
     /// The order grammar's words, normalized (no place may be written as one).
     order_words: HashSet<String>,
+    /// How many `USE` files deep the file being read is (0: the imported file).
+    depth: usize,
 }
 
 const SKIPPED: &[(&str, &str)] = &[
@@ -836,6 +843,12 @@ impl Reader {
                 Some(d) if !d.as_os_str().is_empty() => d.join(&name).display().to_string(),
                 _ => name.clone(),
             };
+            if self.depth >= MAX_USE_DEPTH {
+                return Err(refuse(format!(
+                    "`{} {w}`: `USE` files nest more than {MAX_USE_DEPTH} deep; put the chain's files into fewer files",
+                    l.up
+                )));
+            }
             if !self.used.insert(path.clone()) {
                 self.note(file, ln, format!("`{name}` is used twice; read once"));
                 continue;
@@ -864,7 +877,10 @@ impl Reader {
                     })
                 }
             };
-            self.file(&path, &sub, read)?;
+            self.depth += 1;
+            let read_it = self.file(&path, &sub, read);
+            self.depth -= 1;
+            read_it?;
         }
         Ok(())
     }
