@@ -392,6 +392,8 @@ struct StartOwns {
 /// The supply centres of an import, and the power each home centre goes to.
 struct Centres {
     all: Vec<String>,
+    /// `all`, to look a province up in.
+    set: HashSet<String>,
     home_of: HashMap<String, usize>,
 }
 
@@ -450,6 +452,9 @@ struct Reader {
     order_words: HashSet<String>,
     /// How many `USE` files deep the file being read is (0: the imported file).
     depth: usize,
+    /// Upper-case province → index in `places` of its first place line (its own or a
+    /// coast's), made by [`Reader::finish`]: one lookup per province, not a scan.
+    first_at: HashMap<String, usize>,
 }
 
 const SKIPPED: &[(&str, &str)] = &[
@@ -950,8 +955,9 @@ impl Reader {
                 if up == "CENTERS" || !pw.owns_set {
                     pw.owns.clear();
                 }
+                let mut listed: HashSet<String> = pw.owns.iter().cloned().collect();
                 for c in list {
-                    if !pw.owns.contains(&c) {
+                    if listed.insert(c.clone()) {
                         pw.owns.push(c);
                     }
                 }
@@ -1233,9 +1239,10 @@ impl Reader {
         let first = words.first().copied().unwrap_or_default();
         if up == "UNOWNED" || up == "NEUTRAL" {
             self.power = None;
+            let mut listed: HashSet<String> = self.unowned.iter().cloned().collect();
             for w in words.get(1..).unwrap_or_default() {
                 let h = w.to_ascii_uppercase();
-                if !self.unowned.contains(&h) {
+                if listed.insert(h.clone()) {
                     self.unowned.push(h);
                 }
             }
@@ -1392,11 +1399,16 @@ impl Reader {
         if let Some(p) = self.place(prov) {
             return Some(&p.kind);
         }
-        let pre = format!("{}/", prov.to_ascii_uppercase());
-        self.places
-            .iter()
-            .find(|p| p.written.to_ascii_uppercase().starts_with(&pre))
-            .map(|p| p.kind.as_str())
+        // Not its own line: the first line of the province is one of its coasts'.
+        self.first_place(prov).map(|p| p.kind.as_str())
+    }
+
+    /// The first place line of a province (its own, or one of its coasts'), from the
+    /// index [`Reader::finish`] makes once the names are final.
+    fn first_place(&self, prov: &str) -> Option<&Place> {
+        self.first_at
+            .get(&prov.to_ascii_uppercase())
+            .and_then(|&i| self.places.get(i))
     }
 
     /// The YAML map and the notes: the header, the centres and the victory threshold,
@@ -1404,6 +1416,11 @@ impl Reader {
     fn finish(mut self, file: &str, name: String) -> Imported {
         let mut notes = Vec::new();
         self.safe_names(&mut notes);
+        for (i, p) in self.places.iter().enumerate() {
+            let up = p.written.to_ascii_uppercase();
+            let prov = up.split('/').next().unwrap_or_default().to_string();
+            self.first_at.entry(prov).or_insert(i);
+        }
         let (provs, coasts_of) = self.province_order();
         let mut out = String::new();
         let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
@@ -1502,12 +1519,7 @@ impl Reader {
                         if indent == 2 {
                             prov = key.clone();
                             name_key = id.to_ascii_lowercase();
-                            place = self.place(&key).or_else(|| {
-                                self.places.iter().find(|p| {
-                                    p.written.to_ascii_uppercase().split('/').next()
-                                        == Some(key.as_str())
-                                })
-                            });
+                            place = self.place(&key).or_else(|| self.first_place(&key));
                         } else {
                             let loc = format!("{prov}/{key}");
                             name_key = loc.to_ascii_lowercase();
@@ -1538,6 +1550,7 @@ impl Reader {
     /// Provinces, in the order their first place line appears, and the coasts of each.
     fn province_order(&self) -> (Vec<String>, HashMap<String, Vec<String>>) {
         let mut provs: Vec<String> = Vec::new();
+        let mut listed: HashSet<String> = HashSet::new();
         let mut coasts_of: HashMap<String, Vec<String>> = HashMap::new();
         for p in &self.places {
             let key = p.written.to_ascii_uppercase();
@@ -1545,7 +1558,7 @@ impl Reader {
                 Some((a, b)) => (a.to_string(), Some(b.to_string())),
                 None => (key.clone(), None),
             };
-            if !provs.contains(&prov) {
+            if listed.insert(prov.clone()) {
                 provs.push(prov.clone());
             }
             if let Some(c) = coast {
@@ -1559,6 +1572,8 @@ impl Reader {
     /// home centre goes to (a home centre of two powers is noted).
     fn centres(&self, notes: &mut Vec<Note>) -> Centres {
         let mut centres: Vec<String> = Vec::new();
+        // The centres listed so far: each is looked up once, not in the list.
+        let mut set: HashSet<String> = HashSet::new();
         let mut home_of: HashMap<String, usize> = HashMap::new();
         for (i, pw) in self.powers.iter().enumerate() {
             for h in &pw.homes {
@@ -1576,18 +1591,19 @@ impl Reader {
                 }
             }
             for h in pw.homes.iter().chain(&pw.owns).filter(|h| !chosen(h)) {
-                if !centres.contains(h) {
+                if set.insert(h.clone()) {
                     centres.push(h.clone());
                 }
             }
         }
         for h in &self.unowned {
-            if !centres.contains(h) {
+            if set.insert(h.clone()) {
                 centres.push(h.clone());
             }
         }
         Centres {
             all: centres,
+            set,
             home_of,
         }
     }
@@ -1853,11 +1869,7 @@ impl Reader {
         let id = prov.to_ascii_lowercase();
         let coasts = coasts_of.get(prov).cloned().unwrap_or_default();
         let own = self.place(prov).cloned();
-        let first = self
-            .places
-            .iter()
-            .find(|p| p.written.to_ascii_uppercase().split('/').next() == Some(prov))
-            .cloned();
+        let first = self.first_place(prov).cloned();
         let Some(first) = first else { return };
         let kind = own
             .as_ref()
@@ -1887,7 +1899,7 @@ impl Reader {
         };
         self.write_names(&s, out, notes);
         let _ = writeln!(out, "    kind: {ours}");
-        if centres.all.iter().any(|c| c == prov) {
+        if centres.set.contains(prov) {
             let _ = writeln!(out, "    supply: true");
         }
         if let Some(&o) = centres.home_of.get(prov) {

@@ -184,3 +184,143 @@ fn a_huge_game_count_plays_on_without_sizing_anything_by_it() {
     assert!(still_running, "exited early: {}", stderr(&o));
     assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
+
+// ---- item 11: linear work ----
+
+/// Seconds `f` takes.
+fn seconds(f: impl FnOnce()) -> f64 {
+    let t = std::time::Instant::now();
+    f();
+    t.elapsed().as_secs_f64()
+}
+
+#[test]
+fn an_unknown_word_repeated_costs_no_more_than_an_order() {
+    // 16 MB of `Powe` lines once took 128 s: every line asked every name of the map for
+    // a correction and a "did you mean". Compared with as many lines of orders (so that
+    // the machine's speed cancels out), it now costs about ten times as much (the
+    // diagnostics it gets), not sixty.
+    let map = ::arbiter::map::Map::standard();
+    let n = 40_000;
+    let unknown = "Powe\n".repeat(n);
+    let orders = "France: A Par - Bur\n".repeat(n);
+    let base = seconds(|| {
+        ::arbiter::orders::parse_orders(&map, &orders);
+    });
+    let slow = seconds(|| {
+        ::arbiter::orders::parse_orders(&map, &unknown);
+    });
+    assert!(
+        slow < 25.0 * base + 2.0,
+        "{n} unknown words: {slow:.2} s; {n} orders: {base:.2} s"
+    );
+}
+
+#[test]
+fn a_map_written_on_one_line_is_located_in_linear_time() {
+    // A whole map as one flow collection: every value's column was counted from the
+    // start of the line (1 MB, 100,000 values: minutes).
+    let items: Vec<String> = (0..100_000).map(|i| format!("p{i}")).collect();
+    let text = format!("provinces: [{}]\n", items.join(", "));
+    let mut locs = None;
+    let t = seconds(|| locs = Some(::arbiter::map::locate::Locations::scan(&text)));
+    let locs = locs.unwrap();
+    let last = locs.value("provinces.99999").unwrap();
+    assert_eq!(last.column, text.rfind("p99999").unwrap() + 1);
+    assert!(t < 20.0, "{t:.2} s");
+}
+
+#[test]
+fn map_check_shows_a_window_of_a_long_line_and_at_most_100_findings() {
+    // 300 unknown neighbours on one line: each finding once printed the whole line (and a
+    // caret line as long), and every finding was printed.
+    let dir = temp_dir("check-window");
+    let army: Vec<String> = (0..300).map(|i| format!("nowhere{i}")).collect();
+    let map = format!(
+        "name: wide\nstart: {{season: spring, year: 1901}}\nvictory: 1\npowers:\n  - id: red\n    name: Red\n    adjective: Reddish\n    home: [aaa]\n    units: [A aaa]\nprovinces:\n  - id: aaa\n    name: Alpha\n    kind: land\n    supply: true\n    home: red\n    army: [{}]\n",
+        army.join(", ")
+    );
+    let file = dir.join("wide.yaml");
+    std::fs::write(&file, &map).unwrap();
+    let o = arbiter(&["map", "check", s(&file)]);
+    let out = stdout(&o);
+    let max = ::arbiter::mapcheck::MAX_SHOWN_FINDINGS;
+    let shown = out
+        .lines()
+        .filter(|l| {
+            ["error[", "warning[", "note["]
+                .iter()
+                .any(|k| l.starts_with(k))
+        })
+        .count();
+    assert_eq!(shown, max, "{out}");
+    has(&out, "more findings not shown");
+    // The counts still count every finding.
+    has(&out, "300 errors");
+    for line in out.lines() {
+        assert!(
+            line.chars().count() < 130,
+            "a line of {} characters",
+            line.len()
+        );
+    }
+    // The caret still points at the value: `nowhere50` is under the carets.
+    let i = out.find("unknown province `nowhere50`").unwrap();
+    let block: Vec<&str> = out[i..].lines().take(5).collect();
+    let (src, caret) = (block[3], block[4]);
+    let at = caret.find('^').unwrap();
+    let width = caret.matches('^').count();
+    let shown: String = src
+        .chars()
+        .skip(caret[..at].chars().count())
+        .take(width)
+        .collect();
+    assert_eq!(shown, "nowhere50", "{}", block.join("\n"));
+}
+
+#[test]
+fn the_lines_of_a_long_yaml_suite_are_found_in_one_pass() {
+    // 30,000 cases: each case's line was looked for from the top of the file.
+    let mut text = String::new();
+    for i in 0..30_000 {
+        text.push_str(&format!(
+            "- id: c{i}\n  title: hold\n  units:\n    france: [A par]\n  orders:\n    france:\n      - A Par H: succeeds\n"
+        ));
+    }
+    let map = ::arbiter::map::Map::standard();
+    let mut entries = Vec::new();
+    let t =
+        seconds(|| entries = ::arbiter::suite::read(&map, ::arbiter::suite::Format::Yaml, &text));
+    assert_eq!(entries.len(), 30_000);
+    match &entries[29_999] {
+        ::arbiter::suite::Entry::Case { line, .. } => assert_eq!(*line, Some(29_999 * 7 + 1)),
+        other => panic!("not a case: {other:?}"),
+    }
+    assert!(t < 30.0, "{t:.2} s");
+}
+
+#[test]
+fn map_import_of_many_places_is_linear() {
+    // 20,000 places: each province's first line, each centre and each province id was
+    // looked for in a list of all of them (100,000 places: over a minute).
+    let n = 20_000;
+    let mut text = String::new();
+    for i in 0..n {
+        text.push_str(&format!("Prov{i} = p{i}\n"));
+    }
+    for i in 0..n {
+        text.push_str(&format!(
+            "LAND p{i} ABUTS p{} p{}\n",
+            (i + 1) % n,
+            (i + n - 1) % n
+        ));
+    }
+    let mut read = |_: &str| -> Result<String, String> { Err("no such file".into()) };
+    let mut imported = None;
+    let t = seconds(|| {
+        imported = Some(::arbiter::map::dpjudge::import("big.map", &text, None, &mut read).unwrap())
+    });
+    let imported = imported.unwrap();
+    assert_eq!(imported.provinces, n);
+    assert!(t < 30.0, "{t:.2} s");
+}
