@@ -144,9 +144,8 @@ pub fn render(
         Format::Text => report::text::sheet(map, game, result),
         Format::Markdown => report::markdown::sheet(map, game, result),
         Format::Json => {
-            let j =
-                report::json::phase(map, result, diagnostics).map_err(|e| Fatal(e.to_string()))?;
-            let mut s = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
+            let mut s = report::json::phase_pretty(map, result, diagnostics)
+                .map_err(|e| Fatal(e.to_string()))?;
             s.push('\n');
             s
         }
@@ -389,6 +388,25 @@ by land unless it swaps places by convoy), otherwise as 2000. docs/RULES.md give
 /// Write the output to standard output, or atomically to a file.
 pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
     write_bytes(path, text.as_bytes())
+}
+
+/// [`write_output`] of what `write` writes as it goes: to standard output (through
+/// [`stdout`], in parts), or atomically to a file.
+pub fn write_with(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), Fatal> {
+    match path {
+        None => {
+            let mut out = stdout::Parts;
+            write(&mut out).map_err(|e| Fatal(format!("cannot write output: {e}")))
+        }
+        Some(p) => write_atomically(p, |f| {
+            let mut w = std::io::BufWriter::new(f);
+            write(&mut w)?;
+            std::io::Write::flush(&mut w)
+        }),
+    }
 }
 
 /// [`write_output`] for bytes (a PNG).

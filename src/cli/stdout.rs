@@ -61,3 +61,17 @@ pub fn failed(e: &std::io::Error) {
 pub fn finish() -> Option<String> {
     FAILED.lock().ok().and_then(|mut f| f.take())
 }
+
+/// Standard output as a writer, through [`write_bytes`]: never an error.
+pub struct Parts;
+
+impl std::io::Write for Parts {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        write_bytes(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
