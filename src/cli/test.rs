@@ -185,7 +185,7 @@ pub fn run(args: &TestArgs) -> Result<i32, Fatal> {
         collect(p, true, &mut files, &mut unreadable);
     }
     let mut printer = Printer {
-        out: std::io::stdout().lock(),
+        out: super::stdout::Parts,
         json: args.format == TestFormat::Json,
         passed: 0,
         failed: 0,

@@ -540,3 +540,13 @@ fn selfplay_out_streams_its_games() {
     let lines = std::fs::read_to_string(&out).unwrap().lines().count();
     assert!(lines > 600 * 4, "{lines} lines");
 }
+
+#[test]
+fn arbiter_test_with_a_closed_standard_output_runs_its_cases() {
+    // It stopped with `error: cannot write output: Broken pipe` (exit 2); the rule is
+    // the other commands': the output is dropped, the cases still run, the exit code
+    // is theirs.
+    let o = with_closed_stdout(&["test", "test-cases/datc/6a-basic.yaml"]);
+    code(&o, 0);
+    assert!(!stderr(&o).contains("cannot write"), "{}", stderr(&o));
+}
