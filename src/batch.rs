@@ -258,11 +258,16 @@ pub struct StreamOptions {
     /// The edition for lines that name none.
     pub rules: Rules,
     pub parse: ParseOptions,
-    /// Worker threads (1: everything on the calling thread).
+    /// Worker threads (1: everything on the calling thread), at most [`MAX_JOBS`]. A
+    /// thread the system cannot start is done without (an error if none can be).
     pub jobs: usize,
     /// The longest line read, in bytes; a longer line gets an error answer.
     pub max_line: usize,
 }
+
+/// The most worker threads [`stream`] starts (a larger [`StreamOptions::jobs`] is taken
+/// as this many), and the most `--jobs` the commands accept.
+pub const MAX_JOBS: usize = 256;
 
 /// The default for [`StreamOptions::max_line`]: 1 MiB.
 pub const MAX_LINE: usize = 1 << 20;
@@ -295,6 +300,10 @@ const CHUNK_LINES: usize = 128;
 const CHUNK_BYTES: usize = 1 << 17;
 /// The largest answer buffer kept for reuse.
 const SPARE_MAX: usize = 4 << 20;
+/// The answer bytes a worker gathers before it hands them on: with the two parts each
+/// worker's channel holds and the chunks read ahead, the bytes in flight are bounded by
+/// a few MiB per thread (plus one answer), whatever the answers' size.
+const PART_BYTES: usize = 1 << 20;
 
 /// Read one line of at most `max` bytes into `buf` (without its line end). `None` at
 /// the end of the input; `Some(false)` when the line was longer (the rest of it is
@@ -362,9 +371,19 @@ fn read_chunk(
 }
 
 /// Answer every line of a chunk into `out` (emptied first).
-fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions, out: &mut Vec<u8>) -> StreamStats {
+/// Answer the lines of `c` into `out`; whenever `out` holds [`PART_BYTES`] or more,
+/// hand them to `part` (which empties `out`), so that a chunk of lines whose answers are
+/// large (`"legal": true` on a crowded board: a hundred times the line) is never held
+/// whole. An error of `part` stops the chunk.
+fn answer_chunk(
+    c: &Chunk,
+    maps: &Maps,
+    o: &StreamOptions,
+    out: &mut Vec<u8>,
+    part: &mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>,
+) -> io::Result<StreamStats> {
     out.clear();
-    out.reserve(c.bytes.len() * 5);
+    out.reserve((c.bytes.len() * 5).min(PART_BYTES));
     let mut stats = StreamStats::default();
     for (k, raw) in c.lines.iter().enumerate() {
         let n = c.first + k as u64;
@@ -399,8 +418,18 @@ fn answer_chunk(c: &Chunk, maps: &Maps, o: &StreamOptions, out: &mut Vec<u8>) ->
         out.push(b'\n');
         stats.lines += 1;
         stats.errors += u64::from(!ok);
+        if out.len() >= PART_BYTES {
+            part(out)?;
+        }
     }
-    stats
+    Ok(stats)
+}
+
+/// A worker's answers to a chunk, in parts: [`Piece::Part`]s as they fill, then the
+/// rest and the chunk's counts.
+enum Piece {
+    Part(Vec<u8>),
+    End(Vec<u8>, StreamStats),
 }
 
 /// Answer JSON Lines from `input` to `output`, line by line, in input order, on
@@ -435,14 +464,19 @@ pub fn stream(
                 skip_bom(&mut c);
             }
             line += c.lines.len() as u64;
-            add(answer_chunk(&c, maps, o, &mut out));
+            let mut part = |out: &mut Vec<u8>| {
+                let written = output.write_all(out);
+                out.clear();
+                written
+            };
+            add(answer_chunk(&c, maps, o, &mut out, &mut part)?);
             output.write_all(&out)?;
             spare = c;
         }
         output.flush()?;
         return Ok(stats);
     }
-    let jobs = o.jobs;
+    let jobs = o.jobs.min(MAX_JOBS);
     std::thread::scope(|scope| -> io::Result<()> {
         // Chunk `k` goes to worker `k % jobs`; the writer takes answers in the same
         // turn, so the output keeps the input's order with no reordering buffer.
@@ -455,61 +489,90 @@ pub fn stream(
         let (spent_tx, spent_rx) = mpsc::channel::<Chunk>();
         for _ in 0..jobs {
             let (tx, rx) = mpsc::sync_channel::<Chunk>(2);
-            let (atx, arx) = mpsc::sync_channel::<(Vec<u8>, StreamStats)>(2);
+            let (atx, arx) = mpsc::sync_channel::<Piece>(2);
             let (stx, srx) = mpsc::channel::<Vec<u8>>();
-            to_workers.push(tx);
-            from_workers.push(arx);
-            spare_outs.push(stx);
             let spent_tx = spent_tx.clone();
-            scope.spawn(move || {
+            let started = std::thread::Builder::new().spawn_scoped(scope, move || {
                 for c in rx {
                     let mut out = srx.try_recv().unwrap_or_default();
-                    let s = answer_chunk(&c, maps, o, &mut out);
+                    let mut part = |out: &mut Vec<u8>| {
+                        let mut next = srx.try_recv().unwrap_or_default();
+                        next.clear();
+                        let full = std::mem::replace(out, next);
+                        atx.send(Piece::Part(full))
+                            .map_err(|_| io::Error::other("the writer stopped"))
+                    };
+                    let s = answer_chunk(&c, maps, o, &mut out, &mut part);
                     // The reader may have stopped; the chunk is then dropped.
                     let _ = spent_tx.send(c);
-                    if atx.send((out, s)).is_err() {
+                    let Ok(s) = s else { break };
+                    if atx.send(Piece::End(out, s)).is_err() {
                         break;
                     }
                 }
             });
+            match started {
+                Ok(_) => {
+                    to_workers.push(tx);
+                    from_workers.push(arx);
+                    spare_outs.push(stx);
+                }
+                // The system will start no more threads: go on with those started.
+                Err(e) if to_workers.is_empty() => {
+                    return Err(io::Error::other(format!("cannot start a thread: {e}")))
+                }
+                Err(_) => break,
+            }
         }
         drop(spent_tx);
-        let reader = scope.spawn(move || -> io::Result<()> {
-            let mut k = 0usize;
-            let spare = || spent_rx.try_recv().unwrap_or_default();
-            while let Some(mut c) = read_chunk(input, spare(), line, o.max_line)? {
-                if line == 1 {
-                    skip_bom(&mut c);
+        let jobs = to_workers.len();
+        let reader =
+            std::thread::Builder::new().spawn_scoped(scope, move || -> io::Result<()> {
+                let mut k = 0usize;
+                let spare = || spent_rx.try_recv().unwrap_or_default();
+                while let Some(mut c) = read_chunk(input, spare(), line, o.max_line)? {
+                    if line == 1 {
+                        skip_bom(&mut c);
+                    }
+                    line += c.lines.len() as u64;
+                    // `jobs` channels were made above; `get` only guards the arithmetic.
+                    let Some(tx) = to_workers.get(k % jobs) else {
+                        break;
+                    };
+                    if tx.send(c).is_err() {
+                        break;
+                    }
+                    k += 1;
                 }
-                line += c.lines.len() as u64;
-                // `jobs` channels were made above; `get` only guards the arithmetic.
-                let Some(tx) = to_workers.get(k % jobs) else {
-                    break;
-                };
-                if tx.send(c).is_err() {
-                    break;
-                }
-                k += 1;
-            }
-            Ok(())
-        });
+                Ok(())
+            })?;
         let mut k = 0usize;
-        let written = loop {
-            let Some(Ok((out, s))) = from_workers.get(k % jobs).map(|rx| rx.recv()) else {
-                break Ok(());
-            };
-            if let Err(e) = output.write_all(&out) {
-                break Err(e);
-            }
-            // An answer grown unusually large (a line near the length limit) is not
-            // kept for reuse.
-            if out.capacity() <= SPARE_MAX {
-                if let Some(stx) = spare_outs.get(k % jobs) {
-                    // The worker may have stopped; the buffer is then dropped.
-                    let _ = stx.send(out);
+        let written = 'chunks: loop {
+            // The parts of chunk `k`, up to its end.
+            loop {
+                let Some(Ok(piece)) = from_workers.get(k % jobs).map(|rx| rx.recv()) else {
+                    break 'chunks Ok(());
+                };
+                let (out, end) = match piece {
+                    Piece::Part(out) => (out, None),
+                    Piece::End(out, s) => (out, Some(s)),
+                };
+                if let Err(e) = output.write_all(&out) {
+                    break 'chunks Err(e);
+                }
+                // An answer grown unusually large (a line near the length limit) is not
+                // kept for reuse.
+                if out.capacity() <= SPARE_MAX {
+                    if let Some(stx) = spare_outs.get(k % jobs) {
+                        // The worker may have stopped; the buffer is then dropped.
+                        let _ = stx.send(out);
+                    }
+                }
+                if let Some(s) = end {
+                    add(s);
+                    break;
                 }
             }
-            add(s);
             k += 1;
         };
         drop(from_workers);

@@ -60,8 +60,21 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     super::print_diagnostics(&diagnostics, &text, file);
     let game = args.game.clone().unwrap_or_else(|| map.name.clone());
-    let out = super::render(&map, &game, &result, args.format, &diagnostics)?;
-    write_output(args.output.as_deref(), &out)?;
+    if args.format == super::Format::Json {
+        // The JSON is indented as it is written: a phase of many orders is not held
+        // twice (docs/CLI.md, "Bounds").
+        let mut compact = Vec::new();
+        arbiter::report::json::write_phase(&mut compact, &map, &result, &diagnostics)
+            .map_err(|e| Fatal(e.to_string()))?;
+        drop(result);
+        super::write_with(args.output.as_deref(), |w| {
+            arbiter::report::json::indent_to(&compact, w).map_err(std::io::Error::other)?;
+            w.write_all(b"\n")
+        })?;
+    } else {
+        let out = super::render(&map, &game, &result, args.format, &diagnostics)?;
+        write_output(args.output.as_deref(), &out)?;
+    }
     Ok(
         if diagnostics.iter().any(|d| d.severity == Severity::Error) {
             EXIT_DIAGNOSTICS

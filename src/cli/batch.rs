@@ -25,11 +25,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         parse: arbiter::orders::ParseOptions {
             strict: args.strict,
         },
-        jobs: match args.jobs {
-            Some(0) => return Err(Fatal("--jobs must be at least 1".into())),
-            Some(n) => n,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-        },
+        jobs: super::jobs(args.jobs)?,
         max_line: args.max_line_bytes,
     };
     let mut input: Box<dyn std::io::BufRead + Send> = if args.orders == "-" {

@@ -197,13 +197,13 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
         Some(y) => format!(", last year {y}"),
         None => String::new(),
     };
-    println!(
+    outln!(
         "Created {}: game `{name}` on the {} map, rules {} edition{last}.",
         args.game.display(),
         map.name,
         rules.name()
     );
-    println!("Next: {}.", capital(&game.position.phase.to_string()));
+    outln!("Next: {}.", capital(&game.position.phase.to_string()));
     Ok(EXIT_OK)
 }
 
@@ -779,7 +779,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
             match game.find(phase) {
                 Some(Found::Judged(k)) => vec![k],
                 Some(Found::Skipped(k)) => {
-                    println!(
+                    outln!(
                         "{} was skipped: nothing to do (after {}).",
                         capital(&phase.to_string()),
                         game.history[k].phase()
@@ -791,7 +791,7 @@ pub fn history(args: &HistoryArgs) -> Result<i32, Fatal> {
         }
     };
     if picked.is_empty() && args.format != Format::Json {
-        println!(
+        outln!(
             "No phase has been judged yet; the game is at {}.",
             game.position.phase
         );

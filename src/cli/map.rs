@@ -925,7 +925,7 @@ fn layout(args: &LayoutArgs) -> Result<i32, Fatal> {
             format!("written to `{name}` (the old file is `{}`)", bak.display())
         }
     };
-    println!(
+    outln!(
         "{name}: placed {} ({} already had one); {whither}",
         plural(placed, "province"),
         map.provinces.len() - placed

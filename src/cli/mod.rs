@@ -1,5 +1,8 @@
 //! Command-line interface: clap arguments → validated settings → one module per subcommand.
 
+#[macro_use]
+mod stdout;
+
 mod adjudicate;
 mod album;
 mod batch;
@@ -211,9 +214,8 @@ pub fn render(
         Format::Text => report::text::sheet(map, game, result),
         Format::Markdown => report::markdown::sheet(map, game, result),
         Format::Json => {
-            let j =
-                report::json::phase(map, result, diagnostics).map_err(|e| Fatal(e.to_string()))?;
-            let mut s = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
+            let mut s = report::json::phase_pretty(map, result, diagnostics)
+                .map_err(|e| Fatal(e.to_string()))?;
             s.push('\n');
             s
         }
@@ -306,12 +308,30 @@ pub fn run() -> i32 {
         #[cfg(feature = "serve")]
         Command::Serve(args) => serve::run(&args),
     };
+    let result = match (result, stdout::finish()) {
+        (Ok(_), Some(e)) => Err(Fatal(format!("cannot write output: {e}"))),
+        (result, _) => result,
+    };
     match result {
         Ok(code) => code,
         Err(Fatal(msg)) => {
             eprint_text(&format!("error: {msg}\n"));
             EXIT_USAGE
         }
+    }
+}
+
+/// `--jobs N` of `adjudicate --batch` and `selfplay`: 1 to [`arbiter::batch::MAX_JOBS`];
+/// by default every core, at most that many.
+pub fn jobs(requested: Option<usize>) -> Result<usize, Fatal> {
+    let max = arbiter::batch::MAX_JOBS;
+    match requested {
+        Some(0) => Err(Fatal("--jobs must be at least 1".into())),
+        Some(n) if n > max => Err(Fatal(format!(
+            "--jobs {n}: at most {max} threads (docs/CLI.md, \"Bounds\")"
+        ))),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get().min(max))),
     }
 }
 
@@ -375,9 +395,7 @@ pub fn terminal(s: &str) -> std::borrow::Cow<'_, str> {
 
 /// Print text on standard output, made safe for a terminal ([`terminal`]).
 pub fn print_text(s: &str) {
-    use std::io::Write;
-    // Standard output gone: nothing left to tell.
-    let _ = std::io::stdout().lock().write_all(terminal(s).as_bytes());
+    stdout::write_bytes(terminal(s).as_bytes());
 }
 
 /// Print text on standard error, made safe for a terminal ([`terminal`]).
@@ -528,14 +546,32 @@ pub fn write_output(path: Option<&Path>, text: &str) -> Result<(), Fatal> {
     }
 }
 
+/// [`write_output`] of what `write` writes as it goes: to standard output (through
+/// [`stdout`], in parts), or atomically to a file.
+pub fn write_with(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+) -> Result<(), Fatal> {
+    match path {
+        None => {
+            let mut out = stdout::Parts;
+            write(&mut out).map_err(|e| Fatal(format!("cannot write output: {e}")))
+        }
+        Some(p) => write_atomically(p, |f| {
+            let mut w = std::io::BufWriter::new(f);
+            write(&mut w)?;
+            std::io::Write::flush(&mut w)
+        }),
+    }
+}
+
 /// [`write_output`] for bytes (a PNG).
 pub fn write_bytes(path: Option<&Path>, bytes: &[u8]) -> Result<(), Fatal> {
     use std::io::Write;
     match path {
         None => {
-            let mut out = std::io::stdout().lock();
-            out.write_all(bytes)
-                .map_err(|e| Fatal(format!("cannot write output: {e}")))
+            stdout::write_bytes(bytes);
+            Ok(())
         }
         Some(p) => write_atomically(p, |f| f.write_all(bytes)),
     }

@@ -275,7 +275,7 @@ pub fn run(args: &TestArgs) -> Result<i32, Fatal> {
         files, unreadable, ..
     } = search;
     let mut printer = Printer {
-        out: std::io::stdout().lock(),
+        out: super::stdout::Parts,
         json: args.format == TestFormat::Json,
         passed: 0,
         failed: 0,

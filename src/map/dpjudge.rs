@@ -98,6 +98,11 @@ pub struct ImportError {
 /// embedded board of that name.
 pub const NOT_FOUND: &str = "no such file";
 
+/// How deep `USE` files may nest (a file that uses a file that uses …): deeper is
+/// refused, so that a long chain of files cannot overflow the stack. Published variants
+/// nest two or three deep.
+pub const MAX_USE_DEPTH: usize = 32;
+
 /// The text of an embedded board in the DPjudge format, for `USE`/`MAP` of a name
 /// that is not in the importing file's folder: `standard.map` (the whole board),
 /// `standard.geography` (names and terrain), `standard.politics` (powers, homes,
@@ -387,6 +392,8 @@ struct StartOwns {
 /// The supply centres of an import, and the power each home centre goes to.
 struct Centres {
     all: Vec<String>,
+    /// `all`, to look a province up in.
+    set: HashSet<String>,
     home_of: HashMap<String, usize>,
 }
 
@@ -443,6 +450,11 @@ struct Reader {
     skipping: Option<&'static str>,
     /// The order grammar's words, normalized (no place may be written as one).
     order_words: HashSet<String>,
+    /// How many `USE` files deep the file being read is (0: the imported file).
+    depth: usize,
+    /// Upper-case province → index in `places` of its first place line (its own or a
+    /// coast's), made by [`Reader::finish`]: one lookup per province, not a scan.
+    first_at: HashMap<String, usize>,
 }
 
 const SKIPPED: &[(&str, &str)] = &[
@@ -836,6 +848,12 @@ impl Reader {
                 Some(d) if !d.as_os_str().is_empty() => d.join(&name).display().to_string(),
                 _ => name.clone(),
             };
+            if self.depth >= MAX_USE_DEPTH {
+                return Err(refuse(format!(
+                    "`{} {w}`: `USE` files nest more than {MAX_USE_DEPTH} deep; put the chain's files into fewer files",
+                    l.up
+                )));
+            }
             if !self.used.insert(path.clone()) {
                 self.note(file, ln, format!("`{name}` is used twice; read once"));
                 continue;
@@ -864,7 +882,10 @@ impl Reader {
                     })
                 }
             };
-            self.file(&path, &sub, read)?;
+            self.depth += 1;
+            let read_it = self.file(&path, &sub, read);
+            self.depth -= 1;
+            read_it?;
         }
         Ok(())
     }
@@ -942,8 +963,9 @@ impl Reader {
                 if up == "CENTERS" || !pw.owns_set {
                     pw.owns.clear();
                 }
+                let mut listed: HashSet<String> = pw.owns.iter().cloned().collect();
                 for c in list {
-                    if !pw.owns.contains(&c) {
+                    if listed.insert(c.clone()) {
                         pw.owns.push(c);
                     }
                 }
@@ -1225,9 +1247,10 @@ impl Reader {
         let first = words.first().copied().unwrap_or_default();
         if up == "UNOWNED" || up == "NEUTRAL" {
             self.power = None;
+            let mut listed: HashSet<String> = self.unowned.iter().cloned().collect();
             for w in words.get(1..).unwrap_or_default() {
                 let h = w.to_ascii_uppercase();
-                if !self.unowned.contains(&h) {
+                if listed.insert(h.clone()) {
                     self.unowned.push(h);
                 }
             }
@@ -1384,11 +1407,16 @@ impl Reader {
         if let Some(p) = self.place(prov) {
             return Some(&p.kind);
         }
-        let pre = format!("{}/", prov.to_ascii_uppercase());
-        self.places
-            .iter()
-            .find(|p| p.written.to_ascii_uppercase().starts_with(&pre))
-            .map(|p| p.kind.as_str())
+        // Not its own line: the first line of the province is one of its coasts'.
+        self.first_place(prov).map(|p| p.kind.as_str())
+    }
+
+    /// The first place line of a province (its own, or one of its coasts'), from the
+    /// index [`Reader::finish`] makes once the names are final.
+    fn first_place(&self, prov: &str) -> Option<&Place> {
+        self.first_at
+            .get(&prov.to_ascii_uppercase())
+            .and_then(|&i| self.places.get(i))
     }
 
     /// The YAML map and the notes: the header, the centres and the victory threshold,
@@ -1397,6 +1425,11 @@ impl Reader {
         let mut notes = Vec::new();
         self.safe_names(&mut notes);
         self.safe_power_ids(&mut notes);
+        for (i, p) in self.places.iter().enumerate() {
+            let up = p.written.to_ascii_uppercase();
+            let prov = up.split('/').next().unwrap_or_default().to_string();
+            self.first_at.entry(prov).or_insert(i);
+        }
         let (provs, coasts_of) = self.province_order();
         let mut out = String::new();
         let _ = writeln!(out, "# Imported from {file} by `arbiter map import`.");
@@ -1495,12 +1528,7 @@ impl Reader {
                         if indent == 2 {
                             prov = key.clone();
                             name_key = id.to_ascii_lowercase();
-                            place = self.place(&key).or_else(|| {
-                                self.places.iter().find(|p| {
-                                    p.written.to_ascii_uppercase().split('/').next()
-                                        == Some(key.as_str())
-                                })
-                            });
+                            place = self.place(&key).or_else(|| self.first_place(&key));
                         } else {
                             let loc = format!("{prov}/{key}");
                             name_key = loc.to_ascii_lowercase();
@@ -1531,6 +1559,7 @@ impl Reader {
     /// Provinces, in the order their first place line appears, and the coasts of each.
     fn province_order(&self) -> (Vec<String>, HashMap<String, Vec<String>>) {
         let mut provs: Vec<String> = Vec::new();
+        let mut listed: HashSet<String> = HashSet::new();
         let mut coasts_of: HashMap<String, Vec<String>> = HashMap::new();
         for p in &self.places {
             let key = p.written.to_ascii_uppercase();
@@ -1538,7 +1567,7 @@ impl Reader {
                 Some((a, b)) => (a.to_string(), Some(b.to_string())),
                 None => (key.clone(), None),
             };
-            if !provs.contains(&prov) {
+            if listed.insert(prov.clone()) {
                 provs.push(prov.clone());
             }
             if let Some(c) = coast {
@@ -1552,6 +1581,8 @@ impl Reader {
     /// home centre goes to (a home centre of two powers is noted).
     fn centres(&self, notes: &mut Vec<Note>) -> Centres {
         let mut centres: Vec<String> = Vec::new();
+        // The centres listed so far: each is looked up once, not in the list.
+        let mut set: HashSet<String> = HashSet::new();
         let mut home_of: HashMap<String, usize> = HashMap::new();
         for (i, pw) in self.powers.iter().enumerate() {
             for h in &pw.homes {
@@ -1569,18 +1600,19 @@ impl Reader {
                 }
             }
             for h in pw.homes.iter().chain(&pw.owns).filter(|h| !chosen(h)) {
-                if !centres.contains(h) {
+                if set.insert(h.clone()) {
                     centres.push(h.clone());
                 }
             }
         }
         for h in &self.unowned {
-            if !centres.contains(h) {
+            if set.insert(h.clone()) {
                 centres.push(h.clone());
             }
         }
         Centres {
             all: centres,
+            set,
             home_of,
         }
     }
@@ -1891,11 +1923,7 @@ impl Reader {
         let id = prov.to_ascii_lowercase();
         let coasts = coasts_of.get(prov).cloned().unwrap_or_default();
         let own = self.place(prov).cloned();
-        let first = self
-            .places
-            .iter()
-            .find(|p| p.written.to_ascii_uppercase().split('/').next() == Some(prov))
-            .cloned();
+        let first = self.first_place(prov).cloned();
         let Some(first) = first else { return };
         let kind = own
             .as_ref()
@@ -1925,7 +1953,7 @@ impl Reader {
         };
         self.write_names(&s, out, notes);
         let _ = writeln!(out, "    kind: {ours}");
-        if centres.all.iter().any(|c| c == prov) {
+        if centres.set.contains(prov) {
             let _ = writeln!(out, "    supply: true");
         }
         if let Some(&o) = centres.home_of.get(prov) {

@@ -47,6 +47,7 @@ impl Locations {
             out: Locations::default(),
             frames: Vec::new(),
             block_scalar: None,
+            column_at: std::cell::Cell::new((usize::MAX, 0, 0)),
         };
         s.run();
         s.out
@@ -104,6 +105,8 @@ struct Scanner<'a> {
     frames: Vec<Frame>,
     /// Inside a block scalar (`|`, `>`): lines indented more than this are its text.
     block_scalar: Option<usize>,
+    /// The last position counted: line, byte, characters before the byte ([`Self::pos`]).
+    column_at: std::cell::Cell<(usize, usize, usize)>,
 }
 
 /// Is this (trimmed) content a block list item?
@@ -146,12 +149,27 @@ fn prev_space_or_flow(line: &str, i: usize) -> bool {
 }
 
 impl Scanner<'_> {
+    /// The position of byte `byte` of line `li`. The column (in characters) is counted
+    /// on from the last position asked on the same line when it lies before this one
+    /// (the scan moves left to right), so a line of many values (a whole map written as
+    /// one flow collection) is counted once, not once per value.
     fn pos(&self, li: usize, byte: usize) -> Pos {
         let l = self.lines.get(li).copied().unwrap_or("");
-        let b = byte.min(l.len());
+        let mut b = byte.min(l.len());
+        while !l.is_char_boundary(b) {
+            b -= 1;
+        }
+        let (cli, cb, ccol) = self.column_at.get();
+        let (from, col) = if cli == li && cb <= b {
+            (cb, ccol)
+        } else {
+            (0, 0)
+        };
+        let col = col + l.get(from..b).map_or(0, |s| s.chars().count());
+        self.column_at.set((li, b, col));
         Pos {
             line: li + 1,
-            column: l.get(..b).map(|s| s.chars().count()).unwrap_or(b) + 1,
+            column: col + 1,
         }
     }
 

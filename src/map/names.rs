@@ -311,7 +311,25 @@ pub struct NameIndex {
     pub max_words: usize,
     /// Longest power name, in words (`Austria-Hungary`: 2).
     pub power_words: usize,
+    /// This index's key in the memo of answers about unknown words ([`NameIndex::memo`]).
+    memo_id: u64,
 }
+
+/// Answers about unknown words (close names, names written short, "did you mean"), per
+/// thread, by index, question and word: each asks every name of the map, so a text that
+/// repeats an unknown word (16 MB of `Powe` lines) asks once per distinct word, not once
+/// per line. At most [`MEMO_MAX`] answers are kept (then the memo starts again).
+type Memo = HashMap<(u64, u8, String), Box<dyn std::any::Any>>;
+
+thread_local! {
+    static MEMO: std::cell::RefCell<Memo> = std::cell::RefCell::new(HashMap::new());
+}
+
+/// The most answers [`MEMO`] keeps per thread.
+const MEMO_MAX: usize = 4096;
+
+/// The next [`NameIndex::memo_id`].
+static NEXT_MEMO_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Every name of every province (id, name, aliases), normalized, to its provinces.
 fn place_names(map: &Map) -> FastMap<String, Vec<Loc>> {
@@ -611,7 +629,32 @@ impl NameIndex {
             sounds,
             max_words: max_words.max(1),
             power_words: power_words.max(1),
+            memo_id: NEXT_MEMO_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
+    }
+
+    /// The answer `f` gives to question `kind` about `word`, from this thread's memo when
+    /// it was asked before ([`MEMO`]).
+    fn memo<T: Clone + 'static>(&self, kind: u8, word: &str, f: impl FnOnce() -> T) -> T {
+        let key = (self.memo_id, kind, word.to_string());
+        let known = MEMO.with(|m| {
+            m.try_borrow()
+                .ok()
+                .and_then(|m| m.get(&key).and_then(|v| v.downcast_ref::<T>().cloned()))
+        });
+        if let Some(v) = known {
+            return v;
+        }
+        let v = f();
+        MEMO.with(|m| {
+            if let Ok(mut m) = m.try_borrow_mut() {
+                if m.len() >= MEMO_MAX {
+                    m.clear();
+                }
+                m.insert(key, Box::new(v.clone()));
+            }
+        });
+        v
     }
 
     /// The locations a normalized name may mean (empty if none).
@@ -645,6 +688,10 @@ impl NameIndex {
     /// name itself (a name is never another province's short form). One pass over the
     /// names: linear in their number. The caller rejects texts that are order words.
     pub fn short_places(&self, map: &Map, norm: &str) -> Vec<Loc> {
+        self.memo(1, norm, || self.short_places_asked(map, norm))
+    }
+
+    fn short_places_asked(&self, map: &Map, norm: &str) -> Vec<Loc> {
         let mut out: Vec<Loc> = Vec::new();
         if norm.chars().filter(|c| c.is_alphanumeric()).count() < 3 || !self.place(norm).is_empty()
         {
@@ -718,6 +765,10 @@ impl NameIndex {
     /// The provinces with an id, name or alias that begins with `norm` (at least three
     /// letters): the names [`NameIndex::short_places`] reads as truncated whole.
     pub fn prefix_places(&self, map: &Map, norm: &str) -> Vec<Loc> {
+        self.memo(2, norm, || self.prefix_places_asked(map, norm))
+    }
+
+    fn prefix_places_asked(&self, map: &Map, norm: &str) -> Vec<Loc> {
         let mut out: Vec<Loc> = Vec::new();
         if norm.chars().filter(|c| c.is_alphanumeric()).count() < 3 {
             return out;
@@ -816,6 +867,10 @@ impl NameIndex {
     /// (see [`correction_limit`]), one entry per province with its smallest distance,
     /// nearest first. Empty for words too short to correct.
     pub fn close_places(&self, map: &Map, norm: &str) -> Vec<(Loc, usize)> {
+        self.memo(3, norm, || self.close_places_asked(map, norm))
+    }
+
+    fn close_places_asked(&self, map: &Map, norm: &str) -> Vec<(Loc, usize)> {
         let limit = correction_limit(norm);
         let mut out: Vec<(Loc, usize)> = Vec::new();
         if limit == 0 {
@@ -840,6 +895,10 @@ impl NameIndex {
     /// Provinces with a name or alias of four letters or more one edit from `norm`
     /// (`spain` for `sain`): the misspellings a name written short may also be.
     pub fn one_edit_from(&self, map: &Map, norm: &str) -> Vec<Loc> {
+        self.memo(4, norm, || self.one_edit_from_asked(map, norm))
+    }
+
+    fn one_edit_from_asked(&self, map: &Map, norm: &str) -> Vec<Loc> {
         let mut out: Vec<Loc> = Vec::new();
         for (name, locs) in &self.places {
             if name.len() < 4 {
@@ -861,6 +920,10 @@ impl NameIndex {
     /// Powers with a name, adjective or other name close enough to `norm` to be a
     /// misspelling of it, nearest first.
     pub fn close_powers(&self, norm: &str) -> Vec<Power> {
+        self.memo(5, norm, || self.close_powers_asked(norm))
+    }
+
+    fn close_powers_asked(&self, norm: &str) -> Vec<Power> {
         let limit = correction_limit(norm);
         let mut out: Vec<(Power, usize)> = Vec::new();
         if limit == 0 {
@@ -881,6 +944,10 @@ impl NameIndex {
 
     /// The closest known place name to `word`, if close enough to be a likely typo.
     pub fn suggest(&self, map: &Map, word: &str) -> Option<String> {
+        self.memo(6, word, || self.suggest_asked(map, word))
+    }
+
+    fn suggest_asked(&self, map: &Map, word: &str) -> Option<String> {
         let w = normalize(word);
         if w.is_empty() {
             return None;
@@ -953,12 +1020,53 @@ pub fn distance_within(a: &str, b: &str, limit: usize, swaps: bool) -> Option<us
     if a.chars().count().abs_diff(b.chars().count()) > limit {
         return None;
     }
+    if bag_distance(a, b).is_some_and(|d| d > limit) {
+        return None;
+    }
     let d = if swaps {
         edit_distance(a, b)
     } else {
         levenshtein(a, b)
     };
     (d <= limit).then_some(d)
+}
+
+/// For two ASCII words, the bag distance: the larger of the number of letters of `a`
+/// not matched by a letter of `b` and the reverse. No edit (insert, delete, substitute,
+/// swap) changes it by more than one, so it is at most the edit distance: a name whose
+/// bag distance passes the limit is passed over without the edit distance's table, in
+/// time linear in the words. `None` for a word that is not ASCII.
+fn bag_distance(a: &str, b: &str) -> Option<usize> {
+    if !a.is_ascii() || !b.is_ascii() {
+        return None;
+    }
+    let mut count = [0i32; 128];
+    for c in a.bytes() {
+        if let Some(k) = count.get_mut(usize::from(c)) {
+            *k += 1;
+        }
+    }
+    for c in b.bytes() {
+        if let Some(k) = count.get_mut(usize::from(c)) {
+            *k -= 1;
+        }
+    }
+    // Each letter's surplus is taken once (and cleared): linear in the words.
+    let (mut more, mut fewer) = (0usize, 0usize);
+    for (word, sign) in [(a, 1), (b, -1)] {
+        for c in word.bytes() {
+            if let Some(k) = count.get_mut(usize::from(c)) {
+                if *k * sign > 0 {
+                    match sign {
+                        1 => more += k.unsigned_abs() as usize,
+                        _ => fewer += k.unsigned_abs() as usize,
+                    }
+                    *k = 0;
+                }
+            }
+        }
+    }
+    Some(more.max(fewer))
 }
 
 /// Edit distance (insert, delete, substitute), on chars.

@@ -298,8 +298,21 @@ pub fn render<'a>(findings: &[Finding], source: impl Fn(&str) -> Option<&'a str>
     render_in(findings, source, |_| false)
 }
 
+/// The most findings [`render`] writes in full; the rest are counted in one line (the
+/// counts of a `map check` summary include them; `--format json` lists every one).
+pub const MAX_SHOWN_FINDINGS: usize = 100;
+
+/// About how many characters of a source line a finding shows: a longer line is cut
+/// around the value, with `…` where cut.
+pub const SHOWN_COLUMNS: usize = 100;
+
 /// [`render`], where `words` tells the files whose values are words separated by white
 /// space (a DPjudge map file): the caret spans the word.
+///
+/// Linear in the findings shown and the files' lengths: each file is split into lines
+/// once, a finding's column is counted on from the one before it on the same line (the
+/// findings come in line and column order), and only a window of about
+/// [`SHOWN_COLUMNS`] characters of a long line is written.
 pub fn render_in<'a>(
     findings: &[Finding],
     source: impl Fn(&str) -> Option<&'a str>,
@@ -307,28 +320,90 @@ pub fn render_in<'a>(
 ) -> String {
     use std::fmt::Write;
     let mut out = String::new();
-    for f in findings {
+    let mut lines: HashMap<&str, Vec<&'a str>> = HashMap::new();
+    // The last column found: file, line, column (1-based, in characters), its byte.
+    let mut cursor: Option<(&str, usize, usize, usize)> = None;
+    for (k, f) in findings.iter().enumerate() {
+        if k == MAX_SHOWN_FINDINGS {
+            let rest = findings.len() - k;
+            let _ = writeln!(
+                out,
+                "… and {rest} more finding{} not shown (counted below; `arbiter map check --format json` lists every one)\n",
+                if rest == 1 { "" } else { "s" }
+            );
+            break;
+        }
         let _ = writeln!(out, "{}[{}]: {}", f.severity.name(), f.code, f.message);
         let num = f.line.to_string();
         let pad = " ".repeat(num.len());
         let _ = writeln!(out, "{pad}--> {}:{}:{}", f.file, f.line, f.column);
-        let text = source(&f.file).and_then(|s| s.lines().nth(f.line.wrapping_sub(1)));
-        if let Some(text) = text.filter(|_| f.line > 0) {
+        let text = f.line.checked_sub(1).and_then(|i| {
+            lines
+                .entry(f.file.as_str())
+                .or_insert_with(|| {
+                    source(&f.file)
+                        .map(|s| s.lines().collect())
+                        .unwrap_or_default()
+                })
+                .get(i)
+                .copied()
+        });
+        if let Some(text) = text {
             let col = f.column.max(1);
+            let (mut c, mut start) = match cursor {
+                Some((file, line, c, b)) if file == f.file && line == f.line && c <= col => (c, b),
+                _ => (1, 0),
+            };
+            for ch in text.get(start..).unwrap_or_default().chars() {
+                if c >= col {
+                    break;
+                }
+                start += ch.len_utf8();
+                c += 1;
+            }
+            cursor = Some((f.file.as_str(), f.line, c, start));
+            // The part of the line shown: all of it, or about SHOWN_COLUMNS characters
+            // from a little before the value.
+            let before = text.get(..start).unwrap_or_default();
+            let from = if text.chars().nth(SHOWN_COLUMNS).is_some() {
+                before
+                    .char_indices()
+                    .rev()
+                    .nth(SHOWN_COLUMNS / 3 - 1)
+                    .map_or(0, |(i, _)| i)
+            } else {
+                0
+            };
+            let shown = text.get(from..).unwrap_or_default();
+            let to = shown
+                .char_indices()
+                .nth(SHOWN_COLUMNS)
+                .map_or(text.len(), |(i, _)| from + i);
+            let (lead, tail) = (
+                if from > 0 { "…" } else { "" },
+                if to < text.len() { "…" } else { "" },
+            );
+            let rest = text.get(start..to.max(start)).unwrap_or_default();
             // A YAML value may hold spaces (`North Coast`); in a file of words (a
             // DPjudge map an import points at) a word ends at one.
             let width = if !words(&f.file) {
-                token_width(text, col)
+                token_width(rest)
             } else {
-                text.chars()
-                    .skip(col - 1)
+                rest.chars()
                     .take_while(|c| !c.is_whitespace())
                     .count()
                     .max(1)
             };
+            let caret_at = text.get(from..start).unwrap_or_default().chars().count()
+                + usize::from(from > 0)
+                + (col - c);
             let _ = writeln!(out, "{pad} |");
-            let _ = writeln!(out, "{num} | {text}");
-            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(col - 1), "^".repeat(width));
+            let _ = writeln!(
+                out,
+                "{num} | {lead}{}{tail}",
+                text.get(from..to).unwrap_or_default()
+            );
+            let _ = writeln!(out, "{pad} | {}{}", " ".repeat(caret_at), "^".repeat(width));
         }
         let _ = writeln!(out, "{pad} = rule: {}", f.rule);
         if let Some(h) = &f.hint {
@@ -339,10 +414,10 @@ pub fn render_in<'a>(
     out
 }
 
-/// The width of the value starting at character column `col` of `line`: up to a flow
-/// separator, a comment or the end of the line (at least 1).
-fn token_width(line: &str, col: usize) -> usize {
-    let rest: Vec<char> = line.chars().skip(col - 1).collect();
+/// The width of the value `rest` starts with: up to a flow separator, a comment or the
+/// end of the line (at least 1).
+fn token_width(rest: &str) -> usize {
+    let rest: Vec<char> = rest.chars().collect();
     let mut w = 0;
     let mut quote = None;
     for (i, &c) in rest.iter().enumerate() {

@@ -461,6 +461,122 @@ pub fn write_phase(
     Ok(())
 }
 
+/// The JSON result of a phase as indented text, byte for byte what
+/// `serde_json::to_string_pretty` writes of [`phase`]'s value, without that value: the
+/// compact text is indented as it stands ([`indent`]), so a phase of many orders takes
+/// about the memory of its text, not of a tree of maps ten times its size.
+pub fn phase_pretty(
+    map: &Map,
+    result: &PhaseResult,
+    diagnostics: &[Diagnostic],
+) -> serde_json::Result<String> {
+    let mut out = Vec::new();
+    write_phase(&mut out, map, result, diagnostics)?;
+    indent(&out)
+}
+
+/// Compact JSON text indented as `serde_json::to_string_pretty` indents a value read
+/// from it: two spaces a level, `"key": value`, `[]` and `{}` for empty ones. A string
+/// with an escape in it and a number that is not an integer are read and written again
+/// by serde_json, so they come out as that value would.
+pub fn indent(compact: &[u8]) -> serde_json::Result<String> {
+    use serde::de::Error;
+    let mut out: Vec<u8> = Vec::with_capacity(compact.len() + compact.len() / 2);
+    indent_to(compact, &mut out)?;
+    String::from_utf8(out).map_err(|_| serde_json::Error::custom("not UTF-8"))
+}
+
+/// [`indent`], written to `w` as it goes (64 KiB at a time): a large result is never
+/// held twice.
+pub fn indent_to(compact: &[u8], w: &mut dyn std::io::Write) -> serde_json::Result<()> {
+    use serde::de::Error;
+    const PART: usize = 1 << 16;
+    let bad = || serde_json::Error::custom("not compact JSON");
+    let mut out: Vec<u8> = Vec::with_capacity(PART + 1024);
+    let mut depth = 0usize;
+    let newline = |out: &mut Vec<u8>, depth: usize| {
+        out.push(b'\n');
+        out.extend(std::iter::repeat_n(b' ', 2 * depth));
+    };
+    let mut i = 0;
+    while let Some(&c) = compact.get(i) {
+        // Where the next token begins.
+        let mut next = i + 1;
+        match c {
+            b'{' | b'[' => {
+                let close = if c == b'{' { b'}' } else { b']' };
+                out.push(c);
+                if compact.get(i + 1) == Some(&close) {
+                    out.push(close);
+                    next = i + 2;
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            b'}' | b']' => {
+                depth = depth.checked_sub(1).ok_or_else(bad)?;
+                newline(&mut out, depth);
+                out.push(c);
+            }
+            b',' => {
+                out.push(b',');
+                newline(&mut out, depth);
+            }
+            b':' => out.extend_from_slice(b": "),
+            b'"' => {
+                // The string's end: the next quote not escaped.
+                let mut j = i + 1;
+                let mut escaped = false;
+                loop {
+                    match compact.get(j) {
+                        None => return Err(bad()),
+                        Some(b'\\') => {
+                            escaped = true;
+                            j += 2;
+                        }
+                        Some(b'"') => break,
+                        Some(_) => j += 1,
+                    }
+                }
+                let token = compact.get(i..=j).ok_or_else(bad)?;
+                if escaped {
+                    let text: String = serde_json::from_slice(token)?;
+                    serde_json::to_writer(&mut out, &text)?;
+                } else {
+                    out.extend_from_slice(token);
+                }
+                next = j + 1;
+            }
+            b' ' | b'\n' | b'\r' | b'\t' => {}
+            _ => {
+                // A number or a literal, up to the next punctuation.
+                let end = compact
+                    .get(i..)
+                    .and_then(|r| r.iter().position(|b| b",]}: \n".contains(b)))
+                    .map_or(compact.len(), |k| i + k)
+                    .max(i + 1);
+                let token = compact.get(i..end).ok_or_else(bad)?;
+                if matches!(token.first(), Some(b'-' | b'0'..=b'9'))
+                    && token.iter().any(|b| matches!(b, b'.' | b'e' | b'E'))
+                {
+                    let v: serde_json::Value = serde_json::from_slice(token)?;
+                    serde_json::to_writer(&mut out, &v)?;
+                } else {
+                    out.extend_from_slice(token);
+                }
+                next = end;
+            }
+        }
+        i = next;
+        if out.len() >= PART {
+            w.write_all(&out).map_err(serde_json::Error::io)?;
+            out.clear();
+        }
+    }
+    w.write_all(&out).map_err(serde_json::Error::io)
+}
+
 /// The JSON result of a phase as a value ([`write_phase`]'s text, read back).
 pub fn phase(
     map: &Map,

@@ -469,7 +469,9 @@ pub fn parse_phase(s: &str) -> Option<Phase> {
     };
     if adjustment {
         let year: i32 = match words.as_slice() {
-            [w] => w[1..w.len() - 1].parse().ok()?,
+            // `F1901A`: the digits between the season's letter and the kind's (`get`: the
+            // word may hold multi-byte characters, `€ab`, and is then no phase).
+            [w] => w.get(1..w.len() - 1)?.parse().ok()?,
             [_, y, ..] => y.parse().ok()?,
             _ => return None,
         };

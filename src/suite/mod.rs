@@ -133,22 +133,26 @@ pub fn read(map: &Map, format: Format, text: &str) -> Vec<Entry> {
     entries
 }
 
-/// The line of `id: ID` (or `- id: ID`) in a YAML text.
-fn line_of_id(text: &str, id: &str) -> Option<usize> {
-    text.lines()
-        .position(|l| {
-            let t = l.trim_start().trim_start_matches('-').trim_start();
-            t.strip_prefix("id:").is_some_and(|v| {
-                let v = v.split(" #").next().unwrap_or(v).trim();
-                v.trim_matches(['"', '\'']) == id
-            })
-        })
-        .map(|i| i + 1)
+/// The line (1-based) of the first `id: ID` (or `- id: ID`) of each id in a YAML text:
+/// one pass over the text, so that finding every case's line is linear in the file,
+/// not one scan from the top per case.
+fn id_lines(text: &str) -> std::collections::HashMap<&str, usize> {
+    let mut lines = std::collections::HashMap::new();
+    for (i, l) in text.lines().enumerate() {
+        let t = l.trim_start().trim_start_matches('-').trim_start();
+        if let Some(v) = t.strip_prefix("id:") {
+            let v = v.split(" #").next().unwrap_or(v).trim();
+            lines.entry(v.trim_matches(['"', '\''])).or_insert(i + 1);
+        }
+    }
+    lines
 }
 
 fn read_yaml(text: &str) -> Vec<Entry> {
+    let id_lines = id_lines(text);
+    let line_of_id = |id: &str| id_lines.get(id).copied();
     let case_entry = |c: TestCase| Entry::Case {
-        line: line_of_id(text, &c.id),
+        line: line_of_id(&c.id),
         case: SuiteCase::Yaml(Box::new(c)),
     };
     let whole = match parse_cases(text) {
@@ -181,7 +185,7 @@ fn read_yaml(text: &str) -> Vec<Entry> {
             Err(e) => {
                 bad += 1;
                 out.push(Entry::Problem(Problem {
-                    line: id.as_deref().and_then(|id| line_of_id(text, id)),
+                    line: id.as_deref().and_then(&line_of_id),
                     message: match &id {
                         Some(_) => format!("cannot read the case: {e}"),
                         None => format!("cannot read case number {} of the file: {e}", i + 1),

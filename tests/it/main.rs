@@ -18,6 +18,7 @@ mod games;
 mod games_1914;
 mod geo_data;
 mod hostile;
+mod hostile_bounds;
 mod hostile_files;
 mod hostile_secure;
 mod layers;

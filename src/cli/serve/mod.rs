@@ -282,10 +282,10 @@ pub fn run(args: &ServeArgs) -> Result<i32, Fatal> {
         save(&server, &mut inner).map_err(|r| Fatal(refusal_text(&r)))?;
     }
     // The first line names the address (tests and scripts read it).
-    println!("arbiter serve: {base}/ serving `{shown}` (Ctrl-C stops)");
+    outln!("arbiter serve: {base}/ serving `{shown}` (Ctrl-C stops)");
     match &new_token {
         Some(t) => {
-            println!("Referee: {}", server.link("r", t));
+            outln!("Referee: {}", server.link("r", t));
             for p in server.map.power_ids() {
                 let id = &server.map.power(p).id;
                 let issue = {
@@ -297,25 +297,25 @@ pub fn run(args: &ServeArgs) -> Result<i32, Fatal> {
                         .and_then(|s| s.links.get(id))
                         .map_or(0, |l| l.issue)
                 };
-                println!(
+                outln!(
                     "{}: {}",
                     server.map.power(p).name,
                     server.link("p", &player_token(t, id, issue))
                 );
             }
-            println!(
+            outln!(
                 "Keep the referee's link: it is shown only now (the game file keeps hashes, \
                  not links). The referee's page shows the players' links and QR codes."
             );
         }
-        None => println!(
+        None => outln!(
             "The links are those printed when `{shown}` was first served (the game file keeps \
              only their hashes): open the referee's link to see the players' links again. \
              Lost it? Stop and run `arbiter serve {shown} --new-links` (every link changes)."
         ),
     }
     if args.bind.is_unspecified() {
-        println!(
+        outln!(
             "Listening on every network interface: in the links, put the laptop's address for \
              {}; the referee's page, opened so, shows the players' links and QR codes with it.",
             args.bind
