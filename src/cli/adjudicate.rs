@@ -45,7 +45,7 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         &parsed.labels,
         position.phase,
     ));
-    let (result, _) =
+    let (mut result, _) =
         advance(&map, rules, &position, &parsed.orders, None).map_err(|e| Fatal(e.to_string()))?;
     let mut diagnostics = parsed.diagnostics;
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match is ignored, with a warning.
@@ -53,12 +53,17 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
         nationality_warnings(&map, &position.units, &parsed.orders)
             .map_err(|e| Fatal(e.to_string()))?,
     );
-    diagnostics.extend(result.diagnostics().iter().cloned());
+    // What is done with is let go before the report is written: a file of many orders
+    // is not held twice (docs/CLI.md, "Bounds"). The result keeps its own copy of the
+    // orders; its diagnostics move to the report's list.
+    drop(parsed.orders);
+    diagnostics.append(result.diagnostics_mut());
     // Illegal retreat and adjustment orders are errors, as in `judge`.
     let illegal = outcome_diagnostics(&map, &position, &result, &diagnostics);
     diagnostics.extend(illegal);
     diagnostics.sort_by_key(|d| (d.span.line, d.span.start));
     super::print_diagnostics(&diagnostics, &text, file);
+    drop(text);
     let game = args.game.clone().unwrap_or_else(|| map.name.clone());
     if args.format == super::Format::Json {
         // The JSON is indented as it is written: a phase of many orders is not held
