@@ -18,6 +18,7 @@ mod games;
 mod games_1914;
 mod geo_data;
 mod hostile;
+mod hostile_fuzz;
 mod layers;
 mod legal;
 mod map_check;
