@@ -381,3 +381,38 @@ fn hand_edited_game_files_that_cannot_be_are_refused() {
         .replace("name: fresh\n", "name: fresh\nlast_year: 1902\n");
     refused(&fresh, &winter, "past its last year 1902");
 }
+
+#[test]
+fn a_drawing_position_no_picture_can_hold_is_refused_by_the_loader() {
+    // Before the fix, the map loaded and `render --png` asked for a picture
+    // 4,294,967,295 pixels high (the height saturated u32).
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("test-cases/maps/at-range.ymap"),
+    )
+    .unwrap();
+    let e = Map::from_yaml(&src, "at-range.ymap")
+        .unwrap_err()
+        .to_string();
+    has(
+        &e,
+        "provinces.ccc.at: the drawing position [2147483647, 5] is out of range",
+    );
+    has(&e, "[10, -2147483648] is out of range");
+    let ok = src
+        .replace("2147483647", "100000")
+        .replace("-2147483648", "-100000");
+    Map::from_yaml(&ok, "at-range.ymap").unwrap();
+    let dir = temp_dir("fuzz-at");
+    let map = dir.join("big.yaml");
+    std::fs::write(&map, &src).unwrap();
+    let o = arbiter(&[
+        "render",
+        "--map",
+        s(&map),
+        "--png",
+        "-o",
+        s(&dir.join("big.png")),
+    ]);
+    code(&o, 2);
+    has(&stderr(&o), "AT_RANGE");
+}
