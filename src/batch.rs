@@ -596,6 +596,9 @@ fn answer(
     maps: &Maps,
 ) -> Result<(), String> {
     let c = read_case(line)?;
+    if let Some(id) = c.id {
+        check_id(id)?;
+    }
     let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
         Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
@@ -625,6 +628,27 @@ fn answer(
         return Err("internal error: an order has no result".into());
     }
     write_answer(out, map, c.id, &result, &orders, legal.as_ref())
+}
+
+/// An `id` is echoed as written, so it must be JSON that readers can read back: a
+/// number out of range (`1e400`, which is no `f64`) is refused, not echoed.
+fn check_id(id: &RawValue) -> Result<(), String> {
+    let raw = id.get();
+    // Only a number with an exponent can be out of range (a long integer reads as a
+    // float); anything else needs no second reading.
+    if !raw.bytes().any(|b| b == b'e' || b == b'E') {
+        return Ok(());
+    }
+    match serde_json::from_str::<serde_json::Value>(raw) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let shown: String = raw.chars().take(40).collect();
+            Err(format!(
+                "the `id` `{shown}` cannot be read back by JSON readers ({e}): write the id \
+                 as a string, or as a number in range"
+            ))
+        }
+    }
 }
 
 /// The line read as a case: the fast reader's, or else serde's with its message.

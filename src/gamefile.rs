@@ -560,8 +560,10 @@ impl Game {
             .map(|(i, h)| judged_entry(map, i, h))
             .collect::<Result<Vec<_>, _>>()?;
         check_phase_order(&history)?;
+        check_reachable(map, &history, phase)?;
         let over = game_end(map, f)?;
         check_end_agrees(&history, over, phase)?;
+        check_last_year(f.last_year, over, phase)?;
         if let Some(s) = &f.serve {
             check_serve(map, s)?;
         }
@@ -823,6 +825,19 @@ fn judged_entry(map: &Map, i: usize, h: &PhaseRecord) -> Result<Judged, GameFile
         }
     }
     for r in &h.results {
+        if let Some(p) = r
+            .power
+            .as_deref()
+            .filter(|p| map.power_by_name(p).is_none())
+        {
+            return Err(invalid(
+                &at,
+                format!(
+                    "result `{}` names the power `{p}`, which is not one of the map's",
+                    r.order
+                ),
+            ));
+        }
         if !h.orders.iter().any(|o| o.file == r.file) {
             return Err(invalid(
                 &at,
@@ -888,6 +903,48 @@ fn check_phase_order(history: &[Judged]) -> Result<(), GameFileError> {
                 ),
             ));
         }
+    }
+    Ok(())
+}
+
+/// The game's first phase (its first judged one, or the current one) is not before
+/// the map's first phase: a game starts where its map does, and plays forward.
+fn check_reachable(map: &Map, history: &[Judged], phase: Phase) -> Result<(), GameFileError> {
+    let first = Phase::first(map);
+    let (earliest, at) = match history.first() {
+        Some(h) => (h.phase(), "history entry 1".to_string()),
+        None => (phase, "phase".to_string()),
+    };
+    if phase_key(earliest) < phase_key(first) {
+        return Err(invalid(
+            at,
+            format!(
+                "{earliest} comes before the map's first phase ({first}): no game on `{}` \
+                 reaches it",
+                map.name
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// A game that is not over is not past its last year: it ends after the Fall turn of
+/// `last_year`, so its phase is at most that year's Fall.
+fn check_last_year(
+    last_year: Option<i32>,
+    over: Option<Over>,
+    phase: Phase,
+) -> Result<(), GameFileError> {
+    let Some(y) = last_year else { return Ok(()) };
+    let past = phase.year > y || (phase.year == y && phase.season == Season::Winter);
+    if over.is_none() && past {
+        return Err(invalid(
+            "last_year",
+            format!(
+                "the game is at {phase}, past its last year {y} (a game ends after the Fall \
+                 turn of its last year), and it is not over: correct `last_year` or `phase`"
+            ),
+        ));
     }
     Ok(())
 }

@@ -413,10 +413,29 @@ pub enum PositionError {
     Centre(String),
     #[error("the supply centre {0} is listed for two powers")]
     TwoOwners(String),
+    /// One power lists a centre twice (a slip of the pen, or an edit gone wrong).
+    #[error("power {power}: the supply centre {centre} is listed twice")]
+    CentreTwice { power: String, centre: String },
     #[error("unknown place `{0}`")]
     Place(String),
     #[error("dislodged `{unit}` cannot retreat to `{to}`: not a place it could move to")]
     Retreat { unit: String, to: String },
+    /// A retreat option that the board refuses (occupied, the attacker's province):
+    /// `why` says which rule.
+    #[error("dislodged `{unit}` cannot retreat to `{to}`: {why}")]
+    RetreatRefused {
+        unit: String,
+        to: String,
+        why: String,
+    },
+    /// A dislodged unit's attacker (`by`, the unit that stands in its province) that
+    /// cannot be.
+    #[error("dislodged `{unit}`: `by: {by}` cannot be: {why}")]
+    By {
+        unit: String,
+        by: String,
+        why: String,
+    },
     #[error("dislodged units are given for {0}: they belong to a retreat phase (write e.g. `phase: Fall 1901 retreat`)")]
     DislodgedOutsideRetreat(String),
     #[error("power {power}: {why}")]
@@ -671,6 +690,55 @@ impl Position {
                     .ok_or_else(|| PositionError::Place(b.clone()))?,
                 None => p,
             };
+            // Where the attacker came from, checked against the unit that stands in
+            // the province now (the attacker): it could move from there, by land or
+            // sea, or (an army between two coasts) by convoy.
+            let attacker = self.units.iter().find(|u| map.prov_of(u.loc) == p);
+            let by_convoy = e.by.is_some()
+                && attacker.is_none_or(|a| a.kind == UnitKind::Army)
+                && map.is_coastal(by)
+                && map.is_coastal(p);
+            if let Some(b) = &e.by {
+                let refuse = |why: String| PositionError::By {
+                    unit: e.unit.clone(),
+                    by: b.clone(),
+                    why,
+                };
+                if by == p {
+                    return Err(refuse(
+                        "that is the unit's own province: `by` is the province the attack \
+                         came from"
+                            .into(),
+                    ));
+                }
+                // The attacker's kind, or (no unit stands there) either kind.
+                let kinds: &[UnitKind] = match attacker {
+                    Some(a) if a.kind == UnitKind::Fleet => &[UnitKind::Fleet],
+                    Some(_) => &[UnitKind::Army],
+                    None => &[UnitKind::Army, UnitKind::Fleet],
+                };
+                let mut reached = kinds.iter().any(|&k| {
+                    std::iter::once(Loc::from(by))
+                        .chain(map.province(by).coasts.iter().copied())
+                        .filter(|&l| map.placement_problem(k, l).is_none())
+                        .any(|l| map.can_reach(k, l, p))
+                });
+                reached |= by_convoy;
+                if !reached {
+                    return Err(refuse(format!(
+                        "{} could not have come from {} (not next to it, and no convoy \
+                         could bring it)",
+                        match attacker {
+                            Some(a) if a.kind == UnitKind::Fleet => {
+                                format!("the fleet in {}", map.province(p).name)
+                            }
+                            Some(_) => format!("the army in {}", map.province(p).name),
+                            None => format!("a unit attacking {}", map.province(p).name),
+                        },
+                        map.province(by).name
+                    )));
+                }
+            }
             let mut retreats = Vec::new();
             for r in &e.retreats {
                 let l = map
@@ -688,6 +756,27 @@ impl Position {
                         unit: e.unit.clone(),
                         to: r.clone(),
                     });
+                }
+                let q = map.prov_of(l);
+                let refuse = |why: String| PositionError::RetreatRefused {
+                    unit: e.unit.clone(),
+                    to: r.clone(),
+                    why,
+                };
+                if let Some(there) = self.units.iter().find(|u| map.prov_of(u.loc) == q) {
+                    return Err(refuse(format!(
+                        "{} is occupied (by {} of {}); a unit retreats only to an empty place",
+                        map.province(q).name,
+                        there.short(map),
+                        map.power(there.power).name
+                    )));
+                }
+                if e.by.is_some() && q == by && !by_convoy {
+                    return Err(refuse(format!(
+                        "the attack came from {} (`by`): a unit may not retreat to the \
+                         province its attacker came from, unless the attack came by convoy",
+                        map.province(q).name
+                    )));
                 }
                 retreats.push(l);
             }
@@ -718,6 +807,12 @@ impl Position {
                 };
                 if slot.is_some_and(|o| o != pw) {
                     return Err(PositionError::TwoOwners(map.province(p).name.clone()));
+                }
+                if *slot == Some(pw) {
+                    return Err(PositionError::CentreTwice {
+                        power: power.to_string(),
+                        centre: map.province(p).name.clone(),
+                    });
                 }
                 *slot = Some(pw);
             }
@@ -785,7 +880,10 @@ impl Position {
                     let field = match &e {
                         PositionError::Power(_) => "power".to_string(),
                         PositionError::Place(x) if d.by.as_ref() == Some(x) => "by".into(),
-                        PositionError::Place(x) | PositionError::Retreat { to: x, .. } => d
+                        PositionError::By { .. } => "by".into(),
+                        PositionError::Place(x)
+                        | PositionError::Retreat { to: x, .. }
+                        | PositionError::RetreatRefused { to: x, .. } => d
                             .retreats
                             .iter()
                             .position(|r| r == x)
@@ -858,6 +956,10 @@ fn units_error_path(
         // The second unit (or listing) of the province.
         PositionError::Occupied(name) | PositionError::TwoOwners(name) => entry(
             &|pw, u| province_name(pw, u).as_deref() == Some(name.as_str()),
+            1,
+        ),
+        PositionError::CentreTwice { power, centre } => entry(
+            &|pw, u| pw == power && province_name(pw, u).as_deref() == Some(centre.as_str()),
             1,
         ),
         _ => None,

@@ -13,10 +13,10 @@
 use std::sync::OnceLock;
 
 use arbiter::game::advance;
-use arbiter::state::{Dislodged, Phase, PhaseKind, Position, Unit};
 use arbiter::judge::Rules;
 use arbiter::map::{BuildRule, Loc, Map, Power, Prov, Season, UnitKind};
 use arbiter::orders::{Order, OrderKind, ParseOptions, Span, UnitRef};
+use arbiter::state::{Dislodged, Phase, PhaseKind, Position, Unit};
 use arbitrary::{Result, Unstructured};
 use libfuzzer_sys::fuzz_target;
 

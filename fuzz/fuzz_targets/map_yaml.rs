@@ -3,9 +3,9 @@
 #![no_main]
 
 use arbiter::game::advance;
-use arbiter::state::Position;
 use arbiter::judge::Rules;
 use arbiter::map::Map;
+use arbiter::state::Position;
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -5,9 +5,9 @@
 use std::sync::OnceLock;
 
 use arbiter::game::advance;
-use arbiter::state::Position;
 use arbiter::judge::Rules;
 use arbiter::map::Map;
+use arbiter::state::Position;
 use libfuzzer_sys::fuzz_target;
 
 fn map() -> &'static Map {

@@ -1463,6 +1463,17 @@ impl Game {
             !(replaced || dropped)
         });
         units_now.extend(new);
+        // A retreat option now occupied is no longer one (a unit retreats only to an
+        // empty place), so that the position stays one the game-file loader takes.
+        let taken: Vec<_> = st
+            .position
+            .units
+            .iter()
+            .map(|u| map.prov_of(u.loc))
+            .collect();
+        for d in &mut st.position.dislodged {
+            d.retreats.retain(|&l| !taken.contains(&map.prov_of(l)));
+        }
         st.orders.iter_mut().for_each(Vec::clear);
         st.possible = None;
         Ok(())

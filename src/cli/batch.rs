@@ -17,6 +17,24 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
                 "--map-file `{spec}`: write NAME=PATH, e.g. --map-file mine=maps/mine.yaml"
             ))
         })?;
+        // A name that lines already reach (an embedded map, `--map`'s) or registered
+        // twice would be silently shadowed: refused.
+        let key = name.trim().to_ascii_lowercase();
+        let taken = key.is_empty()
+            || key == "classic"
+            || arbiter::map::EMBEDDED.iter().any(|(n, _, _)| *n == key)
+            || maps.get(Some(name)).is_ok();
+        if taken {
+            return Err(Fatal(format!(
+                "--map-file `{spec}`: the name `{name}` is {}: give the map file a name of \
+                 its own (e.g. --map-file mine={path})",
+                if key.is_empty() {
+                    "empty"
+                } else {
+                    "already taken (an embedded map, the --map map, or an earlier --map-file)"
+                }
+            )));
+        }
         let map = load_map(path).map_err(|f| Fatal(format!("--map-file {name}: {}", f.0)))?;
         maps.register(name, map);
     }

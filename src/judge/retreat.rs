@@ -229,10 +229,16 @@ fn clashes(
 }
 
 /// The location a retreat to `to` means for dislodged unit `i`, if it is one of its
-/// retreats. A fleet names the coast where two coasts of the province are open.
+/// retreats. A fleet names the coast where two coasts of the province are open. A
+/// province a unit stands in is no retreat, whatever the list says (the loaders refuse
+/// such a list; a position built in code may still carry one): two units never end in
+/// one province.
 fn retreat_to(map: &Map, position: &Position, i: usize, to: Loc) -> Result<Loc, Illegal> {
     let d = &position.dislodged[i];
     let p = map.prov_of(to);
+    if position.unit_in(map, p).is_some() {
+        return Err(Illegal::NotARetreat);
+    }
     let open: Vec<Loc> = d
         .retreats
         .iter()

@@ -96,6 +96,8 @@ pub enum ProblemCode {
     BuildNotCentre,
     /// A drawing file (`NAME.drawing.yaml`) that does not fit its map or is malformed.
     Drawing,
+    /// A drawing position (`at`) outside the range a picture can hold.
+    AtRange,
 }
 
 impl ProblemCode {
@@ -127,6 +129,7 @@ impl ProblemCode {
             OwnedTwice => "OWNED_TWICE",
             BuildNotCentre => "BUILD_NOT_CENTRE",
             Drawing => "DRAWING",
+            AtRange => "AT_RANGE",
         }
     }
 }
@@ -286,6 +289,46 @@ fn limits(f: &MapFile, lines: &Lines, problems: &mut Problems) {
     }
 }
 
+/// The largest drawing coordinate (`at: [x, y]`, either sign): pictures are drawn
+/// from these, and a coordinate past it would make a picture no program can hold
+/// (`at: [2147483647, 0]` asked for a PNG 4,294,967,295 pixels high).
+pub const MAX_AT: i32 = 100_000;
+
+/// Every drawing position (`at`, of a province or a coast) within [`MAX_AT`], each
+/// one out of range an `AT_RANGE` problem.
+fn positions(f: &MapFile, lines: &Lines, problems: &mut Problems) {
+    let out = |at: Option<(i32, i32)>| {
+        at.is_some_and(|(x, y)| x.unsigned_abs().max(y.unsigned_abs()) > MAX_AT.unsigned_abs())
+    };
+    let mut add = |at: Pos, key: String, (x, y): (i32, i32)| {
+        problems.add(
+            at,
+            ProblemCode::AtRange,
+            key,
+            format!("the drawing position [{x}, {y}] is out of range: each coordinate is at most {MAX_AT} either way"),
+        );
+    };
+    for p in &f.provinces {
+        let block = lines.block("provinces", &p.id);
+        if let Some(at) = p.at.filter(|_| out(p.at)) {
+            add(
+                lines.at(block, "at", None),
+                format!("provinces.{}.at", p.id),
+                at,
+            );
+        }
+        for c in &p.coasts {
+            if let Some(at) = c.at.filter(|_| out(c.at)) {
+                add(
+                    lines.at(block, "at", None),
+                    format!("provinces.{}.coasts.{}.at", p.id, c.id),
+                    at,
+                );
+            }
+        }
+    }
+}
+
 /// The loader's working state: the file, where its keys are written, and the problems
 /// found so far (in the order they are reported).
 struct Loader<'a> {
@@ -369,6 +412,7 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
     // work would grow with the size of a hostile file).
     limits(&f, &l.lines, &mut l.problems);
     l.stop_if_any(file)?;
+    positions(&f, &l.lines, &mut l.problems);
     l.usable_values();
     let prov_ids = l.province_ids();
     let power_ids = l.power_ids();

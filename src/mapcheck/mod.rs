@@ -105,6 +105,7 @@ pub const CODES: &[CodeInfo] = &[
     info("EDGE_TYPE_MISMATCH", E, "check", "both ends of an edge list it for the same unit type"),
     info("DUPLICATE_EDGE", W, "check", "a neighbour is listed once in a list"),
     info("SELF_EDGE", E, "loader", "a province is not its own neighbour"),
+    info("AT_RANGE", E, "loader", "a drawing position is within the range a picture can hold"),
     info("ARMY_TO_COAST", E, "loader", "army edges name provinces, never coasts"),
     info("ARMY_EDGE_TERRAIN", E, "loader", "army edges join land and coast provinces only"),
     info("FLEET_EDGE_TERRAIN", E, "loader", "fleet edges join sea and coast provinces only"),

@@ -267,10 +267,25 @@ fn parse_order_cleaned(
     // Most orders end in a letter: no trimming to do.
     let one = match cleaned.as_bytes().last() {
         Some(c) if c.is_ascii_alphanumeric() => &*cleaned,
-        _ => cleaned.trim_end().trim_end_matches([',', ';']),
+        // One trailing separator is allowed; a second is an empty order (below).
+        _ => {
+            let t = cleaned.trim_end();
+            t.strip_suffix([',', ';']).unwrap_or(t)
+        }
     };
     let ctx = Ctx::new(map, &cleaned, 1, options.strict);
     if let Some(at) = find2(one.as_bytes(), b',', b';') {
+        let rest = &one[at..];
+        if rest
+            .trim_matches(|c: char| c == ',' || c == ';' || c.is_whitespace())
+            .is_empty()
+        {
+            return Err(Diagnostic::error(
+                ctx.span(rest, rest.trim_end().len()),
+                format!("empty orders after the order (`{}`)", rest.trim_end()),
+                Some("end the order with at most one `,` or `;`".into()),
+            ));
+        }
         return Err(Diagnostic::error(
             ctx.span(&one[at..], 1),
             "several orders in one string",

@@ -20,6 +20,7 @@ mod geo_data;
 mod hostile;
 mod hostile_bounds;
 mod hostile_files;
+mod hostile_fuzz;
 mod hostile_secure;
 mod layers;
 mod legal;
