@@ -5,6 +5,7 @@
 //! writer, one lock".
 
 use crate::common::{code, s, stderr, stdout, temp_dir};
+use crate::writes::{game, judged};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -44,24 +45,6 @@ fn within(limit: Duration, args: &[&str]) -> Output {
 
 fn arbiter(args: &[&str]) -> Output {
     within(Duration::from_secs(60), args)
-}
-
-/// A new standard game `g.yaml` in `dir` and France's slip holding Paris.
-fn game(dir: &Path) -> (PathBuf, PathBuf) {
-    let g = dir.join("g.yaml");
-    code(&arbiter(&["new", s(&g)]), 0);
-    let slip = dir.join("france.txt");
-    std::fs::write(&slip, "France:\nA Par H\n").unwrap();
-    (g, slip)
-}
-
-/// The number of judged phases in a game file.
-fn judged(g: &Path) -> usize {
-    std::fs::read_to_string(g)
-        .unwrap()
-        .lines()
-        .filter(|l| l.starts_with("- phase:"))
-        .count()
 }
 
 #[cfg(unix)]

@@ -22,7 +22,7 @@ fn arbiter(args: &[&str]) -> Output {
 
 /// A new standard game `g.yaml` in `dir` and France's slip holding Paris (valid in
 /// every movement phase of 1901).
-fn game(dir: &Path) -> (PathBuf, PathBuf) {
+pub(crate) fn game(dir: &Path) -> (PathBuf, PathBuf) {
     let g = dir.join("g.yaml");
     code(&arbiter(&["new", s(&g)]), 0);
     let slip = dir.join("france.txt");
@@ -31,7 +31,7 @@ fn game(dir: &Path) -> (PathBuf, PathBuf) {
 }
 
 /// The number of judged phases in a game file.
-fn judged(g: &Path) -> usize {
+pub(crate) fn judged(g: &Path) -> usize {
     std::fs::read_to_string(g)
         .unwrap()
         .lines()
