@@ -98,8 +98,27 @@ pub(super) fn parse_text(
         let ctx = Ctx::new(map, &cleaned, n as u32 + 1, options.strict);
         // A prefix holds for the rest of its line.
         let mut line_power = header;
-        for seg in segments(&cleaned) {
+        let mut segs = segments(&cleaned).peekable();
+        let mut empty_told = false;
+        while let Some(seg) = segs.next() {
             if super::fast::trim(seg).is_empty() {
+                // One separator may end a line; an empty place between two, or before
+                // the first order, is an order left out or a slip of the key: said
+                // once a line, never silently passed over.
+                if segs.peek().is_some() && !empty_told {
+                    empty_told = true;
+                    kept.push(
+                        &mut out.diagnostics,
+                        Diagnostic::warning(
+                            ctx.span(seg, 1),
+                            "an empty order between separators (`,` or `;`)",
+                            Some(
+                                "remove the extra separator; if an order is missing, write it"
+                                    .into(),
+                            ),
+                        ),
+                    );
+                }
                 continue;
             }
             match ctx.segment(seg, line_power, &lists) {

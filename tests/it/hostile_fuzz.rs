@@ -263,6 +263,38 @@ fn a_batch_order_allows_one_trailing_separator_not_unlimited_ones() {
 }
 
 #[test]
+fn a_slip_says_when_separators_leave_an_empty_order() {
+    // Before, `A Par - Bur,,,,` in a slip passed without a word (the empty pieces
+    // were read as blank lines).
+    use arbiter::orders::{parse_orders_with, ParseOptions, Severity};
+    let map = Map::standard();
+    let read = |text: &str| parse_orders_with(&map, text, ParseOptions { strict: false });
+    for ok in [
+        "France:\nA Par - Bur,\n",
+        "France:\nA Par - Bur;\n",
+        "France:\nA Par - Bur, A Mar - Spa\n",
+    ] {
+        let p = read(ok);
+        assert!(p.diagnostics.is_empty(), "{ok:?}: {:?}", p.diagnostics);
+    }
+    for (bad, orders, column) in [
+        ("France:\nA Par - Bur,,,,\n", 1, 13),
+        ("France:\nA Par - Bur;; A Mar - Spa\n", 2, 13),
+        ("France:\n, A Par - Bur\n", 1, 1),
+    ] {
+        let p = read(bad);
+        assert_eq!(p.orders.len(), orders, "{bad:?}");
+        // One warning a line, at the extra separator; the orders are read.
+        let [d] = &p.diagnostics[..] else {
+            panic!("{bad:?}: {:?}", p.diagnostics)
+        };
+        assert_eq!(d.severity, Severity::Warning, "{bad:?}");
+        assert_eq!((d.span.line, d.span.start + 1), (2, column), "{bad:?}");
+        has(&d.message, "empty order between separators");
+    }
+}
+
+#[test]
 fn a_centre_listed_twice_for_one_power_is_refused_at_every_door() {
     let src = "units: {}\nowners:\n  france: [par, bre, PAR]\n";
     let e = position(src).unwrap_err();
