@@ -3,10 +3,10 @@
 //! (NeuQuant, through the `gif` crate), shown [`FRAME_DELAY`] each, the last one
 //! [`LAST_DELAY`], looping for ever.
 
-use super::{raster_scaled, RasterError};
+use super::{raster_width, RasterError};
 
 /// The width the frames are drawn at, in pixels.
-pub const GIF_WIDTH: f32 = 1000.0;
+pub const GIF_WIDTH: u32 = 1000;
 /// How long a frame is shown, in hundredths of a second; the last one longer.
 pub const FRAME_DELAY: u16 = 150;
 pub const LAST_DELAY: u16 = 400;
@@ -16,12 +16,12 @@ const QUANT_SPEED: i32 = 10;
 /// The GIF of the pictures `svgs` (in order), each fitted to `width` pixels. Every
 /// frame has the first one's size (a picture of another size is cut or padded with
 /// white at the bottom and right).
-pub fn gif(svgs: &[String], width: f32) -> Result<Vec<u8>, RasterError> {
+pub fn gif(svgs: &[String], width: u32) -> Result<Vec<u8>, RasterError> {
     let encode = |e: gif::EncodingError| RasterError::Encode(e.to_string());
     let mut encoder: Option<gif::Encoder<Vec<u8>>> = None;
     let mut screen = (0u16, 0u16);
     for (i, svg) in svgs.iter().enumerate() {
-        let pixmap = raster_scaled(svg, |w| width / w.max(1.0))?;
+        let pixmap = raster_width(svg, Some(width))?;
         let e = match encoder.as_mut() {
             Some(e) => e,
             None => {
@@ -82,7 +82,7 @@ mod tests {
             )
         };
         let svgs = vec![pic("#ff0000"), pic("#00ff00"), pic("#0000ff")];
-        let bytes = gif(&svgs, 100.0).unwrap();
+        let bytes = gif(&svgs, 100).unwrap();
         let mut opts = gif::DecodeOptions::new();
         opts.set_color_output(gif::ColorOutput::RGBA);
         let mut d = opts.read_info(&bytes[..]).unwrap();

@@ -324,20 +324,21 @@ pub type RasterPixmap = resvg::tiny_skia::Pixmap;
 
 /// Rasterise an SVG (at 1 pixel per user unit) with the embedded font.
 pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
-    raster_scaled(svg, |_| 1.0)
+    let tree = svg_tree(svg)?;
+    let size = tree.size().to_int_size();
+    raster_tree(&tree, size.width(), size.height(), 1.0)
 }
 
-/// Rasterise an SVG at the scale `scale` gives for its width in user units (pixels
-/// per unit; [`gif`] fits a picture to a width this way).
-pub fn raster_scaled(svg: &str, scale: impl Fn(f32) -> f32) -> Result<RasterPixmap, RasterError> {
+/// Rasterise an SVG `width` pixels wide (`None`: as wide as [`PNG_WIDTH`] says), its
+/// height in proportion: the picture a PNG or a GIF frame is made from.
+pub fn raster_width(svg: &str, width: Option<u32>) -> Result<RasterPixmap, RasterError> {
     let tree = svg_tree(svg)?;
-    let k = scale(tree.size().width());
-    let size = tree
-        .size()
-        .scale_by(k)
-        .ok_or(RasterError::Size(0, 0))?
-        .to_int_size();
-    raster_tree(&tree, size.width(), size.height(), k)
+    let (w, h) = (tree.size().width(), tree.size().height());
+    let width = width.unwrap_or_else(|| (0.8 * w).max(PNG_WIDTH as f32).round() as u32);
+    let k = width as f32 / w.max(1.0);
+    // Rounded down, so that a picture with a background covers every pixel.
+    let height = (h * k).floor().clamp(1.0, 1e9) as u32;
+    raster_tree(&tree, width, height, k)
 }
 
 /// The SVG read with the embedded font.
@@ -385,16 +386,9 @@ pub const PNG_WIDTH: u32 = 1600;
 /// or send).
 pub const PNG_WIDTHS: std::ops::RangeInclusive<u32> = 100..=8000;
 
-/// Rasterise an SVG to PNG bytes `width` pixels wide (by default see [`PNG_WIDTH`]),
-/// its height in proportion.
+/// Rasterise an SVG to PNG bytes `width` pixels wide ([`raster_width`]).
 pub fn png_width(svg: &str, width: Option<u32>) -> Result<Vec<u8>, RasterError> {
-    let tree = svg_tree(svg)?;
-    let (w, h) = (tree.size().width(), tree.size().height());
-    let width = width.unwrap_or_else(|| (0.8 * w).max(PNG_WIDTH as f32).round() as u32);
-    let k = width as f32 / w.max(1.0);
-    // Rounded down, so that a picture with a background covers every pixel.
-    let height = (h * k).floor().clamp(1.0, 1e9) as u32;
-    encode_png(&raster_tree(&tree, width, height, k)?)
+    encode_png(&raster_width(svg, width)?)
 }
 
 /// A rasterised picture as PNG bytes: RGB when every pixel is opaque, else RGBA;
