@@ -486,9 +486,7 @@ impl Resolver<'_> {
             (0..n).map(|m| self.by_convoy(m)).collect()
         } else {
             // Not `vec![false; n]`: a zeroed allocation takes the allocator's slow path.
-            let mut none = Vec::with_capacity(n);
-            none.resize(n, false);
-            none
+            std::iter::repeat_n(false, n).collect()
         }
     }
 
