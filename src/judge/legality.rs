@@ -130,12 +130,17 @@ fn check(
         same_as,
     } = tables;
     let board = Board::new(map, units, rules, unit_at);
-    let mut kept = Kept::new(eff, order_of, same_as, units.len(), orders.len());
+    let mut kept = Kept::new(eff, order_of, same_as, units.len());
     let mut diagnostics = Vec::new();
     // Diagnostics of orders illegal on their own, reported after every binding one.
     let mut illegal = Vec::new();
-    for (k, o) in orders.iter().enumerate() {
-        let result = match board.bind(o) {
+    // Each order's result, collected rather than pushed: collected, it is written in
+    // place (measured: a pushed result was copied from the stack in pieces the CPU
+    // could not forward, a stall on every order).
+    let mut results: Vec<OrderResult> = orders
+        .iter()
+        .enumerate()
+        .map(|(k, o)| match board.bind(o) {
             Err(Unbound { result, diagnostic }) => {
                 diagnostics.push(diagnostic);
                 result
@@ -152,17 +157,11 @@ fn check(
                     }
                 }
             },
-        };
-        kept.results.push(result);
-    }
+        })
+        .collect();
     diagnostics.append(&mut illegal);
-    kept.drop_conflicting(&board, orders, &mut diagnostics);
-    let Kept {
-        eff,
-        convoying,
-        results,
-        ..
-    } = kept;
+    kept.drop_conflicting(&board, orders, &mut results, &mut diagnostics);
+    let Kept { eff, convoying, .. } = kept;
     convoy_intent(map, units, board.unit_at, &convoying, eff, rules);
     (results, diagnostics)
 }
@@ -186,19 +185,15 @@ struct Kept<'t> {
     /// bound to an order, so a province stands for it.
     conflict: ProvSet,
     convoying: ProvSet,
-    /// Per input order so far: its result.
-    results: Vec<OrderResult>,
 }
 
 impl<'t> Kept<'t> {
-    /// Nothing kept yet for `units` units (in the per-unit tables given), room for the
-    /// results of `orders` orders.
+    /// Nothing kept yet for `units` units (in the per-unit tables given).
     fn new(
         eff: &'t mut Vec<Eff>,
         order_of: &'t mut Vec<Option<usize>>,
         same_as: &'t mut Vec<(usize, usize)>,
         units: usize,
-        orders: usize,
     ) -> Kept<'t> {
         eff.clear();
         eff.resize(units, Eff::Hold);
@@ -211,7 +206,6 @@ impl<'t> Kept<'t> {
             same_as,
             conflict: ProvSet::EMPTY,
             convoying: ProvSet::EMPTY,
-            results: Vec::with_capacity(orders),
         }
     }
 
@@ -245,11 +239,12 @@ impl<'t> Kept<'t> {
     }
 
     /// DATC 4.D.3: a unit given different legal orders holds, and those of its orders
-    /// that still succeed become illegal.
+    /// that still succeed become illegal (`results`: of every order).
     fn drop_conflicting(
         &mut self,
         board: &Board<'_>,
         orders: &[Order],
+        results: &mut [OrderResult],
         diagnostics: &mut Vec<Diagnostic>,
     ) {
         if self.conflict.is_empty() {
@@ -258,7 +253,7 @@ impl<'t> Kept<'t> {
         let (map, units) = (board.map, board.units);
         let conflict = self.conflict;
         let conflicted = |u: usize| conflict.contains(map.prov_of(units[u].loc));
-        for (r, o) in self.results.iter_mut().zip(orders) {
+        for (r, o) in results.iter_mut().zip(orders) {
             let Some(u) = r
                 .unit
                 .filter(|&u| r.outcome == Outcome::Succeeds && conflicted(u))
@@ -272,7 +267,6 @@ impl<'t> Kept<'t> {
                 Some("all its orders are illegal and the unit holds; keep one".into()),
             ));
         }
-        let results = &self.results;
         self.same_as
             .retain(|&(k, _)| !results[k].unit.is_some_and(conflicted));
         for u in conflict.iter().filter_map(|p| board.unit_in(p)) {

@@ -1274,7 +1274,7 @@ pub(crate) fn resolve(
         // only another outcome is written (measured, the opening's adjudication is
         // faster so).
         let outcome = r.outcome(u);
-        if outcome != Outcome::Succeeds {
+        if !outcome.succeeded() {
             results[k].outcome = outcome;
         }
     }
