@@ -565,6 +565,16 @@ impl State {
                     text,
                 });
             }
+            if files.is_empty() {
+                // A phase processed with no orders at all (every unit in civil
+                // disorder): a game file records at least one order file, so the
+                // phase is recorded as judged from an empty one, as `arbiter judge
+                // GAME empty.txt` records it.
+                files.push(OrderFile {
+                    file: "no-orders.txt".into(),
+                    text: String::new(),
+                });
+            }
             let mut j = g.judge(map, &files, false).map_err(|e| e.to_string())?;
             if j.result.units_after != e.result.units_after || j.result.next != e.result.next {
                 return Err(format!(

@@ -161,6 +161,24 @@ def test_whole_random_game_equals_the_cli_phase_for_phase(cli, tmp_path):
     assert [p.result for p in back.get_phase_history()] == [p.result for p in history]
 
 
+def test_a_phase_processed_with_no_orders_saves_and_reads_back(cli, tmp_path):
+    # Every unit in civil disorder: the phase is recorded from an empty order file, as
+    # `arbiter judge GAME empty.txt` records it, and the CLI replays it the same.
+    g = arbiter.Game()
+    g.process()
+    assert g.get_current_phase() == "F1901M"
+    g.set_orders("FRANCE", ["A PAR - BUR"])
+    g.process()
+    path = tmp_path / "game.yaml"
+    g.save(path)
+    out = subprocess.run([cli, "history", str(path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    back = arbiter.Game.load(path)
+    assert [p.name for p in back.get_phase_history()] == ["S1901M", "F1901M"]
+    assert back.get_units("FRANCE") == g.get_units("FRANCE")
+    assert "A BUR" in back.get_units("FRANCE")
+
+
 def test_copy_is_independent():
     g = arbiter.Game()
     g.set_orders("FRANCE", ["A PAR - BUR"])
