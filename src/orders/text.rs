@@ -607,9 +607,9 @@ impl Ctx<'_> {
                             format!("`{text}` names {named} in {by}'s orders"),
                             Some(format!(
                                 "{by} waives or saves only its own builds: write it under \
-                                 `{named}:` if it is {named}'s order; judged as written \
-                                 (`judge --accept`), it is left out and the sheet does not \
-                                 show it"
+                                 `{named}:` if it is {named}'s order; if the orders are \
+                                 judged anyway, it is left out and the sheet does not show \
+                                 it"
                             )),
                         ));
                     }

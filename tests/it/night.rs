@@ -234,7 +234,7 @@ fn another_powers_waive_says_what_accept_does() {
     );
     has(
         &stderr(&o),
-        "judged as written (`judge --accept`), it is left out and the sheet does not show it",
+        "if the orders are judged anyway, it is left out and the sheet does not show it",
     );
 }
 
