@@ -11,7 +11,8 @@
 //!   names keys and list indices joined by dots: `provinces.3.army.1` is the second army
 //!   neighbour of the fourth province.
 //! - `Lines`, by section, id and key, for the loader (`map::build`): the first
-//!   `- id: <id>` of a section, a key within a list item, a word on a line. Its answers
+//!   `- id: <id>` (or flow item `{id: <id>, …}`) of a section, a key within a list
+//!   item, a word on a line. Its answers
 //!   are the lines and columns of the loader's `MapError`s, so it stays as it is: the
 //!   structural scan would place some of them elsewhere (a second province with the same
 //!   id, a quoted value, a list over several lines).
@@ -555,14 +556,34 @@ fn is_word(c: char) -> bool {
     c.is_alphanumeric() || c == '/' || c == '_' || c == '-'
 }
 
+/// The mapping entries that may begin on line `l`: the line itself (a block entry,
+/// `- ` dropped) and each piece after a `{` or `,` (the entries of a flow mapping,
+/// `{id: par, army: [bur]}`), trimmed. A piece that is not an entry (a list item, a
+/// comma in a quoted name) only costs a look: a key is matched by its `key:`.
+fn entries(l: &str) -> impl Iterator<Item = &str> {
+    let block = l.trim_start().trim_start_matches("- ").trim();
+    let flow = l
+        .match_indices(['{', ','])
+        .map(move |(k, _)| l.get(k + 1..).unwrap_or("").trim_start());
+    std::iter::once(block).chain(flow)
+}
+
+/// The ids written on line `l` (`id: par`, `- id: par`, `{id: par, …}`).
+fn ids_on(l: &str) -> impl Iterator<Item = &str> {
+    entries(l).filter_map(|e| {
+        let rest = e.strip_prefix("id: ")?;
+        let id = rest.split([',', '}']).next().unwrap_or("").trim();
+        (!id.is_empty()).then_some(id)
+    })
+}
+
 impl<'a> Lines<'a> {
     pub(crate) fn new(src: &'a str) -> Self {
         let lines: Vec<&str> = src.lines().collect();
         let mut ids: HashMap<&str, Vec<usize>> = HashMap::new();
         let mut sections = HashMap::new();
         for (i, l) in lines.iter().enumerate() {
-            let t = l.trim_start().trim_start_matches("- ").trim();
-            if let Some(id) = t.strip_prefix("id: ") {
+            for id in ids_on(l) {
                 ids.entry(id).or_default().push(i);
             }
             if let Some(key) = l.trim_end().strip_suffix(':') {
@@ -598,12 +619,12 @@ impl<'a> Lines<'a> {
             let mut found = Vec::new();
             for (i, l) in self.lines.iter().enumerate().skip(start) {
                 let t = l.trim_start();
-                // The next item at this level or above ends the block.
-                if i > start && t.starts_with("- ") && indent(l) <= own {
+                // The next item at this level or above ends the block (a flow item
+                // `{id: …}` too).
+                if i > start && (t.starts_with("- ") || t.starts_with('{')) && indent(l) <= own {
                     break;
                 }
-                let t = t.trim_start_matches("- ");
-                if t.strip_prefix(key).is_some_and(|r| r.starts_with(':')) {
+                if entries(l).any(|e| e.strip_prefix(key).is_some_and(|r| r.starts_with(':'))) {
                     found.push(i);
                 }
             }
@@ -779,5 +800,29 @@ provinces:
         let p = Locations::scan(src);
         assert_eq!(p.value("provinces.1.id").map(|p| p.line), Some(5));
         assert_eq!(p.value("provinces.0.army.1").map(|p| p.line), Some(4));
+    }
+
+    /// A map written in flow style (`{id: aaa, army: [bbb]}` per line): the loader's
+    /// messages point at the item and the word, not at line 1.
+    #[test]
+    fn lines_answer_in_flow_style() {
+        let src = "\
+name: tiny
+provinces: [
+  {id: aaa, name: Aaa, kind: land, army: [bbb, zzz]},
+  {id: bbb, name: Bbb, kind: land, army: [aaa]},
+  { id: ccc, name: 'C, id: x', army: [qqq] }
+]
+";
+        let l = Lines::new(src);
+        assert_eq!(l.block("provinces", "aaa"), 3);
+        assert_eq!(l.block("provinces", "ccc"), 5);
+        let at = l.at_block("provinces", "bbb");
+        assert_eq!((at.line, at.column), (4, 8));
+        let at = l.at(3, "army", Some("zzz"));
+        assert_eq!((at.line, at.column), (3, 48));
+        // The next item ends the block: `aaa` on line 4 is not item 3's.
+        assert_eq!(l.key(3, "army", Some("aaa")), 3);
+        assert_eq!(l.key(5, "army", Some("qqq")), 5);
     }
 }

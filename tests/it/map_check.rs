@@ -812,3 +812,46 @@ fn import_findings_name_the_dpjudge_file_and_line() {
     let o = imp.origins.iter().find(|o| o.yaml_line == name).unwrap();
     assert_eq!((o.file.as_str(), o.line), ("lines.map", 6));
 }
+
+/// A map written in flow style (one `{id: …}` item per line): the loader's findings
+/// (unknown neighbours, home centres) point at the item's line and the word, as the
+/// checker's do, not at line 1.
+#[test]
+fn flow_style_map_findings_point_at_their_lines() {
+    let dir = temp_dir("flow");
+    let path = dir.join("flow.yaml");
+    std::fs::write(
+        &path,
+        "name: tiny\n\
+         title: Tiny\n\
+         start: {season: spring, year: 1901}\n\
+         victory: 2\n\
+         powers: [\n  \
+           {id: red, name: Red, adjective: Reddish, home: [aaa], units: [A aaa]},\n  \
+           {id: blue, name: Blue, adjective: Bluish, home: [bbb], units: [A bbb]}\n\
+         ]\n\
+         provinces: [\n  \
+           {id: aaa, name: Aaa, kind: land, supply: true, army: [bbb, zzz]},\n  \
+           {id: bbb, name: Bbb, kind: land, supply: true, army: [aaa]},\n  \
+           {id: ccc, name: Ccc, kind: land, army: [qqq]}\n\
+         ]\n",
+    )
+    .unwrap();
+    let o = arbiter(&["map", "check", path.to_str().unwrap()]);
+    let text = format!("{}{}", out(&o), err(&o));
+    for (finding, at) in [
+        ("unknown province `zzz`", "flow.yaml:10:62"),
+        ("unknown province `qqq`", "flow.yaml:12:43"),
+        ("`aaa` is listed as a home centre", "flow.yaml:6:51"),
+    ] {
+        let Some(k) = text.find(finding) else {
+            panic!("no `{finding}` in:\n{text}")
+        };
+        let next = text.get(k..).and_then(|t| t.lines().nth(1)).unwrap_or("");
+        assert!(
+            next.ends_with(at),
+            "`{finding}` at `{next}`, not {at}:\n{text}"
+        );
+    }
+    assert!(!text.contains("flow.yaml:1:1"), "{text}");
+}
