@@ -430,9 +430,9 @@ pub fn load_game_map(name: &str) -> Result<Map, Fatal> {
         }
         // A map file with a map's shape: its problems are shown as every command
         // shows them.
-        Err(findings) if !findings.iter().any(|f| f.code == "YAML") => load_map(name),
-        Err(findings) => {
-            let (e, w, _) = arbiter::mapcheck::count(&findings);
+        Err(found) if !found.findings.iter().any(|f| f.code == "YAML") => load_map(name),
+        Err(found) => {
+            let (e, w, _) = found.count();
             Err(Fatal(format!(
                 "it is not a map file (it does not read as YAML of the map schema): {}, {}; \
                  its contents are not shown here: `arbiter map check {name}` shows them, or \
@@ -472,14 +472,18 @@ pub fn load_map_file(name: &str, strict: bool) -> Result<Map, Fatal> {
     let loaded = if strict {
         arbiter::mapcheck::load(&src, name)
     } else {
-        match arbiter::mapcheck::check_and_load(&src, name, None) {
-            (_, Some(map)) => Ok(map),
-            (findings, None) => Err(findings),
+        let found = arbiter::mapcheck::check_all(&src, name, None, None);
+        match found.map {
+            Some(map) => Ok(map),
+            None => Err(Box::new(found)),
         }
     };
-    loaded.map_err(|findings| {
-        let shown = arbiter::mapcheck::render(&findings, |f| (f == name).then_some(src.as_str()));
-        let (e, w, _) = arbiter::mapcheck::count(&findings);
+    loaded.map_err(|found| {
+        let shown =
+            arbiter::mapcheck::render_omitting(&found.findings, found.omitted_total(), |f| {
+                (f == name).then_some(src.as_str())
+            });
+        let (e, w, _) = found.count();
         Fatal(format!(
             "the map is not valid:\n\n{shown}{name}: {}, {}",
             arbiter::report::text::count(e, "error"),

@@ -1,0 +1,141 @@
+//! Hostile input, issue 28 item 12's last rule (theme MEMORY): every command keeps its
+//! peak memory under 20 times its input plus 50 MB. Each test runs the binary on a
+//! generated input of a few hundred KB under `/usr/bin/time -f %M` (skipped, with a
+//! note, where it is not installed) and compares the peak resident set with that
+//! bound: not timing-based, and the same in parallel as alone.
+
+use crate::common::{arbiter, code, has, s, stdout, temp_dir};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+/// The bound of the rule, in KB, for an input of `bytes`.
+fn bound_kb(bytes: u64) -> u64 {
+    (20 * bytes + 50 * 1024 * 1024) / 1024
+}
+
+/// `arbiter ARGS` (standard input from `stdin`, or closed) under `/usr/bin/time`: its
+/// output and its peak resident set in KB; `None` where `/usr/bin/time` is missing.
+fn peak(args: &[&str], stdin: Option<&Path>) -> Option<(Output, u64)> {
+    let time = Path::new("/usr/bin/time");
+    if !time.exists() {
+        eprintln!("note: /usr/bin/time is not installed: peak memory not measured");
+        return None;
+    }
+    let dir = temp_dir("peak");
+    let report = dir.join("peak.txt");
+    let mut cmd = Command::new(time);
+    cmd.args(["-f", "%M", "-o", s(&report), env!("CARGO_BIN_EXE_arbiter")])
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    match stdin {
+        Some(p) => cmd.stdin(std::fs::File::open(p).unwrap()),
+        None => cmd.stdin(Stdio::null()),
+    };
+    let out = cmd.output().unwrap();
+    let text = std::fs::read_to_string(&report).unwrap();
+    // `time` writes "Command exited with non-zero status N" first when it does.
+    let kb = text
+        .lines()
+        .rev()
+        .find_map(|l| l.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| panic!("no figure in {text:?}"));
+    Some((out, kb))
+}
+
+/// Assert the rule for `arbiter ARGS` on `input` (the file whose size counts).
+fn within_bound(what: &str, args: &[&str], input: &Path, stdin: bool) -> Option<Output> {
+    let bytes = std::fs::metadata(input).unwrap().len();
+    let (out, kb) = peak(args, stdin.then_some(input))?;
+    assert_ne!(out.status.code(), Some(101), "{what} panicked");
+    assert!(
+        kb <= bound_kb(bytes),
+        "{what}: peak {} MB for {:.2} MB of input, over the bound of {} MB",
+        kb / 1024,
+        bytes as f64 / 1048576.0,
+        bound_kb(bytes) / 1024
+    );
+    Some(out)
+}
+
+/// A map whose `n` provinces each list `k` neighbours that do not exist: `n * k`
+/// `UNKNOWN_PROVINCE` errors and nothing else wrong (the provinces are land, the first
+/// a supply centre, home of the one power and where its army stands).
+fn map_of_unknowns(n: usize, k: usize) -> String {
+    let mut m = String::from(
+        "name: unknowns\nstart: {season: spring, year: 1901}\nvictory: 1\npowers:\n  - id: red\n    name: Red\n    adjective: Reddish\n    home: [p0]\n    units: [A p0]\nprovinces:\n",
+    );
+    for i in 0..n {
+        let army: Vec<String> = (0..k).map(|j| format!("x{i}_{j}")).collect();
+        m.push_str(&format!(
+            "  - id: p{i}\n    name: P{i}\n    kind: land\n    supply: {}\n{}    army: [{}]\n",
+            i == 0,
+            if i == 0 { "    home: red\n" } else { "" },
+            army.join(", ")
+        ));
+    }
+    m
+}
+
+#[test]
+fn map_check_holds_the_first_findings_of_each_code_and_counts_the_rest() {
+    // 150 unknown neighbours: 150 errors, 100 of them kept in full, 50 counted.
+    let dir = temp_dir("mem-omitted");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, map_of_unknowns(1, 150)).unwrap();
+    let o = arbiter(&["map", "check", "--format", "json", s(&file)]);
+    code(&o, 1);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = &j["files"][0];
+    assert_eq!(f["errors"], 150, "{j:#}");
+    assert_eq!(f["omitted"], 50, "{j:#}");
+    assert_eq!(j["errors"], 150);
+    assert_eq!(j["omitted"], 50);
+    let findings = f["findings"].as_array().unwrap();
+    let unknown: Vec<&serde_json::Value> = findings
+        .iter()
+        .filter(|x| x["code"] == "UNKNOWN_PROVINCE")
+        .collect();
+    assert_eq!(unknown.len(), ::arbiter::mapcheck::MAX_KEPT_PER_CODE);
+    // The first ones of the file: `x0_0` to `x0_99`.
+    has(unknown[0]["message"].as_str().unwrap(), "`x0_0`");
+    has(unknown[99]["message"].as_str().unwrap(), "`x0_99`");
+    // The counts keep every finding: kept ones plus omitted ones.
+    let (e, w, n) = (
+        f["errors"].as_u64().unwrap(),
+        f["warnings"].as_u64().unwrap(),
+        f["notes"].as_u64().unwrap(),
+    );
+    assert_eq!(e + w + n, findings.len() as u64 + 50);
+    // The text says so too, and fails the same way.
+    let o = arbiter(&["map", "check", s(&file)]);
+    code(&o, 1);
+    let out = stdout(&o);
+    has(&out, "150 errors");
+    has(&out, "more findings not shown");
+    // A command that loads the map says the same.
+    let o = arbiter(&["map", "show", s(&file)]);
+    assert_ne!(o.status.code(), Some(0));
+}
+
+#[test]
+fn map_check_of_a_map_with_a_hundred_thousand_findings_stays_within_the_bound() {
+    // 130 provinces with 400 unknown neighbours each (about 0.5 MB, 52,000 findings):
+    // every finding was kept, and `--format json` built them all as one tree (a 1.9 MB
+    // map of this kind peaked at 766 MB).
+    let dir = temp_dir("mem-map-check");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, map_of_unknowns(130, 400)).unwrap();
+    for format in ["text", "json"] {
+        let Some(o) = within_bound(
+            &format!("map check --format {format}"),
+            &["map", "check", "--format", format, s(&file)],
+            &file,
+            false,
+        ) else {
+            return;
+        };
+        code(&o, 1);
+    }
+}
