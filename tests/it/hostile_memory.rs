@@ -139,3 +139,64 @@ fn map_check_of_a_map_with_a_hundred_thousand_findings_stays_within_the_bound() 
         code(&o, 1);
     }
 }
+
+#[test]
+fn a_phase_written_as_it_is_made_is_the_text_made_whole() {
+    // 20,000 orders (most of them repeats, one line in eight unreadable): the JSON, the
+    // sheet and the Markdown cross many 64 KiB parts, and no part boundary may change
+    // the text from what it was when the whole was made first.
+    use ::arbiter::game::advance;
+    use ::arbiter::judge::Rules;
+    use ::arbiter::map::Map;
+    use ::arbiter::report;
+    use ::arbiter::state::Position;
+    let map = Map::standard();
+    let lines = [
+        "France: A Par - Bur",
+        "England: F Lon - Nth",
+        "Germany: A Ber - Kie",
+        "Russia: F Sev - Bla",
+        "Italy: A Ven H",
+        "Austria: A Vie - Gal <b>",
+        "Turkey: F Ank - Bla",
+        "France: A Qqq - Bur",
+    ];
+    let text: String = (0..20_000).map(|i| format!("{}\n", lines[i % 8])).collect();
+    let parsed = ::arbiter::orders::parse_orders(&map, &text);
+    let position = Position::initial(&map);
+    let (mut result, _) = advance(&map, Rules::default(), &position, &parsed.orders, None).unwrap();
+    let mut diagnostics = parsed.diagnostics;
+    diagnostics.append(result.diagnostics_mut());
+    let diagnostics = &diagnostics;
+    assert!(diagnostics.len() > 50, "{}", diagnostics.len());
+    let mut streamed = Vec::new();
+    report::json::write_phase_pretty(&mut streamed, &map, &result, diagnostics).unwrap();
+    let whole = report::json::phase_pretty(&map, &result, diagnostics).unwrap();
+    assert!(whole.len() > 1 << 20);
+    assert!(String::from_utf8(streamed).unwrap() == whole);
+    for markdown in [false, true] {
+        let whole = if markdown {
+            report::markdown::sheet(&map, "g", &result)
+        } else {
+            report::text::sheet(&map, "g", &result)
+        };
+        let mut parts = 0;
+        let mut out = String::new();
+        let mut emit = |p: &str| {
+            parts += 1;
+            assert!(p.ends_with('\n'));
+            out.push_str(p);
+            Ok(())
+        };
+        if markdown {
+            report::markdown::sheet_to(&map, "g", &result, &mut emit).unwrap();
+        } else {
+            report::text::sheet_to(&map, "g", &result, &mut emit).unwrap();
+        }
+        assert!(parts > 5, "{parts} parts");
+        assert!(out == whole);
+    }
+    // And the lines are those of the one list.
+    let keys = report::text::order_line_keys(&result);
+    assert_eq!(keys.len(), report::text::order_lines(&map, &result).len());
+}
