@@ -200,3 +200,74 @@ fn a_phase_written_as_it_is_made_is_the_text_made_whole() {
     let keys = report::text::order_line_keys(&result);
     assert_eq!(keys.len(), report::text::order_lines(&map, &result).len());
 }
+
+#[test]
+fn dense_yaml_is_refused_before_it_is_read_at_every_door() {
+    // 1 MB of one-letter values (`[a,a,a,…]`): serde_yaml holds about 200 bytes per
+    // value before anything is checked, so each door took over 110 MB (bound: 70 MB).
+    let dir = temp_dir("mem-dense-yaml");
+    let junk = format!("[{}]", vec!["a"; 500_000].join(","));
+    let game = dir.join("game.yaml");
+    std::fs::write(&game, format!("arbiter_game: 1\njunk: {junk}\n")).unwrap();
+    let map = dir.join("map.yaml");
+    std::fs::write(&map, format!("name: x\njunk: {junk}\n")).unwrap();
+    let position = dir.join("position.yaml");
+    std::fs::write(&position, format!("phase: Spring 1901\njunk: {junk}\n")).unwrap();
+    let suite = dir.join("suite.yaml");
+    std::fs::write(&suite, format!("- id: a\n  junk: {junk}\n")).unwrap();
+    let doors: [(&str, Vec<&str>, &Path); 4] = [
+        ("status", vec!["status", s(&game)], &game),
+        ("map check", vec!["map", "check", s(&map)], &map),
+        (
+            "adjudicate --position",
+            vec!["adjudicate", "--position", s(&position), "/dev/null"],
+            &position,
+        ),
+        ("test", vec!["test", s(&suite)], &suite),
+    ];
+    for (what, args, input) in doors {
+        let Some(o) = within_bound(what, &args, input, false) else {
+            return;
+        };
+        assert_ne!(o.status.code(), Some(0), "{what}");
+        let all = format!("{}{}", stdout(&o), crate::common::stderr(&o));
+        has(&all, "more values than a file of this size may hold");
+    }
+}
+
+#[test]
+fn a_suite_in_block_style_is_read_case_by_case_with_the_same_result() {
+    // Read item by item (not as one document), a suite gives the cases it gave read
+    // whole, each at its line; a file with a case that does not read is still read
+    // whole, and says so as before.
+    let map = ::arbiter::map::Map::standard();
+    let mut text = String::from("# a comment\n\n");
+    for i in 0..50 {
+        text.push_str(&format!(
+            "- id: c{i}\n  title: hold\n  units:\n    france: [A par]\n  orders:\n    france:\n      - A Par H: succeeds\n# between\n"
+        ));
+    }
+    let entries = ::arbiter::suite::read(&map, ::arbiter::suite::Format::Yaml, &text);
+    assert_eq!(entries.len(), 50);
+    for (i, e) in entries.iter().enumerate() {
+        match e {
+            ::arbiter::suite::Entry::Case { line, case } => {
+                assert_eq!(case.id(), format!("c{i}"));
+                assert_eq!(*line, Some(3 + 8 * i));
+            }
+            other => panic!("not a case: {other:?}"),
+        }
+    }
+    let bad = text.replacen("  title: hold\n", "  title: hold\n  unknown_key: 1\n", 1);
+    let entries = ::arbiter::suite::read(&map, ::arbiter::suite::Format::Yaml, &bad);
+    let problems: Vec<String> = entries
+        .iter()
+        .filter_map(|e| match e {
+            ::arbiter::suite::Entry::Problem(p) => Some(p.message.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    has(&problems[0], "unknown field `unknown_key`");
+    assert_eq!(entries.len(), 50);
+}
