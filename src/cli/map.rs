@@ -748,24 +748,34 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     let (counts, omitted) = (found.count(), found.omitted_total());
     let findings = at_the_source(found.findings, &imported, (&path, &out_name), &texts);
     let mut report = String::new();
+    // At most this many lines of each list are written: a file of thousands of bad
+    // lines would otherwise be written back whole; the rest are counted.
+    const SHOWN: usize = check::MAX_KEPT_PER_CODE;
+    let more = |report: &mut String, n: usize| {
+        if n > SHOWN {
+            let _ = writeln!(report, "  … and {} more, not shown", n - SHOWN);
+        }
+    };
     if !imported.refused.is_empty() {
         let _ = writeln!(report, "Refused ({}):", imported.refused.len());
-        for n in &imported.refused {
+        for n in imported.refused.iter().take(SHOWN) {
             let _ = writeln!(report, "  error: {}:{}: {}", n.file, n.line, n.message);
         }
+        more(&mut report, imported.refused.len());
         report.push('\n');
     }
     if imported.notes.is_empty() && imported.refused.is_empty() {
         let _ = writeln!(report, "Everything in {path} was carried over.");
     } else if !imported.notes.is_empty() {
         let _ = writeln!(report, "Not carried over ({}):", imported.notes.len());
-        for n in &imported.notes {
+        for n in imported.notes.iter().take(SHOWN) {
             if n.line == 0 {
                 let _ = writeln!(report, "  {}: {}", n.file, n.message);
             } else {
                 let _ = writeln!(report, "  {}:{}: {}", n.file, n.line, n.message);
             }
         }
+        more(&mut report, imported.notes.len());
     }
     report.push('\n');
     report.push_str(&check::render_in(

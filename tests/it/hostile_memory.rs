@@ -271,3 +271,52 @@ fn a_suite_in_block_style_is_read_case_by_case_with_the_same_result() {
     has(&problems[0], "unknown field `unknown_key`");
     assert_eq!(entries.len(), 50);
 }
+
+#[test]
+fn map_import_of_thousands_of_power_lines_stays_within_the_bound() {
+    // 20,000 lines DPjudge reads as powers: each became a power of the map written
+    // (a map may have 64), and the report listed every line (10,000 such lines,
+    // 0.29 MB, peaked at 110 MB; 100,000 at 490 MB, in 129 s). Now a power past the
+    // 64th is refused with its line, and each list of the report shows its first 100.
+    let dir = temp_dir("mem-import");
+    for f in [
+        "classic.map",
+        "classic.names",
+        "classic.powers",
+        "classic.borders",
+    ] {
+        std::fs::copy(Path::new("tests/fixtures/dpjudge").join(f), dir.join(f)).unwrap();
+    }
+    let mut text = std::fs::read_to_string(dir.join("classic.map")).unwrap();
+    for i in 0..20_000 {
+        text.push_str(&format!("ZZZ{i} bogus line here {i}\n"));
+    }
+    let file = dir.join("bad.map");
+    std::fs::write(&file, &text).unwrap();
+    let out = dir.join("bad.yaml");
+    let Some(o) = within_bound(
+        "map import",
+        &["map", "import", s(&file), "-o", s(&out)],
+        &file,
+        false,
+    ) else {
+        return;
+    };
+    code(&o, 1);
+    let report = stdout(&o);
+    has(
+        &report,
+        "a map has at most 64 powers; this one is not carried over",
+    );
+    has(&report, "more, not shown");
+    assert!(
+        report.lines().count() < 1000,
+        "{} lines",
+        report.lines().count()
+    );
+    let map = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        !map.contains("zzz100"),
+        "a power past the limit was written"
+    );
+}
