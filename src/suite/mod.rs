@@ -133,6 +133,39 @@ pub fn read(map: &Map, format: Format, text: &str) -> Vec<Entry> {
     entries
 }
 
+/// [`read`], each entry handed to `each` as soon as it is read: a YAML suite in block
+/// style is read item by item twice (once to see that every item reads, then to hand
+/// each case on), so that its cases are never all held at once; any other file is
+/// [`read`] whole. Stops at the first error `each` returns.
+pub fn read_each<E>(
+    map: &Map,
+    format: Format,
+    text: &str,
+    mut each: impl FnMut(Entry) -> Result<(), E>,
+) -> Result<(), E> {
+    if matches!(format, Format::Yaml) {
+        if let Some(items) = top_level_items(text) {
+            if items.iter().all(|item| parse_cases(item).is_ok()) {
+                let id_lines = id_lines(text);
+                for item in items {
+                    for c in parse_cases(item).unwrap_or_default() {
+                        let line = id_lines.get(c.id.as_str()).copied();
+                        each(Entry::Case {
+                            line,
+                            case: SuiteCase::Yaml(Box::new(c)),
+                        })?;
+                    }
+                }
+                return Ok(());
+            }
+        }
+    }
+    for e in read(map, format, text) {
+        each(e)?;
+    }
+    Ok(())
+}
+
 /// The items of a YAML text that is a list in block style and nothing else: every line
 /// at column 0 begins an item (`- `), is blank or is a comment. `None` for any other
 /// text (a flow list, a mapping, a document marker, an indented line before the first

@@ -320,3 +320,25 @@ fn map_import_of_thousands_of_power_lines_stays_within_the_bound() {
         "a power past the limit was written"
     );
 }
+
+#[test]
+fn arbiter_test_on_a_suite_of_many_cases_stays_within_the_bound() {
+    // 15,000 cases (1.5 MB): the file was read as one YAML document (about 200 bytes
+    // a value) and every case held before the first ran (30,000 cases, 3.1 MB: 214 MB;
+    // bound 112 MB). Now each item is read on its own and each case run as it is read.
+    let dir = temp_dir("mem-suite");
+    let mut text = String::new();
+    for i in 0..15_000 {
+        text.push_str(&format!(
+            "- id: c{i}\n  title: hold\n  units:\n    france: [A par]\n  orders:\n    france:\n      - A Par H: succeeds\n"
+        ));
+    }
+    let file = dir.join("suite.yaml");
+    std::fs::write(&file, &text).unwrap();
+    let Some(o) = within_bound("test", &["test", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    let all = format!("{}{}", stdout(&o), crate::common::stderr(&o));
+    has(&all, "15000 passed, 0 failed");
+}
