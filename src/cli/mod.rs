@@ -1,5 +1,23 @@
 //! Command-line interface: clap arguments → validated settings → one module per subcommand.
 
+/// `eprintln!` and `eprint!` that never panic: the standard library's panic when
+/// standard error is a closed pipe (`arbiter judge … 2>&1 | head -c0`); the text is
+/// then dropped and the command goes on, as with a closed standard output. Defined
+/// before the modules, so that every `eprintln!` of the binary is this one.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 #[macro_use]
 mod stdout;
 

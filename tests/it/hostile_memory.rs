@@ -342,3 +342,25 @@ fn arbiter_test_on_a_suite_of_many_cases_stays_within_the_bound() {
     let all = format!("{}{}", stdout(&o), crate::common::stderr(&o));
     has(&all, "15000 passed, 0 failed");
 }
+
+#[test]
+fn a_closed_standard_error_is_not_a_panic() {
+    // Standard error a pipe nobody reads any more (`2>&1 | head -c0`): `eprintln!`
+    // panicked (exit 101) at the first message. The map checked first gives the pipe
+    // time to close before the error about the missing file is written.
+    let dir = temp_dir("closed-stderr");
+    let map = dir.join("m.yaml");
+    std::fs::write(&map, map_of_unknowns(40, 100)).unwrap();
+    let missing = dir.join("missing.yaml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_arbiter"))
+        .args(["map", "check", s(&map), s(&missing)])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let status = child.wait().unwrap();
+    // 2: a file could not be read, as with standard error open.
+    assert_eq!(status.code(), Some(2));
+}
