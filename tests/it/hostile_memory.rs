@@ -364,3 +364,38 @@ fn a_closed_standard_error_is_not_a_panic() {
     // 2: a file could not be read, as with standard error open.
     assert_eq!(status.code(), Some(2));
 }
+
+#[test]
+fn render_draws_an_order_written_many_times_once() {
+    // 30,000 orders, the same seven repeated (0.59 MB): each copy was drawn (a 16 MB
+    // SVG) and each looked at every other order (quadratic: 28 s); 133 MB, where the
+    // bound is 63 MB. An order drawn exactly as one already drawn for its unit is not
+    // drawn again, so the picture is the picture of the seven.
+    let dir = temp_dir("mem-render");
+    let lines = [
+        "France: A Par - Bur",
+        "England: F Lon - Nth",
+        "Germany: A Ber - Kie",
+        "Russia: F Sev - Bla",
+        "Italy: A Ven H",
+        "Austria: A Vie - Gal",
+        "Turkey: F Ank - Bla",
+    ];
+    let seven: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    let many: String = (0..30_000).map(|i| format!("{}\n", lines[i % 7])).collect();
+    let (few, lots) = (dir.join("seven.txt"), dir.join("many.txt"));
+    std::fs::write(&few, &seven).unwrap();
+    std::fs::write(&lots, &many).unwrap();
+    let (a, b) = (dir.join("seven.svg"), dir.join("many.svg"));
+    code(&arbiter(&["render", "--orders", s(&few), "-o", s(&a)]), 0);
+    let Some(o) = within_bound(
+        "render --orders",
+        &["render", "--orders", s(&lots), "-o", s(&b)],
+        &lots,
+        false,
+    ) else {
+        return;
+    };
+    code(&o, 0);
+    assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap());
+}
