@@ -227,10 +227,18 @@ impl GameFile {
             return Err(GameFileError::Empty);
         }
         crate::yaml::guard(src).map_err(|e| GameFileError::Yaml(e.to_string()))?;
-        let value: serde_yaml::Value =
+        // The header is read without a tree of the whole file (a `serde_yaml::Value`
+        // of a large game took as much memory as the game itself, and was held while
+        // the game was read): the same errors, the same checks.
+        let header: header::Header =
             serde_yaml::from_str(src).map_err(|e| GameFileError::Yaml(yaml_error(&e)))?;
-        let map = value.as_mapping().ok_or(GameFileError::NotAGame)?;
-        let version = map.get("arbiter_game").ok_or(GameFileError::NotAGame)?;
+        if !header.mapping {
+            return Err(GameFileError::NotAGame);
+        }
+        let version = header
+            .arbiter_game
+            .as_ref()
+            .ok_or(GameFileError::NotAGame)?;
         let version = match version.as_u64() {
             Some(v) if v >= 1 => v,
             _ => {
@@ -241,7 +249,7 @@ impl GameFile {
         if version > u64::from(FORMAT_VERSION) {
             return Err(GameFileError::Newer(version));
         }
-        if map.get("complete").and_then(|c| c.as_bool()) != Some(true) {
+        if header.complete.as_ref().and_then(|c| c.as_bool()) != Some(true) {
             return Err(GameFileError::Truncated);
         }
         serde_yaml::from_str(src).map_err(|e| GameFileError::Shape(yaml_error(&e)))
@@ -253,19 +261,28 @@ impl GameFile {
     // with string keys, all of which YAML represents.
     #[allow(clippy::expect_used)]
     pub fn to_yaml(&self) -> String {
+        let head = format!("# arbiter game file (format {FORMAT_VERSION}): see docs/GAMES.md\n");
         let body = serde_yaml::to_string(self).expect("a game file serializes");
-        let compact = flow_lists(&body);
-        let body = match serde_yaml::from_str::<GameFile>(&compact) {
+        let compact = flow_lists(&head, &body);
+        // One text at a time: the block form is made again if the compact one does not
+        // read back the same (a large game is not held three times over).
+        drop(body);
+        match serde_yaml::from_str::<GameFile>(&compact) {
             Ok(back) if back == *self => compact,
-            _ => body,
-        };
-        format!("# arbiter game file (format {FORMAT_VERSION}): see docs/GAMES.md\n{body}")
+            _ => {
+                drop(compact);
+                let mut out = head.into_bytes();
+                serde_yaml::to_writer(&mut out, self).expect("a game file serializes");
+                String::from_utf8(out).expect("YAML is UTF-8")
+            }
+        }
     }
 }
 
-/// Rewrite each block sequence of plain words as a flow sequence on its key's line.
-/// Lines inside block scalars (`text: |`) are copied as they are.
-fn flow_lists(src: &str) -> String {
+/// `head`, then `src` with each block sequence of plain words rewritten as a flow
+/// sequence on its key's line. Lines inside block scalars (`text: |`) are copied as
+/// they are.
+fn flow_lists(head: &str, src: &str) -> String {
     let lines: Vec<&str> = src.lines().collect();
     let indent_of = |l: &str| l.len() - l.trim_start().len();
     let plain = |item: &str| {
@@ -286,7 +303,8 @@ fn flow_lists(src: &str) -> String {
                 .chars()
                 .all(|c| c.is_ascii_digit() || c == '-' || c == '+')
     };
-    let mut out = String::with_capacity(src.len());
+    let mut out = String::with_capacity(head.len() + src.len());
+    out.push_str(head);
     let mut block: Option<usize> = None;
     let mut i = 0;
     while let Some(&line) = lines.get(i) {
@@ -1415,5 +1433,174 @@ mod tests {
                 .contains("unknown field `extra`")
         );
         assert!(err(&text.replacen("A VIE]", "A VIE, A MUN]", 1)).contains("two units in Munich"));
+    }
+}
+
+/// The header of a game file (`arbiter_game`, `complete`), read in one pass over the
+/// YAML that checks what reading it into a `serde_yaml::Value` checked (every mapping
+/// without a duplicate key, with the same message) without building that tree.
+mod header {
+    use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess};
+    use serde::de::{VariantAccess, Visitor};
+    use serde_yaml::Value;
+    use std::collections::HashSet;
+    use std::fmt;
+
+    pub(super) struct Header {
+        /// Whether the file is a mapping at all.
+        pub mapping: bool,
+        pub arbiter_game: Option<Value>,
+        pub complete: Option<Value>,
+    }
+
+    /// `serde_yaml`'s message for a mapping with a key twice.
+    fn duplicate<E: de::Error>(key: &Value) -> E {
+        match key {
+            Value::Null => E::custom("duplicate entry with null key"),
+            Value::Bool(b) => E::custom(format_args!("duplicate entry with key `{b}`")),
+            Value::Number(n) => E::custom(format_args!("duplicate entry with key {n}")),
+            Value::String(s) => E::custom(format_args!("duplicate entry with key {s:?}")),
+            _ => E::custom("duplicate entry in YAML map"),
+        }
+    }
+
+    /// Any value, read and let go: only its mappings' keys are kept while it is read.
+    struct Walk;
+
+    impl<'de> Deserialize<'de> for Walk {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Walk, D::Error> {
+            d.deserialize_any(WalkVisitor)
+        }
+    }
+
+    struct WalkVisitor;
+
+    impl<'de> Visitor<'de> for WalkVisitor {
+        type Value = Walk;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any YAML value")
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Walk, E> {
+            Ok(Walk)
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Walk, D::Error> {
+            d.deserialize_any(WalkVisitor)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut s: A) -> Result<Walk, A::Error> {
+            while s.next_element::<Walk>()?.is_some() {}
+            Ok(Walk)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Walk, A::Error> {
+            let mut keys = HashSet::new();
+            while let Some(k) = m.next_key::<Value>()? {
+                if keys.contains(&k) {
+                    return Err(duplicate(&k));
+                }
+                m.next_value::<Walk>()?;
+                keys.insert(k);
+            }
+            Ok(Walk)
+        }
+        fn visit_enum<A: EnumAccess<'de>>(self, e: A) -> Result<Walk, A::Error> {
+            let (_, v) = e.variant::<de::IgnoredAny>()?;
+            v.newtype_variant::<Walk>()
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Header {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Header, D::Error> {
+            d.deserialize_any(HeaderVisitor)
+        }
+    }
+
+    struct HeaderVisitor;
+
+    impl HeaderVisitor {
+        fn not_a_map(self) -> Header {
+            Header {
+                mapping: false,
+                arbiter_game: None,
+                complete: None,
+            }
+        }
+    }
+
+    impl<'de> Visitor<'de> for HeaderVisitor {
+        type Value = Header;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any YAML value")
+        }
+        fn visit_bool<E: de::Error>(self, _: bool) -> Result<Header, E> {
+            Ok(self.not_a_map())
+        }
+        fn visit_i64<E: de::Error>(self, _: i64) -> Result<Header, E> {
+            Ok(self.not_a_map())
+        }
+        fn visit_u64<E: de::Error>(self, _: u64) -> Result<Header, E> {
+            Ok(self.not_a_map())
+        }
+        fn visit_f64<E: de::Error>(self, _: f64) -> Result<Header, E> {
+            Ok(self.not_a_map())
+        }
+        fn visit_str<E: de::Error>(self, _: &str) -> Result<Header, E> {
+            Ok(self.not_a_map())
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Header, E> {
+            Ok(self.not_a_map())
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Header, E> {
+            Ok(self.not_a_map())
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Header, D::Error> {
+            d.deserialize_any(HeaderVisitor)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, s: A) -> Result<Header, A::Error> {
+            WalkVisitor.visit_seq(s)?;
+            Ok(self.not_a_map())
+        }
+        fn visit_enum<A: EnumAccess<'de>>(self, e: A) -> Result<Header, A::Error> {
+            WalkVisitor.visit_enum(e)?;
+            Ok(self.not_a_map())
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Header, A::Error> {
+            let mut h = Header {
+                mapping: true,
+                arbiter_game: None,
+                complete: None,
+            };
+            let mut keys = HashSet::new();
+            while let Some(k) = m.next_key::<Value>()? {
+                if keys.contains(&k) {
+                    return Err(duplicate(&k));
+                }
+                match k.as_str() {
+                    Some("arbiter_game") => h.arbiter_game = Some(m.next_value()?),
+                    Some("complete") => h.complete = Some(m.next_value()?),
+                    _ => {
+                        m.next_value::<Walk>()?;
+                    }
+                }
+                keys.insert(k);
+            }
+            Ok(h)
+        }
     }
 }

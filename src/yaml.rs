@@ -52,10 +52,24 @@ pub fn from_str<T: DeserializeOwned>(src: &str) -> Result<T, YamlError> {
     Ok(serde_yaml::from_str(src)?)
 }
 
-/// Refuse anchors, aliases and nesting deeper than [`MAX_DEPTH`]. Linear in the text.
+/// The values a file may hold whatever its size: with [`BYTES_PER_VALUE`], the bound
+/// on how many values (scalars and collections) [`guard`] lets through.
+pub const BASE_VALUES: usize = 150_000;
+
+/// One more value allowed per this many bytes of the file. serde_yaml holds every event
+/// of a document (about 200 bytes each, a collection two) before any of it is read, so
+/// a file of one-letter values (`[a,a,a,…]`, two bytes each) took over 100 times its
+/// size. Files arbiter writes have one value per 10 bytes or more, a suite in block
+/// style one per 5; a file denser than one per 4 is refused, so that no file takes more
+/// than about 50 times its size while it is read (`docs/CLI.md`, "Bounds").
+pub const BYTES_PER_VALUE: usize = 4;
+
+/// Refuse anchors, aliases, nesting deeper than [`MAX_DEPTH`], and more values than
+/// [`BASE_VALUES`] plus one per [`BYTES_PER_VALUE`] bytes. Linear in the text.
 pub fn guard(src: &str) -> Result<(), GuardError> {
     let mut g = Guard {
         expect_node: true,
+        max_values: BASE_VALUES.saturating_add(src.len() / BYTES_PER_VALUE),
         ..Guard::default()
     };
     for (n, line) in src.lines().enumerate() {
@@ -84,6 +98,10 @@ struct Guard {
     block: Option<usize>,
     /// Whether a node may start here (where `&`, `*`, a quote or a bracket count).
     expect_node: bool,
+    /// The values begun so far (a collection counts two: its start and its end).
+    values: usize,
+    /// How many the file may hold.
+    max_values: usize,
 }
 
 impl Guard {
@@ -118,6 +136,7 @@ impl Guard {
             }
             if indents.last() != Some(&col) {
                 indents.push(col);
+                self.values += 2;
             }
             if indents.len() > MAX_DEPTH {
                 return Err((col, too_deep()));
@@ -166,6 +185,13 @@ impl Guard {
             let space_after = next.is_none_or(|x| x == b' ' || x == b'\t');
             let expect_node = self.expect_node;
             let flow = self.flow;
+            let indicator = matches!(c, b'-' | b'?') && space_after;
+            if expect_node && !indicator && !matches!(c, b' ' | b'\t' | b'#' | b'!') {
+                self.values += if matches!(c, b'[' | b'{') { 2 } else { 1 };
+                if self.values > self.max_values {
+                    return Err((i, too_many(self.max_values)));
+                }
+            }
             match c {
                 b' ' | b'\t' => {}
                 b'#' if i == 0 || matches!(b.get(i - 1), Some(b' ' | b'\t')) => break,
@@ -219,6 +245,13 @@ impl Guard {
         }
         Ok(())
     }
+}
+
+fn too_many(max: usize) -> String {
+    format!(
+        "more values than a file of this size may hold (at most {max}: {BASE_VALUES} and one per \
+         {BYTES_PER_VALUE} bytes): a file this dense would take far more memory than its size"
+    )
 }
 
 fn too_deep() -> String {

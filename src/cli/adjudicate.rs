@@ -1,10 +1,7 @@
 //! `arbiter adjudicate ORDERS`: one phase (movement, retreat or adjustment, as the
 //! position file says), as a sheet, JSON or Markdown.
 
-use super::{
-    load_map, parse_rules, read_input, write_output, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS,
-    EXIT_OK,
-};
+use super::{load_map, parse_rules, read_input, AdjudicateArgs, Fatal, EXIT_DIAGNOSTICS, EXIT_OK};
 use arbiter::game::advance;
 use arbiter::gamefile::outcome_diagnostics;
 use arbiter::judge::nationality_warnings;
@@ -66,19 +63,32 @@ pub fn run(args: &AdjudicateArgs) -> Result<i32, Fatal> {
     drop(text);
     let game = args.game.clone().unwrap_or_else(|| map.name.clone());
     if args.format == super::Format::Json {
-        // The JSON is indented as it is written: a phase of many orders is not held
-        // twice (docs/CLI.md, "Bounds").
-        let mut compact = Vec::new();
-        arbiter::report::json::write_phase(&mut compact, &map, &result, &diagnostics)
-            .map_err(|e| Fatal(e.to_string()))?;
-        drop(result);
+        // The JSON is indented and written as it is made: a phase of many orders is
+        // not held as text too (docs/CLI.md, "Bounds").
         super::write_with(args.output.as_deref(), |w| {
-            arbiter::report::json::indent_to(&compact, w).map_err(std::io::Error::other)?;
+            arbiter::report::json::write_phase_pretty(w, &map, &result, &diagnostics)
+                .map_err(std::io::Error::other)?;
             w.write_all(b"\n")
         })?;
     } else {
-        let out = super::render(&map, &game, &result, args.format, &diagnostics)?;
-        write_output(args.output.as_deref(), &out)?;
+        // The sheet is written as it is made, for the same reason; to standard output
+        // without control characters, as `write_output` writes it.
+        let to_terminal = args.output.is_none();
+        let markdown = args.format == super::Format::Markdown;
+        super::write_with(args.output.as_deref(), |w| {
+            let mut emit = |part: &str| {
+                if to_terminal {
+                    w.write_all(super::terminal(part).as_bytes())
+                } else {
+                    w.write_all(part.as_bytes())
+                }
+            };
+            if markdown {
+                arbiter::report::markdown::sheet_to(&map, &game, &result, &mut emit)
+            } else {
+                arbiter::report::text::sheet_to(&map, &game, &result, &mut emit)
+            }
+        })?;
     }
     Ok(
         if diagnostics.iter().any(|d| d.severity == Severity::Error) {

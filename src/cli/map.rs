@@ -156,8 +156,7 @@ fn embedded_source(name: &str) -> Option<(&'static str, &'static str)> {
 
 use arbiter::report::text::count as plural;
 
-fn summary(findings: &[Finding]) -> String {
-    let (e, w, n) = check::count(findings);
+fn summary((e, w, n): (usize, usize, usize)) -> String {
     format!(
         "{}, {}, {}",
         plural(e, "error"),
@@ -180,7 +179,7 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
     let mut text = String::new();
     let mut files = Vec::new();
     let mut checked = 0;
-    let (mut te, mut tw, mut tn) = (0, 0, 0);
+    let (mut te, mut tw, mut tn, mut tomitted) = (0, 0, 0, 0);
     for name in &args.files {
         let (file, src) = if Path::new(name).exists() {
             match super::read_file(name) {
@@ -214,16 +213,19 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
         let d = drawing
             .as_ref()
             .map(|(f, t)| check::DrawingText { file: f, text: t });
-        let findings = check::check_with_drawing(&src, &file, r.as_ref(), d.as_ref());
+        let found = check::check_all(&src, &file, r.as_ref(), d.as_ref());
+        let omitted = found.omitted_total();
+        let (e, w, n) = found.count();
+        let findings = found.findings;
         checked += 1;
-        let (e, w, n) = check::count(&findings);
         errors += e;
         te += e;
         tw += w;
         tn += n;
+        tomitted += omitted;
         match args.format {
             CheckFormat::Text => {
-                text.push_str(&check::render(&findings, |f| {
+                text.push_str(&check::render_omitting(&findings, omitted, |f| {
                     if f == file {
                         Some(src.as_str())
                     } else if let Some((_, t)) = drawing.as_ref().filter(|(df, _)| df == f) {
@@ -235,13 +237,14 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
                             .map(|(_, t)| t.as_str())
                     }
                 }));
-                let _ = writeln!(text, "{file}: {}", summary(&findings));
+                let _ = writeln!(text, "{file}: {}", summary((e, w, n)));
             }
             CheckFormat::Json => files.push(serde_json::json!({
                 "file": file,
                 "errors": e,
                 "warnings": w,
                 "notes": n,
+                "omitted": omitted,
                 "findings": findings,
             })),
         }
@@ -265,6 +268,7 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
                 "errors": te,
                 "warnings": tw,
                 "notes": tn,
+                "omitted": tomitted,
             });
             text = serde_json::to_string_pretty(&j).map_err(|e| Fatal(e.to_string()))?;
             text.push('\n');
@@ -740,31 +744,43 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
         .map(|p| p.display().to_string())
         .unwrap_or_else(|| "<stdout>".into());
     write_output(args.output.as_deref(), &imported.yaml)?;
-    let findings = check::check(&imported.yaml, &out_name, None);
-    let findings = at_the_source(findings, &imported, (&path, &out_name), &texts);
+    let found = check::check_all(&imported.yaml, &out_name, None, None);
+    let (counts, omitted) = (found.count(), found.omitted_total());
+    let findings = at_the_source(found.findings, &imported, (&path, &out_name), &texts);
     let mut report = String::new();
+    // At most this many lines of each list are written: a file of thousands of bad
+    // lines would otherwise be written back whole; the rest are counted.
+    const SHOWN: usize = check::MAX_KEPT_PER_CODE;
+    let more = |report: &mut String, n: usize| {
+        if n > SHOWN {
+            let _ = writeln!(report, "  … and {} more, not shown", n - SHOWN);
+        }
+    };
     if !imported.refused.is_empty() {
         let _ = writeln!(report, "Refused ({}):", imported.refused.len());
-        for n in &imported.refused {
+        for n in imported.refused.iter().take(SHOWN) {
             let _ = writeln!(report, "  error: {}:{}: {}", n.file, n.line, n.message);
         }
+        more(&mut report, imported.refused.len());
         report.push('\n');
     }
     if imported.notes.is_empty() && imported.refused.is_empty() {
         let _ = writeln!(report, "Everything in {path} was carried over.");
     } else if !imported.notes.is_empty() {
         let _ = writeln!(report, "Not carried over ({}):", imported.notes.len());
-        for n in &imported.notes {
+        for n in imported.notes.iter().take(SHOWN) {
             if n.line == 0 {
                 let _ = writeln!(report, "  {}: {}", n.file, n.message);
             } else {
                 let _ = writeln!(report, "  {}:{}: {}", n.file, n.line, n.message);
             }
         }
+        more(&mut report, imported.notes.len());
     }
     report.push('\n');
     report.push_str(&check::render_in(
         &findings,
+        omitted,
         |f| {
             if f == out_name {
                 Some(imported.yaml.as_str())
@@ -780,7 +796,7 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
         imported.name,
         plural(imported.powers, "power"),
         imported.provinces,
-        summary(&findings)
+        summary(counts)
     );
     if !imported.refused.is_empty() {
         let _ = writeln!(
@@ -799,7 +815,7 @@ fn import(args: &ImportArgs) -> Result<i32, Fatal> {
     } else {
         super::eprint_text(&report);
     }
-    let (e, _, _) = check::count(&findings);
+    let (e, _, _) = counts;
     Ok(if e > 0 || !imported.refused.is_empty() {
         EXIT_ERRORS
     } else {
@@ -899,11 +915,13 @@ fn layout(args: &LayoutArgs) -> Result<i32, Fatal> {
     let name = args.map.display().to_string();
     let src =
         super::read_file(&args.map).map_err(|e| Fatal(format!("cannot read `{name}`: {e}")))?;
-    let map = check::load(&src, &name).map_err(|findings| {
-        let shown = check::render(&findings, |f| (f == name).then_some(src.as_str()));
+    let map = check::load(&src, &name).map_err(|found| {
+        let shown = check::render_omitting(&found.findings, found.omitted_total(), |f| {
+            (f == name).then_some(src.as_str())
+        });
         Fatal(format!(
             "the map is not valid:\n\n{shown}{name}: {}\n(fix it first: `arbiter map check {name}`)",
-            summary(&findings)
+            summary(found.count())
         ))
     })?;
     let placed = map.provinces.iter().filter(|p| p.at.is_none()).count();

@@ -1,5 +1,23 @@
 //! Command-line interface: clap arguments → validated settings → one module per subcommand.
 
+/// `eprintln!` and `eprint!` that never panic: the standard library's panic when
+/// standard error is a closed pipe (`arbiter judge … 2>&1 | head -c0`); the text is
+/// then dropped and the command goes on, as with a closed standard output. Defined
+/// before the modules, so that every `eprintln!` of the binary is this one.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
+macro_rules! eprint {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = write!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 #[macro_use]
 mod stdout;
 
@@ -430,9 +448,9 @@ pub fn load_game_map(name: &str) -> Result<Map, Fatal> {
         }
         // A map file with a map's shape: its problems are shown as every command
         // shows them.
-        Err(findings) if !findings.iter().any(|f| f.code == "YAML") => load_map(name),
-        Err(findings) => {
-            let (e, w, _) = arbiter::mapcheck::count(&findings);
+        Err(found) if !found.findings.iter().any(|f| f.code == "YAML") => load_map(name),
+        Err(found) => {
+            let (e, w, _) = found.count();
             Err(Fatal(format!(
                 "it is not a map file (it does not read as YAML of the map schema): {}, {}; \
                  its contents are not shown here: `arbiter map check {name}` shows them, or \
@@ -472,14 +490,18 @@ pub fn load_map_file(name: &str, strict: bool) -> Result<Map, Fatal> {
     let loaded = if strict {
         arbiter::mapcheck::load(&src, name)
     } else {
-        match arbiter::mapcheck::check_and_load(&src, name, None) {
-            (_, Some(map)) => Ok(map),
-            (findings, None) => Err(findings),
+        let found = arbiter::mapcheck::check_all(&src, name, None, None);
+        match found.map {
+            Some(map) => Ok(map),
+            None => Err(Box::new(found)),
         }
     };
-    loaded.map_err(|findings| {
-        let shown = arbiter::mapcheck::render(&findings, |f| (f == name).then_some(src.as_str()));
-        let (e, w, _) = arbiter::mapcheck::count(&findings);
+    loaded.map_err(|found| {
+        let shown =
+            arbiter::mapcheck::render_omitting(&found.findings, found.omitted_total(), |f| {
+                (f == name).then_some(src.as_str())
+            });
+        let (e, w, _) = found.count();
         Fatal(format!(
             "the map is not valid:\n\n{shown}{name}: {}, {}",
             arbiter::report::text::count(e, "error"),

@@ -339,11 +339,11 @@ fn run_file<W: Write>(
     };
     let format = format.unwrap_or_else(|| SuiteFormat::sniff(&text));
     let picked = |id: &str| filter.is_none_or(|f| id.contains(f));
-    for entry in suite::read(map, format, &text) {
+    suite::read_each(map, format, &text, |entry| -> Result<(), Fatal> {
         match entry {
             Entry::Problem(p) => {
                 if p.id.as_deref().is_some_and(|id| !picked(id)) {
-                    continue;
+                    return Ok(());
                 }
                 printer.report(&Report {
                     id: p.id.as_deref(),
@@ -359,7 +359,7 @@ fn run_file<W: Write>(
             }
             Entry::Case { line, case } => {
                 if !picked(case.id()) {
-                    continue;
+                    return Ok(());
                 }
                 let editions = match case.editions(default) {
                     Ok(e) => e,
@@ -375,7 +375,7 @@ fn run_file<W: Write>(
                             differences: &[e],
                             judged: &[],
                         })?;
-                        continue;
+                        return Ok(());
                     }
                 };
                 let several = editions.len() > 1;
@@ -395,6 +395,7 @@ fn run_file<W: Write>(
                 }
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(())
 }

@@ -74,6 +74,7 @@ pub fn draw(map: &Map, spec: Option<&GeoSpec>, land: Option<&Land>) -> Result<Dr
                         format!("the coastlines `{}` were not given", spec.land),
                         None,
                     )],
+                    omitted: Default::default(),
                 });
             };
             board_from_geography(map, spec, land)?
@@ -263,6 +264,7 @@ fn board_from_geography(map: &Map, spec: &GeoSpec, land: &Land) -> Result<Board,
     let fail = |key: &str, message: String, hint: Option<&str>| MapError {
         file: spec.file.clone(),
         problems: vec![spec::problem(spec.at(key), key, message, hint)],
+        omitted: Default::default(),
     };
     let mask = raster::fill(&grid, &rings).map_err(|e| fail("land", e, None))?;
     let class: Vec<Class> = mask
@@ -333,6 +335,7 @@ fn board_from_geography(map: &Map, spec: &GeoSpec, land: &Land) -> Result<Board,
         return Err(MapError {
             file: spec.file.clone(),
             problems,
+            omitted: Default::default(),
         });
     }
     let mut labels = raster::flood(&grid, &class, &seeds, f64::INFINITY);
@@ -437,6 +440,7 @@ fn assemble(
         return Err(MapError {
             file: file.to_string(),
             problems,
+            omitted: Default::default(),
         });
     }
     let coasts = coast_points(map, board, &pieces, &provinces);

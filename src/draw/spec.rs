@@ -225,6 +225,7 @@ impl GeoSpec {
         let fail = |problems| MapError {
             file: file.to_string(),
             problems,
+            omitted: Default::default(),
         };
         let parsed: SpecFile = crate::yaml::from_str(src).map_err(|e| {
             let (line, column) = e.location().unwrap_or((0, 0));
@@ -352,6 +353,7 @@ impl Land {
         let fail = |message: String| MapError {
             file: file.to_string(),
             problems: vec![problem(Pos::default(), "rings", message, None)],
+            omitted: Default::default(),
         };
         let parsed: LandFile = serde_json::from_str(src).map_err(|e| MapError {
             file: file.to_string(),
@@ -364,6 +366,7 @@ impl Land {
                 e.to_string(),
                 Some("write {\"rings\": [[[lon, lat], …], …]}"),
             )],
+            omitted: Default::default(),
         })?;
         let total: usize = parsed.rings.iter().map(Vec::len).sum();
         if total > MAX_LAND_POINTS {

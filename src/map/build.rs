@@ -170,18 +170,46 @@ impl std::fmt::Display for MapProblem {
 
 /// A map that could not be loaded: every problem found, each with its line.
 #[derive(Debug, thiserror::Error)]
-#[error("{}", render(.file, .problems))]
+#[error("{}", render(.file, .problems, .omitted))]
 pub struct MapError {
     pub file: String,
+    /// The problems kept: at most [`MAX_KEPT_PER_CODE`] of each code, the first found.
     pub problems: Vec<MapProblem>,
+    /// The problems past that cap: counted, not kept.
+    pub omitted: Omitted,
 }
 
-fn render(file: &str, problems: &[MapProblem]) -> String {
-    problems
+/// At most this many problems of one code are kept in full, by the loader and by
+/// `arbiter map check` (the first ones found, in file order): enough to fix a map
+/// generated with a systematic mistake, and a hostile file with hundreds of thousands
+/// of problems does not hold them all. The rest are counted
+/// ([`MapError::omitted`], `omitted` in `map check --format json`).
+pub const MAX_KEPT_PER_CODE: usize = 100;
+
+/// The problems of a [`MapError`] past [`MAX_KEPT_PER_CODE`] of their code.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Omitted {
+    /// How many (all errors: the loader reports no other severity).
+    pub count: usize,
+    /// Where each omitted `ONE_SIDED_EDGE` and `HOME_MISMATCH` problem stands (line,
+    /// column, code): `map check` replaces such a problem by a finding of its own at
+    /// the same place, and leaves it out of its counts.
+    pub replaceable: Vec<(usize, usize, ProblemCode)>,
+}
+
+fn render(file: &str, problems: &[MapProblem], omitted: &Omitted) -> String {
+    let mut lines: Vec<String> = problems
         .iter()
         .map(|p| format!("{file}:{}: {p}", p.line))
-        .collect::<Vec<_>>()
-        .join("\n")
+        .collect();
+    if omitted.count > 0 {
+        lines.push(format!(
+            "{file}: … and {} more problem{} not kept (at most {MAX_KEPT_PER_CODE} of each code are)",
+            omitted.count,
+            if omitted.count == 1 { "" } else { "s" }
+        ));
+    }
+    lines.join("\n")
 }
 
 impl Map {
@@ -198,16 +226,37 @@ impl Map {
                 message: e.to_string(),
                 hint: None,
             }],
+            omitted: Omitted::default(),
         })?;
         build(parsed, src, file)
     }
 }
 
-/// Collects problems.
+/// Collects problems: at most [`MAX_KEPT_PER_CODE`] of a code, the rest counted.
 #[derive(Default)]
-struct Problems(Vec<MapProblem>);
+struct Problems(Vec<MapProblem>, HashMap<ProblemCode, usize>, Omitted);
 
 impl Problems {
+    fn push(&mut self, p: MapProblem) {
+        let n = self.1.entry(p.code).or_default();
+        *n += 1;
+        if *n <= MAX_KEPT_PER_CODE {
+            self.0.push(p);
+        } else {
+            self.2.count += 1;
+            if matches!(
+                p.code,
+                ProblemCode::OneSidedEdge | ProblemCode::HomeMismatch
+            ) {
+                self.2.replaceable.push((p.line, p.column, p.code));
+            }
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.0.is_empty() && self.2.count == 0
+    }
+
     fn add(&mut self, at: Pos, code: ProblemCode, key: String, message: String) {
         self.hint(at, code, key, message, None);
     }
@@ -220,7 +269,7 @@ impl Problems {
         message: String,
         hint: Option<&str>,
     ) {
-        self.0.push(MapProblem {
+        self.push(MapProblem {
             line: at.line,
             column: at.column,
             key,
@@ -438,12 +487,13 @@ fn build(f: MapFile, src: &str, file: &str) -> Result<Map, MapError> {
 impl Loader<'_> {
     /// Every problem found so far as the error, if there is one.
     fn stop_if_any(&mut self, file: &str) -> Result<(), MapError> {
-        if self.problems.0.is_empty() {
+        if self.problems.is_empty() {
             return Ok(());
         }
         Err(MapError {
             file: file.to_string(),
             problems: std::mem::take(&mut self.problems.0),
+            omitted: std::mem::take(&mut self.problems.2),
         })
     }
 
@@ -462,16 +512,14 @@ impl Loader<'_> {
             hint: None,
         };
         if let Some(message) = start_problem(&f.start) {
-            self.problems.0.push(shape("start", &message));
+            self.problems.push(shape("start", &message));
         }
         if f.provinces.is_empty() {
             self.problems
-                .0
                 .push(shape("provinces", "a map has at least one province"));
         }
         if f.powers.is_empty() {
             self.problems
-                .0
                 .push(shape("powers", "a map has at least one power"));
         }
         // A name with no letter or digit, or with a control character (a line break

@@ -1259,6 +1259,21 @@ impl Reader {
         let key = power_key(&up);
         let p = match self.power_at.get(&key) {
             Some(&p) => p,
+            None if self.powers.len() >= super::MAX_POWERS => {
+                // Past the limit a map could not load anyway; each power more would
+                // only make the map written, and its check, grow with the file.
+                self.refuse(
+                    file,
+                    ln,
+                    format!(
+                        "`{}`: a map has at most {} powers; this one is not carried over (nor the lines under it)",
+                        raw.trim(),
+                        super::MAX_POWERS
+                    ),
+                );
+                self.power = None;
+                return;
+            }
             None => {
                 self.powers.push(PowerDef {
                     key: key.clone(),

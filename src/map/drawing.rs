@@ -78,6 +78,7 @@ impl Drawing {
         let fail = |problems| MapError {
             file: file.to_string(),
             problems,
+            omitted: Default::default(),
         };
         let parsed: DrawingFile = crate::yaml::from_str(src).map_err(|e| {
             fail(vec![problem(

@@ -12,7 +12,7 @@ pub mod locate;
 pub mod names;
 mod set;
 
-pub use build::{MapError, MapProblem, ProblemCode, Severity};
+pub use build::{MapError, MapProblem, Omitted, ProblemCode, Severity, MAX_KEPT_PER_CODE};
 pub use set::{Iter as ProvSetIter, ProvSet};
 
 use std::fmt;

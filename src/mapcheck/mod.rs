@@ -17,7 +17,7 @@
 //! [`load`] is how every command loads a map file: the map only when these checks find
 //! no error.
 //!
-//! The checks here read the file leniently (a `serde_yaml::Value`), so they still run
+//! The checks here read the file leniently (module `lenient`), so they still run
 //! when the loader stops at a schema error. Positions come from
 //! [`crate::map::locate::Locations`]. The library does no I/O: the caller passes the
 //! text of the map and of the reference.
@@ -33,12 +33,12 @@
 #![allow(clippy::indexing_slicing)]
 
 pub mod drawing;
+mod lenient;
 
 use crate::orders::ORDER_WORDS;
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
-use serde_yaml::Value;
 
 use crate::map::locate::{Locations, Pos};
 use crate::map::names::normalize;
@@ -158,20 +158,48 @@ pub struct Reference<'a> {
     pub text: &'a str,
 }
 
-/// Check a map file: every finding, sorted by line and column. `file` names the map in
-/// the findings; `reference` adds the comparison with an edge list.
+/// What `map check` found in one file.
+#[derive(Debug)]
+pub struct Checked {
+    /// The findings kept, sorted by file, line and column: at most
+    /// [`MAX_KEPT_PER_CODE`] of each code (the first in the file).
+    pub findings: Vec<Finding>,
+    /// How many more were found and not kept: errors, warnings, notes.
+    pub omitted: (usize, usize, usize),
+    /// The map, when the loader accepts it (whatever the checker's own findings).
+    pub map: Option<Map>,
+}
+
+impl Checked {
+    /// How many errors, warnings and notes were found, the omitted ones included.
+    pub fn count(&self) -> (usize, usize, usize) {
+        let (e, w, n) = count(&self.findings);
+        (e + self.omitted.0, w + self.omitted.1, n + self.omitted.2)
+    }
+
+    /// How many findings were found and not kept.
+    pub fn omitted_total(&self) -> usize {
+        self.omitted.0 + self.omitted.1 + self.omitted.2
+    }
+}
+
+pub use crate::map::MAX_KEPT_PER_CODE;
+
+/// Check a map file: the findings kept ([`MAX_KEPT_PER_CODE`] of each code at most;
+/// [`check_all`] also counts the rest), sorted by line and column. `file` names the
+/// map in the findings; `reference` adds the comparison with an edge list.
 pub fn check(src: &str, file: &str, reference: Option<&Reference>) -> Vec<Finding> {
-    check_and_load(src, file, reference).0
+    check_all(src, file, reference, None).findings
 }
 
 /// Load a map file as every command does: the map when `map check` finds no error in
-/// it, else every finding (errors and warnings, in line order), to print with
-/// [`render`] as `map check` does.
-pub fn load(src: &str, file: &str) -> Result<Map, Vec<Finding>> {
-    let (findings, map) = check_and_load(src, file, None);
-    match map {
-        Some(map) if count(&findings).0 == 0 => Ok(map),
-        _ => Err(findings),
+/// it, else what it found (errors and warnings, in line order), to print with
+/// [`render_omitting`] as `map check` does.
+pub fn load(src: &str, file: &str) -> Result<Map, Box<Checked>> {
+    let checked = check_all(src, file, None, None);
+    match checked.map {
+        Some(map) if checked.count().0 == 0 => Ok(map),
+        map => Err(Box::new(Checked { map, ..checked })),
     }
 }
 
@@ -191,7 +219,7 @@ pub fn check_with_drawing(
     reference: Option<&Reference>,
     drawing: Option<&DrawingText>,
 ) -> Vec<Finding> {
-    check_and_load_with(src, file, reference, drawing).0
+    check_all(src, file, reference, drawing).findings
 }
 
 /// [`check`], and the map when the loader accepts it (whatever the checker's own
@@ -201,7 +229,8 @@ pub fn check_and_load(
     file: &str,
     reference: Option<&Reference>,
 ) -> (Vec<Finding>, Option<Map>) {
-    check_and_load_with(src, file, reference, None)
+    let c = check_all(src, file, reference, None);
+    (c.findings, c.map)
 }
 
 /// [`check_and_load`], with the map's drawing ([`check_with_drawing`]).
@@ -211,6 +240,20 @@ pub fn check_and_load_with(
     reference: Option<&Reference>,
     drawing: Option<&DrawingText>,
 ) -> (Vec<Finding>, Option<Map>) {
+    let c = check_all(src, file, reference, drawing);
+    (c.findings, c.map)
+}
+
+/// Everything `map check` finds in a map file (with a reference edge list and the
+/// map's drawing, when given): the findings kept, the count of those past
+/// [`MAX_KEPT_PER_CODE`] of their code, and the map when the loader accepts it.
+/// Memory stays bounded by the file, however many findings it has.
+pub fn check_all(
+    src: &str,
+    file: &str,
+    reference: Option<&Reference>,
+    drawing: Option<&DrawingText>,
+) -> Checked {
     let loaded = Map::from_yaml(src, file);
     // Past a size limit, or with aliases or deep nesting (the loader says which), the
     // checker's own checks would only grow with the file.
@@ -218,15 +261,15 @@ pub fn check_and_load_with(
         || loaded
             .as_ref()
             .is_err_and(|e| e.problems.iter().any(|p| p.code == ProblemCode::TooMany));
+    let raw = (!refused)
+        .then(|| lenient::read(src))
+        .flatten()
+        .map(Raw::read);
     let locs = if refused {
         Locations::default()
     } else {
         Locations::scan(src)
     };
-    let raw = (!refused)
-        .then(|| serde_yaml::from_str::<Value>(src).ok())
-        .flatten()
-        .map(|v| Raw::read(&v));
     let mut c = Checker {
         file,
         locs: &locs,
@@ -234,6 +277,8 @@ pub fn check_and_load_with(
         map: loaded.as_ref().ok(),
         out: Vec::new(),
         quiet: HashSet::new(),
+        kept: HashMap::new(),
+        omitted: (0, 0, 0),
     };
     if let Some(raw) = raw.as_ref() {
         c.own_checks(raw);
@@ -245,6 +290,7 @@ pub fn check_and_load_with(
         }
     }
     let mut own = std::mem::take(&mut c.out);
+    let mut omitted = c.omitted;
     if let Err(e) = &loaded {
         let mut seen: HashMap<(String, String), usize> = HashMap::new();
         for p in &e.problems {
@@ -255,6 +301,15 @@ pub fn check_and_load_with(
                 c.out.push(f);
             }
         }
+        // The loader's problems past its cap (all errors), but those a finding of
+        // this module replaces.
+        let replaced = e
+            .omitted
+            .replaceable
+            .iter()
+            .filter(|(l, col, code)| c.quiet.contains(&(*l, *col, code.as_str())))
+            .count();
+        omitted.0 += e.omitted.count - replaced;
     }
     c.out.append(&mut own);
     let mut out = c.out;
@@ -274,7 +329,31 @@ pub fn check_and_load_with(
             && a.code == b.code
             && a.message == b.message
     });
-    (out, loaded.ok())
+    // The cap once more over both sources, in line order.
+    let mut kept: HashMap<&'static str, usize> = HashMap::new();
+    out.retain(|f| {
+        let n = kept.entry(f.code).or_default();
+        *n += 1;
+        if *n <= MAX_KEPT_PER_CODE {
+            return true;
+        }
+        tally(&mut omitted, f.severity);
+        false
+    });
+    Checked {
+        findings: out,
+        omitted,
+        map: loaded.ok(),
+    }
+}
+
+/// One more finding of `severity` in the counts `(errors, warnings, notes)`.
+fn tally(counts: &mut (usize, usize, usize), severity: Severity) {
+    match severity {
+        Severity::Error => counts.0 += 1,
+        Severity::Warning => counts.1 += 1,
+        Severity::Note => counts.2 += 1,
+    }
 }
 
 /// How many errors, warnings and notes.
@@ -296,11 +375,22 @@ pub fn count(findings: &[Finding]) -> (usize, usize, usize) {
 ///    = hint: add it there or remove it here
 /// ```
 pub fn render<'a>(findings: &[Finding], source: impl Fn(&str) -> Option<&'a str>) -> String {
-    render_in(findings, source, |_| false)
+    render_in(findings, 0, source, |_| false)
+}
+
+/// [`render`], where `omitted` more findings were found and not kept (counted in the
+/// line that says how many are not shown).
+pub fn render_omitting<'a>(
+    findings: &[Finding],
+    omitted: usize,
+    source: impl Fn(&str) -> Option<&'a str>,
+) -> String {
+    render_in(findings, omitted, source, |_| false)
 }
 
 /// The most findings [`render`] writes in full; the rest are counted in one line (the
-/// counts of a `map check` summary include them; `--format json` lists every one).
+/// counts of a `map check` summary include them; `--format json` lists every one kept,
+/// [`MAX_KEPT_PER_CODE`] of each code).
 pub const MAX_SHOWN_FINDINGS: usize = 100;
 
 /// About how many characters of a source line a finding shows: a longer line is cut
@@ -316,6 +406,7 @@ pub const SHOWN_COLUMNS: usize = 100;
 /// [`SHOWN_COLUMNS`] characters of a long line is written.
 pub fn render_in<'a>(
     findings: &[Finding],
+    omitted: usize,
     source: impl Fn(&str) -> Option<&'a str>,
     words: impl Fn(&str) -> bool,
 ) -> String {
@@ -324,14 +415,16 @@ pub fn render_in<'a>(
     let mut lines: HashMap<&str, Vec<&'a str>> = HashMap::new();
     // The last column found: file, line, column (1-based, in characters), its byte.
     let mut cursor: Option<(&str, usize, usize, usize)> = None;
+    let not_shown = |out: &mut String, rest: usize| {
+        let _ = writeln!(
+            out,
+            "… and {rest} more finding{} not shown (counted below; `arbiter map check --format json` lists the first {MAX_KEPT_PER_CODE} of each code)\n",
+            if rest == 1 { "" } else { "s" }
+        );
+    };
     for (k, f) in findings.iter().enumerate() {
         if k == MAX_SHOWN_FINDINGS {
-            let rest = findings.len() - k;
-            let _ = writeln!(
-                out,
-                "… and {rest} more finding{} not shown (counted below; `arbiter map check --format json` lists every one)\n",
-                if rest == 1 { "" } else { "s" }
-            );
+            not_shown(&mut out, findings.len() - k + omitted);
             break;
         }
         let _ = writeln!(out, "{}[{}]: {}", f.severity.name(), f.code, f.message);
@@ -412,6 +505,9 @@ pub fn render_in<'a>(
         }
         out.push('\n');
     }
+    if findings.len() <= MAX_SHOWN_FINDINGS && omitted > 0 {
+        not_shown(&mut out, omitted);
+    }
     out
 }
 
@@ -488,78 +584,54 @@ struct Raw {
     by_id: HashMap<String, usize>,
 }
 
-fn get<'a>(v: &'a Value, k: &str) -> Option<&'a Value> {
-    v.as_mapping()?.get(Value::String(k.to_string()))
-}
-
-fn text(v: Option<&Value>) -> String {
-    match v {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::Bool(b)) => b.to_string(),
-        _ => String::new(),
-    }
-}
-
-fn list(v: Option<&Value>) -> Vec<String> {
-    match v {
-        Some(Value::Sequence(s)) => s.iter().map(|x| text(Some(x))).collect(),
-        _ => Vec::new(),
-    }
-}
-
-fn items(v: Option<&Value>) -> &[Value] {
-    match v {
-        Some(Value::Sequence(s)) => s,
-        _ => &[],
-    }
-}
-
 impl Raw {
-    fn read(v: &Value) -> Raw {
-        let provinces: Vec<RProv> = items(get(v, "provinces"))
-            .iter()
-            .map(|p| RProv {
-                id: text(get(p, "id")).trim().to_ascii_lowercase(),
-                name: text(get(p, "name")),
-                aliases: list(get(p, "aliases")),
-                kind: match text(get(p, "kind")).as_str() {
+    fn read(f: lenient::File) -> Raw {
+        let texts = |l: lenient::List<lenient::Text>| -> Vec<String> {
+            l.0.into_iter().map(|t| t.0).collect()
+        };
+        let provinces: Vec<RProv> = f
+            .provinces
+            .0
+            .into_iter()
+            .map(|lenient::Or(p)| RProv {
+                id: p.id.0.trim().to_ascii_lowercase(),
+                name: p.name.0,
+                aliases: texts(p.aliases),
+                kind: match p.kind.0.as_str() {
                     "sea" => Some(Terrain::Sea),
                     "coast" => Some(Terrain::Coastal),
                     "land" => Some(Terrain::Land),
                     "impassable" => Some(Terrain::Impassable),
                     _ => None,
                 },
-                supply: matches!(get(p, "supply"), Some(Value::Bool(true))),
-                build: get(p, "build").and_then(Value::as_bool),
-                at: match get(p, "at") {
-                    Some(Value::Sequence(xy)) => match xy.as_slice() {
-                        [x, y] => x.as_f64().zip(y.as_f64()),
-                        _ => None,
-                    },
-                    _ => None,
-                },
-                army: list(get(p, "army")),
-                fleet: list(get(p, "fleet")),
-                coasts: items(get(p, "coasts"))
-                    .iter()
-                    .map(|c| RCoast {
-                        id: text(get(c, "id")).trim().to_ascii_lowercase(),
-                        name: text(get(c, "name")),
-                        fleet: list(get(c, "fleet")),
+                supply: p.supply.0 == Some(true),
+                build: p.build.0,
+                at: p.at.0,
+                army: texts(p.army),
+                fleet: texts(p.fleet),
+                coasts: p
+                    .coasts
+                    .0
+                    .into_iter()
+                    .map(|lenient::Or(c)| RCoast {
+                        id: c.id.0.trim().to_ascii_lowercase(),
+                        name: c.name.0,
+                        fleet: texts(c.fleet),
                     })
                     .collect(),
             })
             .collect();
-        let powers = items(get(v, "powers"))
-            .iter()
-            .map(|p| RPower {
-                id: text(get(p, "id")).trim().to_ascii_lowercase(),
-                name: text(get(p, "name")),
-                adjective: text(get(p, "adjective")),
-                home: list(get(p, "home")),
-                owns: list(get(p, "owns")),
-                units: list(get(p, "units")),
+        let powers = f
+            .powers
+            .0
+            .into_iter()
+            .map(|lenient::Or(p)| RPower {
+                id: p.id.0.trim().to_ascii_lowercase(),
+                name: p.name.0,
+                adjective: p.adjective.0,
+                home: texts(p.home),
+                owns: texts(p.owns),
+                units: texts(p.units),
             })
             .collect();
         // As the loader does: of two provinces with one id, the last one is meant.
@@ -570,8 +642,8 @@ impl Raw {
         Raw {
             provinces,
             powers,
-            victory: get(v, "victory").and_then(Value::as_i64),
-            builds: text(get(v, "builds")).to_ascii_lowercase(),
+            victory: f.victory.0,
+            builds: f.builds.0.to_ascii_lowercase(),
             by_id,
         }
     }
@@ -655,6 +727,10 @@ struct Checker<'a> {
     /// Loader findings to leave out (line, column, code): a more precise finding of
     /// this module stands at the same place.
     quiet: HashSet<(usize, usize, &'static str)>,
+    /// How many findings of each code were found so far.
+    kept: HashMap<&'static str, usize>,
+    /// Findings past [`MAX_KEPT_PER_CODE`] of their code: errors, warnings, notes.
+    omitted: (usize, usize, usize),
 }
 
 impl Checker<'_> {
@@ -673,7 +749,7 @@ impl Checker<'_> {
         let severity = code_info(code)
             .map(|c| c.severity)
             .unwrap_or(Severity::Error);
-        self.out.push(Finding {
+        self.keep(Finding {
             file: self.file.to_string(),
             line: at.line,
             column: at.column,
@@ -684,6 +760,18 @@ impl Checker<'_> {
             rule: rule(code),
             hint,
         });
+    }
+
+    /// A finding of this module: kept, or counted past [`MAX_KEPT_PER_CODE`] of its
+    /// code.
+    fn keep(&mut self, f: Finding) {
+        let n = self.kept.entry(f.code).or_default();
+        *n += 1;
+        if *n <= MAX_KEPT_PER_CODE {
+            self.out.push(f);
+        } else {
+            tally(&mut self.omitted, f.severity);
+        }
     }
 
     /// A loader problem as a finding; `nth` counts earlier problems with the same key
@@ -784,7 +872,7 @@ impl Checker<'_> {
             Ok(drawing) => self.drawing(raw, map, &drawing),
             Err(e) => {
                 for p in &e.problems {
-                    self.out.push(Finding {
+                    self.keep(Finding {
                         file: d.file.to_string(),
                         line: p.line,
                         column: p.column,
@@ -1733,14 +1821,25 @@ impl Checker<'_> {
 
     /// A finding in another file (the reference).
     fn add_in(&mut self, file: &str, at: Pos, code: &'static str, message: String) {
-        self.add(at, code, "reference".into(), message, None);
-        if let Some(f) = self.out.last_mut() {
-            f.file = file.to_string();
-            f.hint = Some(match code {
-                "REFERENCE_UNKNOWN" => "use the map's ids (`spa/nc` for a coast), or add the place to the map".into(),
-                _ => "one row per edge: `a,b,army,fleet`, as in shared/reference/maps/standard/edges.csv".into(),
-            });
-        }
+        let hint = match code {
+            "REFERENCE_UNKNOWN" => {
+                "use the map's ids (`spa/nc` for a coast), or add the place to the map"
+            }
+            _ => {
+                "one row per edge: `a,b,army,fleet`, as in shared/reference/maps/standard/edges.csv"
+            }
+        };
+        self.keep(Finding {
+            file: file.to_string(),
+            line: at.line,
+            column: at.column,
+            severity: code_info(code).map_or(Severity::Error, |c| c.severity),
+            code,
+            key: "reference".into(),
+            message,
+            rule: rule(code),
+            hint: Some(hint.into()),
+        });
     }
 }
 

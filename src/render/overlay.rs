@@ -122,7 +122,7 @@ pub(super) fn drawn_units(scene: &Scene, lay: &Layout) -> Vec<Drawn> {
 
 /// The phase's orders as drawn: the arrows, the marks over them (crosses on failed
 /// orders), and the lines (which labels keep off).
-#[derive(Default)]
+#[derive(Default, PartialEq)]
 pub(super) struct Orders {
     pub arrows: String,
     pub marks: String,
@@ -136,6 +136,9 @@ struct Ctx<'a> {
     lay: &'a Layout,
     drawn: &'a [Drawn],
     view: View,
+    /// Every move ordered, as (the mover's province, the province it moves to): found
+    /// once, not by a pass over the orders for each order drawn.
+    moves: std::collections::HashSet<(crate::map::Prov, crate::map::Prov)>,
 }
 
 impl Ctx<'_> {
@@ -166,20 +169,28 @@ impl Ctx<'_> {
     /// Whether the unit at `here` moving to `to` meets a unit of `to` moving to
     /// `here` (their arrows are drawn side by side).
     fn head_to_head(&self, here: Loc, to: Loc) -> bool {
-        let (map, r) = (self.map, self.r);
-        let here = map.prov_of(here);
-        r.input.iter().enumerate().any(|(j, o2)| {
-            let OrderKind::Move { to: t2, .. } = o2.kind else {
-                return false;
-            };
-            let Some(res2) = r.orders().get(j) else {
-                return false;
-            };
-            let t2 = res2.to.unwrap_or(t2);
-            res2.unit
-                .and_then(|i| r.units().get(i))
-                .is_some_and(|u2| map.prov_of(u2.loc) == map.prov_of(to) && map.prov_of(t2) == here)
-        })
+        let map = self.map;
+        self.moves.contains(&(map.prov_of(to), map.prov_of(here)))
+    }
+
+    /// [`Ctx::moves`] of a result.
+    fn moves_of(
+        map: &Map,
+        r: &PhaseResult,
+    ) -> std::collections::HashSet<(crate::map::Prov, crate::map::Prov)> {
+        r.input
+            .iter()
+            .enumerate()
+            .filter_map(|(j, o2)| {
+                let OrderKind::Move { to: t2, .. } = o2.kind else {
+                    return None;
+                };
+                let res2 = r.orders().get(j)?;
+                let t2 = res2.to.unwrap_or(t2);
+                let u2 = res2.unit.and_then(|i| r.units().get(i))?;
+                Some((map.prov_of(u2.loc), map.prov_of(t2)))
+            })
+            .collect()
     }
 
     /// Draw order `k` (`o`) of unit `u` drawn at `from`.
@@ -307,7 +318,12 @@ pub(super) fn orders(
         lay,
         drawn,
         view,
+        moves: Ctx::moves_of(map, r),
     };
+    // An order drawn exactly as one already drawn for its unit (the same order written
+    // again) is not drawn twice: thousands of copies made a picture many times the
+    // orders' size, with nothing more to see.
+    let mut seen: std::collections::HashMap<usize, Vec<Orders>> = Default::default();
     for (k, o) in r.input.iter().enumerate() {
         let Some(i) = r.orders().get(k).and_then(|res| res.unit) else {
             continue;
@@ -315,7 +331,16 @@ pub(super) fn orders(
         let (Some(u), Some(from)) = (r.units().get(i), ctx.unit_at(i)) else {
             continue;
         };
-        ctx.order(&mut out, k, o, u, from);
+        let mut one = Orders::default();
+        ctx.order(&mut one, k, o, u, from);
+        let drawn = seen.entry(i).or_default();
+        if drawn.contains(&one) {
+            continue;
+        }
+        out.arrows.push_str(&one.arrows);
+        out.marks.push_str(&one.marks);
+        out.lines.extend_from_slice(&one.lines);
+        drawn.push(one);
     }
     out
 }

@@ -139,14 +139,57 @@ pub struct Writer<'o> {
     out: &'o mut Vec<u8>,
     /// Room to format one string before it is written.
     scratch: String,
+    /// Where the text goes as it is made, indented ([`write_phase_pretty`]); `None`:
+    /// it stays in `out`.
+    sink: Option<Sink<'o>>,
 }
+
+/// The indented output of a [`Writer`] that writes as it goes.
+struct Sink<'o> {
+    indenter: Indenter,
+    w: &'o mut dyn std::io::Write,
+    /// The first error writing `w`: the rest is not written.
+    error: Option<serde_json::Error>,
+}
+
+/// How many bytes of text a [`Writer`] that writes as it goes holds at most before it
+/// indents and writes them (one element more at most).
+const PART: usize = 1 << 16;
 
 impl<'o> Writer<'o> {
     pub fn new(out: &'o mut Vec<u8>) -> Writer<'o> {
         Writer {
             out,
             scratch: String::with_capacity(64),
+            sink: None,
         }
+    }
+
+    /// With a sink: the rest of the text indented and written, or the first error.
+    fn finish(self) -> serde_json::Result<()> {
+        match self.sink {
+            None => Ok(()),
+            Some(Sink { error: Some(e), .. }) => Err(e),
+            Some(mut sink) => sink.indenter.feed(self.out, sink.w),
+        }
+    }
+
+    /// With a sink, past [`PART`] bytes: indent them and write them out. Called only
+    /// after a whole element of a list (never just after an opening bracket, which the
+    /// indenter reads with the byte after it).
+    fn spill(&mut self) {
+        let Some(sink) = self.sink.as_mut() else {
+            return;
+        };
+        if self.out.len() < PART {
+            return;
+        }
+        if sink.error.is_none() {
+            if let Err(e) = sink.indenter.feed(self.out, sink.w) {
+                sink.error = Some(e);
+            }
+        }
+        self.out.clear();
     }
 
     /// Bytes that are JSON as they stand (keys, punctuation, literals).
@@ -417,8 +460,18 @@ impl<'o> Writer<'o> {
         }
         self.raw(b",\"winner\":");
         self.opt_str(result.winner.map(|p| map.power(p).id.as_str()));
-        self.raw(b",\"diagnostics\":");
-        self.serde(&diagnostics)
+        self.raw(b",\"diagnostics\":[");
+        // One at a time (the bytes serde writes for the whole list), so that a writer
+        // that writes as it goes can do so between them.
+        for (n, d) in diagnostics.iter().enumerate() {
+            if n > 0 {
+                self.raw(b",");
+            }
+            self.serde(d)?;
+            self.spill();
+        }
+        self.raw(b"]");
+        Ok(())
     }
 }
 
@@ -461,6 +514,36 @@ pub fn write_phase(
     Ok(())
 }
 
+/// [`write_phase`], indented as [`indent`] indents it, written to `w` as it is made: a
+/// phase of many orders is held as its result, never as its whole text too (the
+/// memory bound of `docs/CLI.md`, "Bounds").
+pub fn write_phase_pretty(
+    w: &mut dyn std::io::Write,
+    map: &Map,
+    result: &PhaseResult,
+    diagnostics: &[Diagnostic],
+) -> serde_json::Result<()> {
+    let mut buf = Vec::with_capacity(PART + 4096);
+    let mut wr = Writer {
+        out: &mut buf,
+        scratch: String::with_capacity(64),
+        sink: Some(Sink {
+            indenter: Indenter::default(),
+            w,
+            error: None,
+        }),
+    };
+    wr.raw(b"{");
+    wr.phase_keys(map, result, diagnostics, |w| {
+        for (k, o) in result.input.iter().enumerate() {
+            w.order(map, result, k, &o.text, &[]);
+            w.spill();
+        }
+    })?;
+    wr.raw(b"}");
+    wr.finish()
+}
+
 /// The JSON result of a phase as indented text, byte for byte what
 /// `serde_json::to_string_pretty` writes of [`phase`]'s value, without that value: the
 /// compact text is indented as it stands ([`indent`]), so a phase of many orders takes
@@ -489,92 +572,107 @@ pub fn indent(compact: &[u8]) -> serde_json::Result<String> {
 /// [`indent`], written to `w` as it goes (64 KiB at a time): a large result is never
 /// held twice.
 pub fn indent_to(compact: &[u8], w: &mut dyn std::io::Write) -> serde_json::Result<()> {
-    use serde::de::Error;
-    const PART: usize = 1 << 16;
-    let bad = || serde_json::Error::custom("not compact JSON");
-    let mut out: Vec<u8> = Vec::with_capacity(PART + 1024);
-    let mut depth = 0usize;
-    let newline = |out: &mut Vec<u8>, depth: usize| {
-        out.push(b'\n');
-        out.extend(std::iter::repeat_n(b' ', 2 * depth));
-    };
-    let mut i = 0;
-    while let Some(&c) = compact.get(i) {
-        // Where the next token begins.
-        let mut next = i + 1;
-        match c {
-            b'{' | b'[' => {
-                let close = if c == b'{' { b'}' } else { b']' };
-                out.push(c);
-                if compact.get(i + 1) == Some(&close) {
-                    out.push(close);
-                    next = i + 2;
-                } else {
-                    depth += 1;
-                    newline(&mut out, depth);
-                }
-            }
-            b'}' | b']' => {
-                depth = depth.checked_sub(1).ok_or_else(bad)?;
-                newline(&mut out, depth);
-                out.push(c);
-            }
-            b',' => {
-                out.push(b',');
-                newline(&mut out, depth);
-            }
-            b':' => out.extend_from_slice(b": "),
-            b'"' => {
-                // The string's end: the next quote not escaped.
-                let mut j = i + 1;
-                let mut escaped = false;
-                loop {
-                    match compact.get(j) {
-                        None => return Err(bad()),
-                        Some(b'\\') => {
-                            escaped = true;
-                            j += 2;
-                        }
-                        Some(b'"') => break,
-                        Some(_) => j += 1,
+    Indenter::default().feed(compact, w)
+}
+
+/// Indents compact JSON given in pieces ([`indent`]), each piece written to `w` as it
+/// goes. A piece ends between two tokens, and never just after an opening bracket
+/// (whether `[]` is empty is read from the byte after `[`).
+#[derive(Default)]
+struct Indenter {
+    /// How deep the text is nested where the last piece ended.
+    depth: usize,
+}
+
+impl Indenter {
+    fn feed(&mut self, compact: &[u8], w: &mut dyn std::io::Write) -> serde_json::Result<()> {
+        use serde::de::Error;
+        let bad = || serde_json::Error::custom("not compact JSON");
+        let mut out: Vec<u8> = Vec::with_capacity(PART.min(compact.len() * 2) + 1024);
+        let mut depth = self.depth;
+        let newline = |out: &mut Vec<u8>, depth: usize| {
+            out.push(b'\n');
+            out.extend(std::iter::repeat_n(b' ', 2 * depth));
+        };
+        let mut i = 0;
+        while let Some(&c) = compact.get(i) {
+            // Where the next token begins.
+            let mut next = i + 1;
+            match c {
+                b'{' | b'[' => {
+                    let close = if c == b'{' { b'}' } else { b']' };
+                    out.push(c);
+                    if compact.get(i + 1) == Some(&close) {
+                        out.push(close);
+                        next = i + 2;
+                    } else {
+                        depth += 1;
+                        newline(&mut out, depth);
                     }
                 }
-                let token = compact.get(i..=j).ok_or_else(bad)?;
-                if escaped {
-                    let text: String = serde_json::from_slice(token)?;
-                    serde_json::to_writer(&mut out, &text)?;
-                } else {
-                    out.extend_from_slice(token);
+                b'}' | b']' => {
+                    depth = depth.checked_sub(1).ok_or_else(bad)?;
+                    newline(&mut out, depth);
+                    out.push(c);
                 }
-                next = j + 1;
+                b',' => {
+                    out.push(b',');
+                    newline(&mut out, depth);
+                }
+                b':' => out.extend_from_slice(b": "),
+                b'"' => {
+                    // The string's end: the next quote not escaped.
+                    let mut j = i + 1;
+                    let mut escaped = false;
+                    loop {
+                        match compact.get(j) {
+                            None => return Err(bad()),
+                            Some(b'\\') => {
+                                escaped = true;
+                                j += 2;
+                            }
+                            Some(b'"') => break,
+                            Some(_) => j += 1,
+                        }
+                    }
+                    let token = compact.get(i..=j).ok_or_else(bad)?;
+                    if escaped {
+                        let text: String = serde_json::from_slice(token)?;
+                        serde_json::to_writer(&mut out, &text)?;
+                    } else {
+                        out.extend_from_slice(token);
+                    }
+                    next = j + 1;
+                }
+                b' ' | b'\n' | b'\r' | b'\t' => {}
+                _ => {
+                    // A number or a literal, up to the next punctuation.
+                    let end = compact
+                        .get(i..)
+                        .and_then(|r| r.iter().position(|b| b",]}: \n".contains(b)))
+                        .map_or(compact.len(), |k| i + k)
+                        .max(i + 1);
+                    let token = compact.get(i..end).ok_or_else(bad)?;
+                    if matches!(token.first(), Some(b'-' | b'0'..=b'9'))
+                        && token.iter().any(|b| matches!(b, b'.' | b'e' | b'E'))
+                    {
+                        let v: serde_json::Value = serde_json::from_slice(token)?;
+                        serde_json::to_writer(&mut out, &v)?;
+                    } else {
+                        out.extend_from_slice(token);
+                    }
+                    next = end;
+                }
             }
-            b' ' | b'\n' | b'\r' | b'\t' => {}
-            _ => {
-                // A number or a literal, up to the next punctuation.
-                let end = compact
-                    .get(i..)
-                    .and_then(|r| r.iter().position(|b| b",]}: \n".contains(b)))
-                    .map_or(compact.len(), |k| i + k)
-                    .max(i + 1);
-                let token = compact.get(i..end).ok_or_else(bad)?;
-                if matches!(token.first(), Some(b'-' | b'0'..=b'9'))
-                    && token.iter().any(|b| matches!(b, b'.' | b'e' | b'E'))
-                {
-                    let v: serde_json::Value = serde_json::from_slice(token)?;
-                    serde_json::to_writer(&mut out, &v)?;
-                } else {
-                    out.extend_from_slice(token);
-                }
-                next = end;
+            i = next;
+            if out.len() >= PART {
+                w.write_all(&out).map_err(serde_json::Error::io)?;
+                out.clear();
             }
         }
-        i = next;
-        if out.len() >= PART {
-            w.write_all(&out).map_err(serde_json::Error::io)?;
-            out.clear();
-        }
+        self.depth = depth;
+        w.write_all(&out).map_err(serde_json::Error::io)
     }
-    w.write_all(&out).map_err(serde_json::Error::io)
 }
 
 /// The JSON result of a phase as a value ([`write_phase`]'s text, read back).

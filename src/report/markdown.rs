@@ -16,8 +16,8 @@
 use std::fmt::Write;
 
 use super::text::{
-    closing_lines, count, destroyed_why, distance_words, header, or_list, order_lines, the,
-    void_orders,
+    closing_lines, count, destroyed_why, distance_words, header, or_list, order_line_keys,
+    sheet_line, the, void_orders,
 };
 use super::{centre_changes, owner_name};
 use crate::game::{Judged, PhaseResult};
@@ -33,17 +33,35 @@ fn cell(s: &str) -> String {
 /// The sheet as Markdown.
 pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     let mut out = String::new();
+    let _ = sheet_to(map, game, result, &mut |part| {
+        out.push_str(part);
+        Ok(())
+    });
+    out
+}
+
+/// [`sheet`], handed to `emit` in parts of whole lines as it is written (made inert
+/// part by part; about 64 KiB each): a phase of many orders is never held as its
+/// sheet too. Stops at the first error `emit` returns.
+pub fn sheet_to(
+    map: &Map,
+    game: &str,
+    result: &PhaseResult,
+    emit: &mut dyn FnMut(&str) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = String::new();
     let _ = writeln!(out, "# {}", header(result, game));
     out.push('\n');
     let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
     out.push('\n');
-    let lines = order_lines(map, result);
+    let lines = order_line_keys(result);
     if lines.is_empty() {
         let _ = writeln!(out, "No orders.");
     } else {
         let _ = writeln!(out, "| Power | Order | Outcome | Tags |");
         let _ = writeln!(out, "|---|---|---|---|");
-        for line in lines {
+        for l in lines {
+            let line = sheet_line(map, result, l);
             let power = line
                 .power
                 .map_or("Unknown".to_string(), |p| map.power(p).name.clone());
@@ -55,6 +73,11 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
                 line.outcome,
                 cell(&line.tags.join(", "))
             );
+            // Each part ends with a line, so it is made inert as the whole would be.
+            if out.len() >= super::text::PART {
+                emit(&inert(&out))?;
+                out.clear();
+            }
         }
     }
     let void = void_orders(map, result);
@@ -76,7 +99,7 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     for line in closing_lines(map, result) {
         let _ = writeln!(out, "- {line}");
     }
-    inert(&out)
+    emit(&inert(&out))
 }
 
 /// The sheet with the user's text made inert (game, power and province names, orders

@@ -140,65 +140,116 @@ pub struct SheetLine {
 /// unit that received no order is listed too (`HOLD`, tag `no order`), so a missing
 /// slip is seen on the sheet.
 pub fn order_lines(map: &Map, result: &PhaseResult) -> Vec<SheetLine> {
-    let mut lines: Vec<((bool, Option<Power>), SheetLine)> = (0..result.input.len())
+    order_line_keys(result)
+        .into_iter()
+        .map(|l| sheet_line(map, result, l))
+        .collect()
+}
+
+/// One line of [`order_lines`]: an order of the input, or a unit that received none.
+#[derive(Clone, Copy, Debug)]
+pub enum LineOf {
+    /// Input order `k`.
+    Order(usize),
+    /// Unit `i`, which received no order in a movement phase.
+    Unordered(usize),
+}
+
+/// The lines of [`order_lines`] in their order, each written only when asked
+/// ([`sheet_line`]): a sheet of many orders is written line by line, never held as
+/// lines too.
+pub fn order_line_keys(result: &PhaseResult) -> Vec<LineOf> {
+    let mut lines: Vec<((bool, Option<Power>), LineOf)> = (0..result.input.len())
         .map(|k| {
-            let power = result.orders()[k].power;
             (
-                super::power_first(power),
-                SheetLine {
-                    power,
-                    text: order_text(map, result, k),
-                    outcome: result.orders()[k].outcome.word(),
-                    tags: tags(result, k),
-                },
+                super::power_first(result.orders()[k].power),
+                LineOf::Order(k),
             )
         })
         .collect();
     if result.phase.kind == PhaseKind::Movement {
-        for (i, u) in result.units().iter().enumerate() {
-            let ordered = result.orders().iter().any(|o| {
-                o.unit == Some(i) && !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_)))
-            });
-            if ordered {
-                continue;
+        let mut ordered = vec![false; result.units().len()];
+        for o in result.orders() {
+            if !matches!(o.outcome, Outcome::Illegal(Illegal::ForeignUnit(_))) {
+                if let Some(slot) = o.unit.and_then(|i| ordered.get_mut(i)) {
+                    *slot = true;
+                }
             }
+        }
+        for (i, u) in result.units().iter().enumerate() {
+            if !ordered[i] {
+                lines.push((super::power_first(Some(u.power)), LineOf::Unordered(i)));
+            }
+        }
+    }
+    // Stable: by power, then as written.
+    lines.sort_by_key(|(p, _)| *p);
+    lines.into_iter().map(|(_, l)| l).collect()
+}
+
+/// The line of the sheet `l` stands for ([`order_line_keys`]).
+pub fn sheet_line(map: &Map, result: &PhaseResult, l: LineOf) -> SheetLine {
+    match l {
+        LineOf::Order(k) => SheetLine {
+            power: result.orders()[k].power,
+            text: order_text(map, result, k),
+            outcome: result.orders()[k].outcome.word(),
+            tags: tags(result, k),
+        },
+        LineOf::Unordered(i) => {
+            let u = &result.units()[i];
             let dislodged = result.is_dislodged(i);
             let mut tags = vec!["no order"];
             if dislodged {
                 tags.push("dislodged");
             }
-            lines.push((
-                super::power_first(Some(u.power)),
-                SheetLine {
-                    power: Some(u.power),
-                    text: format!("{} {} HOLD", u.kind.word(), map.loc_name(u.loc)),
-                    outcome: if dislodged { "fails" } else { "succeeds" },
-                    tags,
-                },
-            ));
+            SheetLine {
+                power: Some(u.power),
+                text: format!("{} {} HOLD", u.kind.word(), map.loc_name(u.loc)),
+                outcome: if dislodged { "fails" } else { "succeeds" },
+                tags,
+            }
         }
     }
-    lines.sort_by_key(|(p, _)| *p);
-    lines.into_iter().map(|(_, l)| l).collect()
 }
+
+/// How much text [`sheet_to`] and `markdown::sheet_to` hold before they hand it on.
+pub(crate) const PART: usize = 1 << 16;
 
 /// The whole sheet of a phase.
 pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     let mut out = String::new();
+    let _ = sheet_to(map, game, result, &mut |part| {
+        out.push_str(part);
+        Ok(())
+    });
+    out
+}
+
+/// [`sheet`], handed to `emit` in parts of whole lines as it is written (about
+/// [`PART`] bytes each): a phase of many orders is never held as its sheet too.
+/// Stops at the first error `emit` returns.
+pub fn sheet_to(
+    map: &Map,
+    game: &str,
+    result: &PhaseResult,
+    emit: &mut dyn FnMut(&str) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let mut out = String::new();
     let _ = writeln!(out, "{}", header(result, game));
     let _ = writeln!(out, "Rules: {} edition.", result.rules.name());
     out.push('\n');
-    let lines = order_lines(map, result);
+    let lines = order_line_keys(result);
     if lines.is_empty() {
         let _ = writeln!(out, "No orders.");
     }
-    for SheetLine {
-        power,
-        text,
-        tags: t,
-        ..
-    } in lines
-    {
+    for l in lines {
+        let SheetLine {
+            power,
+            text,
+            tags: t,
+            ..
+        } = sheet_line(map, result, l);
         let power = match power {
             Some(p) => map.power(p).name.clone(),
             None => "Unknown".to_string(),
@@ -209,6 +260,10 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
             format!("  (*{}*)", t.join(", "))
         };
         wrap(&mut out, &format!("{power}: {text}.{tag}"));
+        if out.len() >= PART {
+            emit(&out)?;
+            out.clear();
+        }
     }
     let void = void_orders(map, result);
     if !void.is_empty() {
@@ -231,7 +286,7 @@ pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
     for line in closing_lines(map, result) {
         wrap(&mut out, &line);
     }
-    out
+    emit(&out)
 }
 
 /// In a retreat or adjustment phase, each illegal order (judged only with `--accept`,

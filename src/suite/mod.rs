@@ -133,6 +133,68 @@ pub fn read(map: &Map, format: Format, text: &str) -> Vec<Entry> {
     entries
 }
 
+/// [`read`], each entry handed to `each` as soon as it is read: a YAML suite in block
+/// style is read item by item twice (once to see that every item reads, then to hand
+/// each case on), so that its cases are never all held at once; any other file is
+/// [`read`] whole. Stops at the first error `each` returns.
+pub fn read_each<E>(
+    map: &Map,
+    format: Format,
+    text: &str,
+    mut each: impl FnMut(Entry) -> Result<(), E>,
+) -> Result<(), E> {
+    if matches!(format, Format::Yaml) {
+        if let Some(items) = top_level_items(text) {
+            if items.iter().all(|item| parse_cases(item).is_ok()) {
+                let id_lines = id_lines(text);
+                for item in items {
+                    for c in parse_cases(item).unwrap_or_default() {
+                        let line = id_lines.get(c.id.as_str()).copied();
+                        each(Entry::Case {
+                            line,
+                            case: SuiteCase::Yaml(Box::new(c)),
+                        })?;
+                    }
+                }
+                return Ok(());
+            }
+        }
+    }
+    for e in read(map, format, text) {
+        each(e)?;
+    }
+    Ok(())
+}
+
+/// The items of a YAML text that is a list in block style and nothing else: every line
+/// at column 0 begins an item (`- `), is blank or is a comment. `None` for any other
+/// text (a flow list, a mapping, a document marker, an indented line before the first
+/// item), which is read whole.
+fn top_level_items(text: &str) -> Option<Vec<&str>> {
+    let mut starts = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let l = line.trim_end_matches(['\n', '\r']);
+        if l == "-" || l.starts_with("- ") {
+            starts.push(at);
+        } else if l.starts_with(' ') {
+            if starts.is_empty() {
+                return None;
+            }
+        } else if !(l.is_empty() || l.starts_with('#')) {
+            return None;
+        }
+        at += line.len();
+    }
+    let ends = starts.iter().skip(1).copied().chain([text.len()]);
+    let items: Vec<&str> = starts
+        .iter()
+        .zip(ends)
+        .filter_map(|(&a, b)| text.get(a..b))
+        .collect();
+    (!items.is_empty()).then_some(items)
+}
+
 /// The line (1-based) of the first `id: ID` (or `- id: ID`) of each id in a YAML text:
 /// one pass over the text, so that finding every case's line is linear in the file,
 /// not one scan from the top per case.
@@ -155,6 +217,23 @@ fn read_yaml(text: &str) -> Vec<Entry> {
         line: line_of_id(&c.id),
         case: SuiteCase::Yaml(Box::new(c)),
     };
+    // A list in block style is read item by item: serde_yaml holds every event of
+    // what it reads (about 200 bytes a value) before any of it is used, so a suite of
+    // many cases took several times its size when read whole. Any item that does not
+    // read sends the file down the whole-file path, which says why as before.
+    if let Some(items) = top_level_items(text) {
+        let mut cases = Vec::new();
+        let all = items.into_iter().all(|item| match parse_cases(item) {
+            Ok(mut c) => {
+                cases.append(&mut c);
+                true
+            }
+            Err(_) => false,
+        });
+        if all {
+            return cases.into_iter().map(case_entry).collect();
+        }
+    }
     let whole = match parse_cases(text) {
         Ok(cases) => return cases.into_iter().map(case_entry).collect(),
         Err(e) => e,

@@ -21,6 +21,7 @@ mod hostile;
 mod hostile_bounds;
 mod hostile_files;
 mod hostile_fuzz;
+mod hostile_memory;
 mod hostile_secure;
 mod layers;
 mod legal;
