@@ -32,12 +32,7 @@ fn cell(s: &str) -> String {
 
 /// The sheet as Markdown.
 pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
-    let mut out = String::new();
-    let _ = sheet_to(map, game, result, &mut |part| {
-        out.push_str(part);
-        Ok(())
-    });
-    out
+    super::text::whole(|emit| sheet_to(map, game, result, emit))
 }
 
 /// [`sheet`], handed to `emit` in parts of whole lines as it is written (made inert

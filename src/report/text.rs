@@ -218,8 +218,15 @@ pub(crate) const PART: usize = 1 << 16;
 
 /// The whole sheet of a phase.
 pub fn sheet(map: &Map, game: &str, result: &PhaseResult) -> String {
+    whole(|emit| sheet_to(map, game, result, emit))
+}
+
+/// The whole text a writer in parts (such as [`sheet_to`]) hands on.
+pub(crate) fn whole(
+    write: impl FnOnce(&mut dyn FnMut(&str) -> std::io::Result<()>) -> std::io::Result<()>,
+) -> String {
     let mut out = String::new();
-    let _ = sheet_to(map, game, result, &mut |part| {
+    let _ = write(&mut |part| {
         out.push_str(part);
         Ok(())
     });

@@ -1,7 +1,7 @@
 //! Hostile input, issue 28 items 9, 11 and 12 (theme BOUNDS): what once panicked, ran in
 //! quadratic time or held memory without bound. Through the library and the binary.
 
-use crate::common::{arbiter, arbiter_bytes, code, has, s, stderr, stdout, temp_dir};
+use crate::common::{arbiter, arbiter_bytes, code, has, s, stderr, stdout, temp_dir, SEVEN_ORDERS};
 
 // ---- item 9: panics ----
 
@@ -478,15 +478,7 @@ fn a_large_orders_file_as_json_takes_at_most_20_times_its_size_plus_50_mb() {
     // 1.5 MB of orders with --format json: the result was read back into a tree of maps
     // (and then indented into a second copy): 186 MB, where 20 × 1.5 + 50 = 80 MB.
     let dir = temp_dir("json-memory");
-    let lines = [
-        "France: A Par - Bur",
-        "England: F Lon - Nth",
-        "Germany: A Ber - Kie",
-        "Russia: F Sev - Bla",
-        "Italy: A Ven H",
-        "Austria: A Vie - Gal",
-        "Turkey: F Ank - Bla",
-    ];
+    let lines = SEVEN_ORDERS;
     let text: String = (0..75_000).map(|i| format!("{}\n", lines[i % 7])).collect();
     let file = dir.join("orders.txt");
     std::fs::write(&file, &text).unwrap();

@@ -4,7 +4,7 @@
 //! note, where it is not installed) and compares the peak resident set with that
 //! bound: not timing-based, and the same in parallel as alone.
 
-use crate::common::{arbiter, code, has, s, stdout, temp_dir};
+use crate::common::{arbiter, code, has, s, stdout, temp_dir, SEVEN_ORDERS};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -372,15 +372,7 @@ fn render_draws_an_order_written_many_times_once() {
     // bound is 63 MB. An order drawn exactly as one already drawn for its unit is not
     // drawn again, so the picture is the picture of the seven.
     let dir = temp_dir("mem-render");
-    let lines = [
-        "France: A Par - Bur",
-        "England: F Lon - Nth",
-        "Germany: A Ber - Kie",
-        "Russia: F Sev - Bla",
-        "Italy: A Ven H",
-        "Austria: A Vie - Gal",
-        "Turkey: F Ank - Bla",
-    ];
+    let lines = SEVEN_ORDERS;
     let seven: String = lines.iter().map(|l| format!("{l}\n")).collect();
     let many: String = (0..30_000).map(|i| format!("{}\n", lines[i % 7])).collect();
     let (few, lots) = (dir.join("seven.txt"), dir.join("many.txt"));

@@ -118,3 +118,15 @@ pub fn slip(dir: &std::path::Path, name: &str, text: &str) -> String {
     std::fs::write(&path, text).unwrap();
     s(&path).to_string()
 }
+
+/// One order of each power for the opening (classic map), each legal: repeated, they
+/// make large order files.
+pub const SEVEN_ORDERS: [&str; 7] = [
+    "France: A Par - Bur",
+    "England: F Lon - Nth",
+    "Germany: A Ber - Kie",
+    "Russia: F Sev - Bla",
+    "Italy: A Ven H",
+    "Austria: A Vie - Gal",
+    "Turkey: F Ank - Bla",
+];
