@@ -15,6 +15,7 @@
 #![allow(clippy::indexing_slicing)]
 
 use std::cell::Cell;
+use std::num::NonZeroU16;
 
 use super::convoy;
 use super::outcome::{Illegal, OrderResult, Outcome};
@@ -22,6 +23,26 @@ use super::{ConvoyIntent, Rules};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, Terrain, UnitKind};
 use crate::orders::{Diagnostic, Order, OrderKind, UnitRef};
 use crate::state::{Position, Unit};
+
+/// A unit of the phase as the judge's tables and lists name it: its index, held so
+/// that `Option<UnitId>` (no unit; the end of a list) takes two bytes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct UnitId(NonZeroU16);
+
+impl UnitId {
+    /// Unit `u`, an index into the phase's units (fewer than `u16::MAX`: `advance`
+    /// and `adjudicate` refuse a larger position).
+    #[inline]
+    pub(crate) fn new(u: usize) -> UnitId {
+        UnitId(NonZeroU16::MIN.saturating_add(u as u16))
+    }
+
+    /// The unit's index.
+    #[inline]
+    pub(crate) fn index(self) -> usize {
+        usize::from(self.0.get()) - 1
+    }
+}
 
 /// A unit's order as the resolver sees it: dense ids, legality already checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +75,7 @@ pub(crate) enum Eff {
 /// tables lent by [`with_checked`], and the results and diagnostics, owned.
 pub(crate) struct Checked<'t> {
     /// Per province: the unit in it.
-    pub unit_at: &'t [Option<u16>],
+    pub unit_at: &'t [Option<UnitId>],
     /// Per unit: its order.
     pub eff: &'t [Eff],
     /// Per unit: the input order its `eff` came from.
@@ -71,7 +92,7 @@ pub(crate) struct Checked<'t> {
 /// lends them to its caller for the length of a call and takes them back.
 #[derive(Default)]
 struct Tables {
-    unit_at: Vec<Option<u16>>,
+    unit_at: Vec<Option<UnitId>>,
     eff: Vec<Eff>,
     order_of: Vec<Option<usize>>,
     same_as: Vec<(usize, usize)>,
@@ -175,9 +196,9 @@ struct Unbound {
 /// The orders kept so far, one per unit (4.D.3), and the result of every order.
 struct Kept<'t> {
     /// Per unit: its first legal order (until a different one makes it hold).
-    eff: &'t mut Vec<Eff>,
+    eff: &'t mut [Eff],
     /// Per unit: the input order `eff` came from.
-    order_of: &'t mut Vec<Option<usize>>,
+    order_of: &'t mut [Option<usize>],
     /// (input order, the identical earlier order whose outcome it shares).
     same_as: &'t mut Vec<(usize, usize)>,
     /// The provinces of units given different legal orders, and of fleets whose first
@@ -201,8 +222,8 @@ impl<'t> Kept<'t> {
         order_of.resize(units, None);
         same_as.clear();
         Kept {
-            eff,
-            order_of,
+            eff: eff.as_mut_slice(),
+            order_of: order_of.as_mut_slice(),
             same_as,
             conflict: ProvSet::EMPTY,
             convoying: ProvSet::EMPTY,
@@ -283,7 +304,7 @@ impl<'t> Kept<'t> {
 fn convoy_intent(
     map: &Map,
     units: &[Unit],
-    unit_at: &[Option<u16>],
+    unit_at: &[Option<UnitId>],
     convoying: &ProvSet,
     eff: &mut [Eff],
     rules: Rules,
@@ -296,7 +317,7 @@ fn convoy_intent(
     for f in convoying
         .iter()
         .filter_map(|p| unit_at[p.0 as usize])
-        .map(usize::from)
+        .map(UnitId::index)
     {
         let Eff::Convoy { army, to: dest } = eff[f] else {
             continue;
@@ -372,7 +393,7 @@ fn convoy_intent(
         own_convoy
             .iter()
             .filter_map(|p| unit_at[p.0 as usize])
-            .for_each(|a| decide(usize::from(a)));
+            .for_each(|a| decide(a.index()));
     }
 }
 
@@ -380,7 +401,7 @@ fn convoy_intent(
 struct Board<'a> {
     map: &'a Map,
     /// Per province: the unit in it.
-    unit_at: &'a [Option<u16>],
+    unit_at: &'a [Option<UnitId>],
     units: &'a [Unit],
     /// The provinces of the fleets at sea: where a convoy route may run.
     fleets_at_sea: ProvSet,
@@ -393,14 +414,14 @@ impl<'a> Board<'a> {
         map: &'a Map,
         units: &'a [Unit],
         rules: Rules,
-        unit_at: &'a mut Vec<Option<u16>>,
+        unit_at: &'a mut Vec<Option<UnitId>>,
     ) -> Board<'a> {
         unit_at.clear();
         unit_at.resize(map.province_count(), None);
         let mut fleets = ProvSet::EMPTY;
         for (i, u) in units.iter().enumerate() {
             let p = map.prov_of(u.loc);
-            unit_at[p.0 as usize] = Some(i as u16);
+            unit_at[p.0 as usize] = Some(UnitId::new(i));
             if u.kind == UnitKind::Fleet {
                 fleets.insert(p);
             }
@@ -418,7 +439,7 @@ impl<'a> Board<'a> {
 impl Board<'_> {
     /// The unit in province `p`.
     fn unit_in(&self, p: Prov) -> Option<usize> {
-        self.unit_at[p.0 as usize].map(usize::from)
+        self.unit_at[p.0 as usize].map(UnitId::index)
     }
 
     /// Bind order `o` to its unit and the unit's province: a movement-phase order for
@@ -631,6 +652,7 @@ impl Board<'_> {
 
 /// The exact destination of a move from `from` (in province `here`) and whether it
 /// goes by convoy, or why it is illegal.
+#[inline]
 pub(crate) fn move_target(
     map: &Map,
     fleets_at_sea: &ProvSet,

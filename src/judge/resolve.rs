@@ -32,34 +32,13 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::convoy;
-use super::legality::{Checked, Eff};
+use super::legality::{Checked, Eff, UnitId};
 use super::outcome::{Failure, Opposition, Outcome, Strength, Void};
 use super::{MovementResult, ParadoxRule, Rules, Strengths};
 use crate::map::{Loc, Map, Power, Prov, ProvSet, UnitKind};
 use crate::state::Dislodged;
 use crate::state::{Position, Unit};
 use std::cell::Cell;
-use std::num::NonZeroU16;
-
-/// A unit of the phase as the resolver's tables and lists name it: its index, held so
-/// that `Option<UnitId>` (no unit; the end of a list) takes two bytes, as the index does.
-#[derive(Clone, Copy, PartialEq, Eq)]
-struct UnitId(NonZeroU16);
-
-impl UnitId {
-    /// Unit `u`, an index into the phase's units (fewer than `u16::MAX`, as the
-    /// legality filter's `u16` unit ids already are).
-    #[inline]
-    fn new(u: usize) -> UnitId {
-        UnitId(NonZeroU16::MIN.saturating_add(u as u16))
-    }
-
-    /// The unit's index.
-    #[inline]
-    fn index(self) -> usize {
-        usize::from(self.0.get()) - 1
-    }
-}
 
 /// How a move goes (DATC 4.A.3, as the edition decides it).
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -267,7 +246,7 @@ struct Resolver<'a> {
     rules: Rules,
     units: &'a [Unit],
     eff: &'a [Eff],
-    unit_at: &'a [Option<u16>],
+    unit_at: &'a [Option<UnitId>],
     /// Per unit: its order, its decision and its lists.
     node: Vec<Node>,
     /// Per province: the first unit moving there, the rest linked through
@@ -294,7 +273,7 @@ impl<'a> Resolver<'a> {
         rules: Rules,
         units: &'a [Unit],
         eff: &'a [Eff],
-        unit_at: &'a [Option<u16>],
+        unit_at: &'a [Option<UnitId>],
     ) -> Resolver<'a> {
         let Tables {
             mut node,
@@ -366,7 +345,7 @@ impl Resolver<'_> {
 /// support must match the supported unit's order, the coast it named included
 /// (6.B.9); a convoy must match the army's move.
 #[inline]
-fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<u16>], unit: &Unit, e: Eff) -> Ordered {
+fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<UnitId>], unit: &Unit, e: Eff) -> Ordered {
     let mut order = Ordered {
         prov: map.prov_of(unit.loc),
         dest: None,
@@ -402,7 +381,7 @@ fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<u16>], unit: &Unit, e: Eff)
                 (true, true) => Way::ConvoyElseLand,
             };
             order.dest = Some(Dest { prov, way });
-            order.opp = unit_at[prov.0 as usize].map(|o| UnitId::new(usize::from(o)));
+            order.opp = unit_at[prov.0 as usize];
         }
         Eff::Hold => {}
     }
@@ -457,7 +436,7 @@ impl Resolver<'_> {
     /// The unit in province `p`.
     #[inline]
     fn unit_in(&self, p: Prov) -> Option<usize> {
-        self.unit_at[p.0 as usize].map(usize::from)
+        self.unit_at[p.0 as usize].map(UnitId::index)
     }
 
     /// Once resolved: did unit `m` move?
