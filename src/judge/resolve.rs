@@ -132,34 +132,23 @@ struct Node {
 }
 
 impl Node {
-    /// A unit's node before its order is read: a hold, its decision not made yet, in
-    /// no list.
-    const UNSET: Node = Node {
-        order: Ordered {
-            prov: Prov(0),
-            dest: None,
-            opp: None,
-            matched: false,
-            convoying: false,
-        },
-        decision: Decision {
-            state: State::Unresolved,
-            res: false,
-            paradox: false,
-            depth: 0,
-            open_in_cycle: None,
-            route: None,
-            prevent: None,
-            dislodged_by: None,
-        },
-        links: Links {
-            next_mover: None,
-            first_sup: None,
-            next_sup: None,
-            first_conv: None,
-            next_conv: None,
-        },
-    };
+    /// A unit's node once its order is read: its decision not made yet, in no list.
+    fn new(order: Ordered) -> Node {
+        Node {
+            order,
+            decision: Decision {
+                state: State::Unresolved,
+                res: false,
+                paradox: false,
+                depth: 0,
+                open_in_cycle: None,
+                route: None,
+                prevent: None,
+                dislodged_by: None,
+            },
+            links: Links::default(),
+        }
+    }
 }
 
 /// Which of a unit's lists a link field belongs to (see [`Links`]): the list of
@@ -280,18 +269,20 @@ impl<'a> Resolver<'a> {
             mut mover_head,
             mut cycle,
         } = TABLES.take();
+        // Each unit's order, then each unit in the lists it belongs to.
         node.clear();
-        node.resize(units.len(), Node::UNSET);
+        node.extend(
+            units
+                .iter()
+                .zip(eff)
+                .map(|(unit, &e)| Node::new(ordered(map, eff, unit_at, unit, e))),
+        );
         mover_head.clear();
         mover_head.resize(map.province_count(), None);
-        cycle.clear();
-        // One pass: a unit's order, then its place in the lists. A list holds only
-        // units already passed, whose orders are there to be read; its head may be
-        // kept in the node of a unit still to come, whose links are empty till then.
-        for (s, (unit, &e)) in units.iter().zip(eff).enumerate() {
-            node[s].order = ordered(map, eff, unit_at, unit, e);
+        for s in 0..units.len() {
             link(&mut node, &mut mover_head, eff, s);
         }
+        cycle.clear();
         Resolver {
             map,
             rules,
@@ -390,7 +381,7 @@ fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<UnitId>], unit: &Unit, e: E
 
 /// Put unit `s` in the lists it belongs to: a matching support in its supported
 /// unit's list, a matching convoy in its army's list, a move in the list of the
-/// province it enters. The orders of units `0..=s` are set.
+/// province it enters.
 fn link(node: &mut [Node], mover_head: &mut [Option<UnitId>], eff: &[Eff], s: usize) {
     let id = UnitId::new(s);
     let order = node[s].order;
