@@ -35,7 +35,7 @@
 pub mod drawing;
 mod lenient;
 
-use crate::orders::ORDER_WORDS;
+use crate::orders::{Window, ORDER_WORDS};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde::Serialize;
@@ -393,9 +393,7 @@ pub fn render_omitting<'a>(
 /// [`MAX_KEPT_PER_CODE`] of each code).
 pub const MAX_SHOWN_FINDINGS: usize = 100;
 
-/// About how many characters of a source line a finding shows: a longer line is cut
-/// around the value, with `…` where cut.
-pub const SHOWN_COLUMNS: usize = 100;
+pub use crate::orders::SHOWN_COLUMNS;
 
 /// [`render`], where `words` tells the files whose values are words separated by white
 /// space (a DPjudge map file): the caret spans the word.
@@ -456,27 +454,12 @@ pub fn render_in<'a>(
                 c += 1;
             }
             cursor = Some((f.file.as_str(), f.line, c, start));
-            // The part of the line shown: all of it, or about SHOWN_COLUMNS characters
-            // from a little before the value.
-            let before = text.get(..start).unwrap_or_default();
-            let from = if text.chars().nth(SHOWN_COLUMNS).is_some() {
-                before
-                    .char_indices()
-                    .rev()
-                    .nth(SHOWN_COLUMNS / 3 - 1)
-                    .map_or(0, |(i, _)| i)
-            } else {
-                0
-            };
-            let shown = text.get(from..).unwrap_or_default();
-            let to = shown
-                .char_indices()
-                .nth(SHOWN_COLUMNS)
-                .map_or(text.len(), |(i, _)| from + i);
-            let (lead, tail) = (
-                if from > 0 { "…" } else { "" },
-                if to < text.len() { "…" } else { "" },
-            );
+            let Window {
+                from,
+                to,
+                lead,
+                tail,
+            } = Window::about(text, start);
             let rest = text.get(start..to.max(start)).unwrap_or_default();
             // A YAML value may hold spaces (`North Coast`); in a file of words (a
             // DPjudge map an import points at) a word ends at one.

@@ -146,7 +146,47 @@ pub fn invisible_name(c: char) -> String {
 pub const MAX_DIAGNOSTICS: usize = 100;
 
 /// A line longer than this many characters is shown cut around the span, with `…`.
-const SHOWN_COLUMNS: usize = 100;
+pub const SHOWN_COLUMNS: usize = 100;
+
+/// The part of a source line shown under a message about its byte `start`: all of
+/// it, or about [`SHOWN_COLUMNS`] characters from a little before `start`, with `…`
+/// where cut. Used by the order parser's messages and by `map check`'s findings.
+pub struct Window {
+    /// The byte range of the line shown.
+    pub from: usize,
+    pub to: usize,
+    /// `…` where the line is cut before and after, else empty.
+    pub lead: &'static str,
+    pub tail: &'static str,
+}
+
+impl Window {
+    /// The window of `text` about byte `start` (a char boundary).
+    pub fn about(text: &str, start: usize) -> Window {
+        let before = text.get(..start).unwrap_or_default();
+        let from = if text.chars().nth(SHOWN_COLUMNS).is_some() {
+            before
+                .char_indices()
+                .rev()
+                .nth(SHOWN_COLUMNS / 3 - 1)
+                .map_or(0, |(i, _)| i)
+        } else {
+            0
+        };
+        let to = text
+            .get(from..)
+            .unwrap_or_default()
+            .char_indices()
+            .nth(SHOWN_COLUMNS)
+            .map_or(text.len(), |(i, _)| from + i);
+        Window {
+            from,
+            to,
+            lead: if from > 0 { "…" } else { "" },
+            tail: if to < text.len() { "…" } else { "" },
+        }
+    }
+}
 
 /// The first index of `x` or `y` (neither 0) in `b`, as `position` would find it, eight
 /// bytes at a time: order lines and their segments are short, and a vector search
@@ -272,25 +312,12 @@ fn write_one(
     let start = boundary(text, d.span.start as usize);
     let end = boundary(text, (d.span.end as usize).max(start));
     let col = text[..start].chars().count() + 1;
-    // The part of the line shown: all of it, or about SHOWN_COLUMNS characters from a
-    // little before the span, marked with `…` where cut.
-    let from = if text.chars().nth(SHOWN_COLUMNS).is_some() {
-        text[..start]
-            .char_indices()
-            .rev()
-            .nth(SHOWN_COLUMNS / 3 - 1)
-            .map_or(0, |(i, _)| i)
-    } else {
-        0
-    };
-    let to = text[from..]
-        .char_indices()
-        .nth(SHOWN_COLUMNS)
-        .map_or(text.len(), |(i, _)| from + i);
-    let (lead, tail) = (
-        if from > 0 { "…" } else { "" },
-        if to < text.len() { "…" } else { "" },
-    );
+    let Window {
+        from,
+        to,
+        lead,
+        tail,
+    } = Window::about(text, start);
     let caret_at = text[from..start].chars().count() + usize::from(from > 0);
     let width = text[start..end.min(to).max(start)].chars().count().max(1);
     let num = d.span.line.to_string();
