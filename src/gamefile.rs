@@ -1048,6 +1048,42 @@ fn show_year(y: Option<i32>) -> String {
     }
 }
 
+/// How many orders a phase reads at most: ten for each unit on the board or dislodged,
+/// and 100 more (builds, waives, mistakes). No phase needs more; a game records every
+/// order's result, so a slip of tens of thousands of orders would make a game file many
+/// times its size (and the memory to write it).
+pub fn max_orders(position: &Position) -> usize {
+    10 * (position.units.len() + position.dislodged.len()) + 100
+}
+
+impl ReadOrders {
+    /// Keep the first `max` orders: the rest are not read, with an error at the first of
+    /// them (in its file) that says so, so that judging waits for `--accept` (which
+    /// judges the orders kept) or for the files to be fixed.
+    pub fn keep_at_most(&mut self, max: usize) {
+        let total = self.orders.len();
+        let (Some(first), Some(&f)) = (self.orders.get(max), self.file_of.get(max)) else {
+            return;
+        };
+        let mut span = first.span;
+        span.line -= self.offsets.get(f).copied().unwrap_or(0);
+        let d = Diagnostic::error(
+            span,
+            format!(
+                "{total} orders for this phase: at most {max} are read (ten a unit, and 100 \
+                 more); this one and the {} after it are not",
+                total - max - 1
+            ),
+            Some("one order a unit: check the order files".into()),
+        );
+        if let Some(ds) = self.diagnostics.get_mut(f) {
+            ds.push(d);
+        }
+        self.orders.truncate(max);
+        self.file_of.truncate(max);
+    }
+}
+
 /// Read several order files as one set of orders for `phase`. Each file is a slip,
 /// parsed on its own (a header in one file does not carry into the next; without a
 /// header, a file named after a power is that power's: `orders::parse_slip`), and
@@ -1112,6 +1148,7 @@ fn judge_from(
     options: ParseOptions,
 ) -> Result<Judgement, ForeignIds> {
     let mut read = read_orders(map, files, options, position.phase);
+    read.keep_at_most(max_orders(position));
     let (mut result, next) = advance(map, rules, position, &read.orders, last_year)?;
     let mut bound = std::mem::take(result.diagnostics_mut());
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,

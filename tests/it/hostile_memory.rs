@@ -391,3 +391,30 @@ fn render_draws_an_order_written_many_times_once() {
     code(&o, 0);
     assert!(std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap());
 }
+
+#[test]
+fn judge_reads_at_most_ten_orders_a_unit_and_100_more() {
+    // A game records every order's result: a 1.2 MB slip of 60,000 orders made a 12.8 MB
+    // game file and took 253 MB. A phase reads at most 10 orders a unit and 100 more (320
+    // for the opening's 22 units); the first order past them is an error that says so.
+    let dir = temp_dir("mem-judge-cap");
+    let game = crate::common::new_game(&dir);
+    let text: String = (0..1_000)
+        .map(|i| format!("{}\n", SEVEN_ORDERS[i % 7]))
+        .collect();
+    let orders = crate::common::slip(&dir, "orders.txt", &text);
+    let before = std::fs::read(&game).unwrap();
+    let o = arbiter(&["judge", &game, &orders]);
+    code(&o, 1);
+    let err = crate::common::stderr(&o);
+    has(
+        &err,
+        "1000 orders for this phase: at most 320 are read (ten a unit, and 100 more); this one and the 679 after it are not",
+    );
+    has(&err, "orders.txt:321:1");
+    assert_eq!(std::fs::read(&game).unwrap(), before, "nothing judged");
+    // With --accept the 320 orders kept are judged and recorded, the rest are not.
+    code(&arbiter(&["judge", &game, &orders, "--accept"]), 0);
+    let saved = std::fs::read_to_string(&game).unwrap();
+    assert_eq!(saved.matches("\n    outcome: ").count(), 320);
+}
