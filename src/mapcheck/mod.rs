@@ -229,8 +229,7 @@ pub fn check_and_load(
     file: &str,
     reference: Option<&Reference>,
 ) -> (Vec<Finding>, Option<Map>) {
-    let c = check_all(src, file, reference, None);
-    (c.findings, c.map)
+    check_and_load_with(src, file, reference, None)
 }
 
 /// [`check_and_load`], with the map's drawing ([`check_with_drawing`]).
