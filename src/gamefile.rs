@@ -18,7 +18,7 @@ use crate::game::{advance, PhaseResult};
 use crate::judge::nationality_warnings;
 use crate::judge::{owed, Illegal, OrderResult, Outcome, Owed, Rules};
 use crate::map::{Map, Power, Season, UnitKind};
-use crate::orders::{parse_slip, Diagnostic, Order, OrderKind, ParseOptions};
+use crate::orders::{parse_slip_at_most, Diagnostic, Order, OrderKind, ParseOptions, Unkept};
 use crate::report::json::{orders as json_orders, owners_by_power, units_by_power};
 use crate::report::text;
 use crate::state::ForeignIds;
@@ -1056,45 +1056,23 @@ pub fn max_orders(position: &Position) -> usize {
     10 * (position.units.len() + position.dislodged.len()) + 100
 }
 
-impl ReadOrders {
-    /// Keep the first `max` orders: the rest are not read, with an error at the first of
-    /// them (in its file) that says so, so that judging waits for `--accept` (which
-    /// judges the orders kept) or for the files to be fixed.
-    pub fn keep_at_most(&mut self, max: usize) {
-        let total = self.orders.len();
-        let (Some(first), Some(&f)) = (self.orders.get(max), self.file_of.get(max)) else {
-            return;
-        };
-        let mut span = first.span;
-        span.line -= self.offsets.get(f).copied().unwrap_or(0);
-        let d = Diagnostic::error(
-            span,
-            format!(
-                "{total} orders for this phase: at most {max} are read (ten a unit, and 100 \
-                 more); this one and the {} after it are not",
-                total - max - 1
-            ),
-            Some("one order a unit: check the order files".into()),
-        );
-        if let Some(ds) = self.diagnostics.get_mut(f) {
-            ds.push(d);
-        }
-        self.orders.truncate(max);
-        self.file_of.truncate(max);
-    }
-}
-
 /// Read several order files as one set of orders for `phase`. Each file is a slip,
 /// parsed on its own (a header in one file does not carry into the next; without a
 /// header, a file named after a power is that power's: `orders::parse_slip`), and
 /// every heading naming another phase is an error (`state::slip_phase_diagnostics`);
 /// the orders' spans are moved past the lines of the files before, so diagnostics
 /// found later can be traced back.
+///
+/// At most `max` orders are kept ([`max_orders`]): every file is still read whole, so
+/// its mistakes are told, but the orders past `max` are only counted, and the first of
+/// them gets an error (in its file) that says so, so that judging waits for `--accept`
+/// (which judges the orders kept) or for the files to be fixed.
 pub fn read_orders(
     map: &Map,
     files: &[OrderFile],
     options: ParseOptions,
     phase: Phase,
+    max: usize,
 ) -> ReadOrders {
     let mut out = ReadOrders {
         orders: Vec::new(),
@@ -1103,22 +1081,45 @@ pub fn read_orders(
         offsets: Vec::new(),
     };
     let mut offset = 0u32;
+    let mut unkept: Option<(usize, Unkept)> = None;
     for (i, f) in files.iter().enumerate() {
-        let mut parsed = parse_slip(map, &f.file, &f.text, options);
+        let room = max.saturating_sub(out.orders.len());
+        let mut parsed = parse_slip_at_most(map, &f.file, &f.text, options, room);
         parsed
             .diagnostics
             .extend(slip_phase_diagnostics(&parsed.labels, phase));
         parsed
             .diagnostics
             .extend(slip_file_phase_diagnostic(&f.file, &parsed.labels, phase));
-        for mut o in parsed.orders {
-            o.span.line += offset;
-            out.orders.push(o);
-            out.file_of.push(i);
+        if let Some(u) = parsed.unkept {
+            match &mut unkept {
+                Some((_, first)) => first.count += u.count,
+                None => unkept = Some((i, u)),
+            }
         }
+        out.file_of.extend(std::iter::repeat_n(i, parsed.orders.len()));
+        out.orders.extend(parsed.orders.into_iter().map(|mut o| {
+            o.span.line += offset;
+            o
+        }));
         out.diagnostics.push(parsed.diagnostics);
         out.offsets.push(offset);
         offset += crate::orders::source_lines(&f.text).count() as u32 + 1;
+    }
+    if let Some((f, u)) = unkept {
+        let total = max + u.count;
+        let d = Diagnostic::error(
+            u.first,
+            format!(
+                "{total} orders for this phase: at most {max} are read (ten a unit, and 100 \
+                 more); this one and the {} after it are not",
+                u.count - 1
+            ),
+            Some("one order a unit: check the order files".into()),
+        );
+        if let Some(ds) = out.diagnostics.get_mut(f) {
+            ds.push(d);
+        }
     }
     out
 }
@@ -1147,8 +1148,7 @@ fn judge_from(
     last_year: Option<i32>,
     options: ParseOptions,
 ) -> Result<Judgement, ForeignIds> {
-    let mut read = read_orders(map, files, options, position.phase);
-    read.keep_at_most(max_orders(position));
+    let mut read = read_orders(map, files, options, position.phase, max_orders(position));
     let (mut result, next) = advance(map, rules, position, &read.orders, last_year)?;
     let mut bound = std::mem::take(result.diagnostics_mut());
     // DATC 4.C.5, 4.C.6: a stated nationality that does not match the board is ignored,

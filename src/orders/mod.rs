@@ -25,10 +25,10 @@ pub use diagnostic::{
     render_diagnostics, source_lines, write_diagnostics, Diagnostic, Severity, Span, Window,
     MAX_DIAGNOSTICS, SHOWN_COLUMNS,
 };
-pub use slip::{parse_slip, power_of_file_name};
+pub use slip::{parse_slip, parse_slip_at_most, power_of_file_name};
 pub use text::{
     parse_order, parse_order_with, parse_orders, parse_orders_with, parse_place, Label,
-    ParseOptions, Parsed,
+    ParseOptions, Parsed, Unkept,
 };
 
 use crate::map::{Loc, Map, Power, Prov, UnitKind};

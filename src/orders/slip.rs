@@ -33,8 +33,20 @@ pub fn power_of_file_name(map: &Map, file: &str) -> Option<Power> {
 /// `text` its orders. Orders that have no power from a header, a prefix or the file
 /// name get one error, at the first of them.
 pub fn parse_slip(map: &Map, file: &str, text: &str, options: ParseOptions) -> Parsed {
+    parse_slip_at_most(map, file, text, options, usize::MAX)
+}
+
+/// [`parse_slip`], keeping at most `room` orders: every order is still read, and its
+/// mistakes told, but those past the room are only counted ([`Parsed::unkept`]).
+pub fn parse_slip_at_most(
+    map: &Map,
+    file: &str,
+    text: &str,
+    options: ParseOptions,
+    room: usize,
+) -> Parsed {
     let power = power_of_file_name(map, file);
-    let mut parsed = parse_text(map, text, options, power);
+    let mut parsed = parse_text(map, text, options, power, room);
     let mut none = parsed.orders.iter().filter(|o| o.power.is_none());
     if let Some(first) = none.next() {
         let more = none.count();

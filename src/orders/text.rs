@@ -28,6 +28,21 @@ pub struct Parsed {
     /// `Germany, S1905M`: those with a digit), in the order written. They are not
     /// orders; `state::slip_phase_diagnostics` reads the phase they name.
     pub labels: Vec<Label>,
+    /// Orders read but not kept, past the room a caller gave ([`parse_slip_at_most`]):
+    /// how many, and where the first was.
+    ///
+    /// [`parse_slip_at_most`]: super::parse_slip_at_most
+    pub unkept: Option<Unkept>,
+}
+
+/// Orders past a parse's room: read (so that every mistake in them is still told) but
+/// not kept, so a hostile slip of many thousands of orders costs no memory for them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Unkept {
+    /// The first order not kept.
+    pub first: Span,
+    /// How many were not kept.
+    pub count: usize,
 }
 
 /// A section label or header as written, and where.
@@ -38,6 +53,19 @@ pub struct Label {
 }
 
 impl Parsed {
+    /// Keep an order while there is room; past it, count it.
+    fn keep(&mut self, order: Order, room: usize) {
+        if self.orders.len() < room {
+            self.orders.push(order);
+        } else {
+            let unkept = self.unkept.get_or_insert(Unkept {
+                first: order.span,
+                count: 0,
+            });
+            unkept.count += 1;
+        }
+    }
+
     /// Keep a label that may name a phase (it holds a digit).
     fn label(&mut self, ctx: &Ctx, text: &str) {
         let text = text.trim();
@@ -68,7 +96,7 @@ pub fn parse_orders(map: &Map, text: &str) -> Parsed {
 
 /// Parse a whole text of orders with the given options.
 pub fn parse_orders_with(map: &Map, text: &str, options: ParseOptions) -> Parsed {
-    parse_text(map, text, options, None)
+    parse_text(map, text, options, None, usize::MAX)
 }
 
 /// Parse a text of orders whose power before any header is `power` (a slip's power
@@ -78,13 +106,15 @@ pub(super) fn parse_text(
     text: &str,
     options: ParseOptions,
     power: Option<Power>,
+    room: usize,
 ) -> Parsed {
     let names = map.names();
     let mut out = Parsed::default();
     // About one order a line, and a line of orders is seldom shorter than 16 bytes:
     // reserved at once, the list is seldom copied as it grows (bounded, so a long text
     // reserves little more than its orders take).
-    out.orders.reserve((text.len() / 16 + 1).min(1 << 14));
+    out.orders
+        .reserve((text.len() / 16 + 1).min(1 << 14).min(room));
     let mut header: Option<Power> = power;
     let lists = OnceCell::new();
     let lists = || *lists.get_or_init(|| list_style(names, text));
@@ -131,7 +161,7 @@ pub(super) fn parse_text(
                 }
                 Seg::Order(o, prefix) => {
                     line_power = prefix.or(line_power);
-                    out.orders.push(o);
+                    out.keep(o, room);
                 }
                 Seg::Error(d, prefix) => {
                     line_power = prefix.or(line_power);

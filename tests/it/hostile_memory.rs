@@ -418,3 +418,55 @@ fn judge_reads_at_most_ten_orders_a_unit_and_100_more() {
     let saved = std::fs::read_to_string(&game).unwrap();
     assert_eq!(saved.matches("\n    outcome: ").count(), 320);
 }
+
+#[test]
+fn judge_of_a_large_slip_keeps_only_the_orders_it_reads() {
+    // A 1.2 MB slip of 60,000 orders took 77 MB (over its bound of 72 MB) when every
+    // order was parsed into memory before the cap cut them: the orders past the cap are
+    // now read (their mistakes told) but not kept.
+    let dir = temp_dir("mem-judge-large");
+    let game = crate::common::new_game(&dir);
+    let text: String = (0..60_000)
+        .map(|i| format!("{}\n", SEVEN_ORDERS[i % 7]))
+        .collect();
+    let orders = crate::common::slip(&dir, "orders.txt", &text);
+    let input = Path::new(&orders);
+    let Some(o) = within_bound("judge", &["judge", &game, &orders], input, false) else {
+        return;
+    };
+    code(&o, 1);
+    has(
+        &crate::common::stderr(&o),
+        "60000 orders for this phase: at most 320 are read (ten a unit, and 100 more); this one and the 59679 after it are not",
+    );
+    let o = within_bound(
+        "judge --accept",
+        &["judge", &game, &orders, "--accept"],
+        input,
+        false,
+    );
+    code(&o.unwrap(), 0);
+}
+
+#[test]
+fn the_cap_on_orders_counts_over_every_file_and_errs_in_the_file_of_the_first_unread() {
+    // 300 orders in one file and 30 in the next: the first 20 of the second are read,
+    // the 21st is the first past the opening's 320, in the second file's own lines.
+    let dir = temp_dir("mem-judge-files");
+    let game = crate::common::new_game(&dir);
+    let seven = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("{}\n", SEVEN_ORDERS[i % 7]))
+            .collect()
+    };
+    let a = crate::common::slip(&dir, "a.txt", &seven(300));
+    let b = crate::common::slip(&dir, "b.txt", &format!("# second slip\n{}", seven(30)));
+    let o = arbiter(&["judge", &game, &a, &b]);
+    code(&o, 1);
+    let err = crate::common::stderr(&o);
+    has(
+        &err,
+        "330 orders for this phase: at most 320 are read (ten a unit, and 100 more); this one and the 9 after it are not",
+    );
+    has(&err, "b.txt:22:9");
+}
