@@ -1248,6 +1248,13 @@ impl Game {
             ));
         }
         let by_unit = st.position.phase.kind != PhaseKind::Adjustment;
+        // A phase holds at most as many orders as `arbiter judge` reads for it (ten a
+        // unit and 100 more: builds and waives accumulate), so that the game saves and
+        // reads back as it was played. Only a call that may pass the limit keeps a copy
+        // to restore.
+        let max = gamefile::max_orders(&st.position);
+        let held = |orders: &[Vec<Order>]| orders.iter().map(Vec::len).sum::<usize>();
+        let backup = (held(&st.orders) + read.len() > max).then(|| st.orders.clone());
         let Some(slot) = st.orders.get_mut(pw.0 as usize) else {
             return Ok(warnings);
         };
@@ -1261,6 +1268,27 @@ impl Game {
                 }
             }
             slot.push(o);
+        }
+        if let Some(backup) = backup {
+            let total = held(&st.orders);
+            if total > max {
+                st.orders = backup;
+                let first = texts.last().map(|t| t.to_string()).unwrap_or_default();
+                return Err(order_error(
+                    py,
+                    &crate::names::power_name(&map, pw),
+                    vec![(
+                        first,
+                        format!(
+                            "{total} orders for this phase: at most {max} are read (ten a \
+                             unit, and 100 more)"
+                        ),
+                        Some("one order a unit: give fewer orders, or replace them".into()),
+                        0,
+                        0,
+                    )],
+                ));
+            }
         }
         Ok(warnings)
     }

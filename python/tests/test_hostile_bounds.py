@@ -24,3 +24,34 @@ def test_a_huge_job_count_is_capped_not_a_crash():
 def test_a_job_count_past_any_integer_is_an_error():
     with pytest.raises((OverflowError, ValueError, TypeError)):
         arbiter.batch([LINE], jobs=10**40)
+
+
+def _winter_with_builds():
+    """A game at Winter 1901 where France owes two builds (France takes Portugal and
+    Spain), as in test_game."""
+    g = arbiter.Game()
+    g.set_orders("FRANCE", ["A PAR - BUR", "A MAR S A PAR - BUR", "F BRE - MAO"])
+    g.process()
+    g.set_orders("FRANCE", ["F MAO - POR", "A MAR - SPA", "A BUR H"])
+    g.process()
+    assert g.get_current_phase() == "W1901A"
+    return g
+
+
+def test_orders_past_what_judge_reads_are_refused_and_the_game_still_saves(tmp_path):
+    # Builds and waives accumulate in an adjustment phase: thousands of them made a
+    # phase `arbiter judge` reads only in part (ten orders a unit and 100 more: 320
+    # for the 22 units), so the saved game did not read back as played.
+    g = _winter_with_builds()
+    g.set_orders("FRANCE", ["WAIVE"] * 300)
+    with pytest.raises(arbiter.OrderError) as e:
+        g.set_orders("FRANCE", ["WAIVE"] * 21, replace=False)
+    assert "321 orders for this phase: at most 320 are read" in str(e.value)
+    # Nothing of the refused call was set; the orders held before are kept.
+    assert len(g.get_orders("FRANCE")) == 300
+    g.set_orders("FRANCE", ["WAIVE"] * 20, replace=False)
+    assert len(g.get_orders("FRANCE")) == 320
+    g.process()
+    path = tmp_path / "g.yaml"
+    g.save(str(path))
+    assert arbiter.Game.load(str(path)).get_current_phase() == g.get_current_phase()
