@@ -69,6 +69,16 @@ struct Ordered {
     matched: bool,
     /// A fleet whose convoy order matches an army's move.
     convoying: bool,
+    /// The list its order puts it in, besides the units moving where it moves.
+    joins: Option<Joins>,
+}
+
+/// The list a support or a convoy joins: a matching support is one of its supported
+/// unit's supporters; a matching convoy of a move by convoy, one of its army's fleets.
+#[derive(Clone, Copy)]
+enum Joins {
+    SupportersOf(UnitId),
+    ConvoyersOf(UnitId),
 }
 
 /// A depth on the resolve stack. Each decision is on the stack at most once, so a
@@ -280,7 +290,7 @@ impl<'a> Resolver<'a> {
         mover_head.clear();
         mover_head.resize(map.province_count(), None);
         for s in 0..units.len() {
-            link(&mut node, &mut mover_head, eff, s);
+            link(&mut node, &mut mover_head, s);
         }
         cycle.clear();
         Resolver {
@@ -343,22 +353,30 @@ fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<UnitId>], unit: &Unit, e: E
         opp: None,
         matched: false,
         convoying: false,
+        joins: None,
     };
     match e {
         Eff::SupHold { target } => {
             order.matched = !matches!(eff[target as usize], Eff::Move { .. });
+            order.joins = order
+                .matched
+                .then(|| Joins::SupportersOf(UnitId::new(target as usize)));
         }
         Eff::SupMove { target, to, coast } => {
             order.matched = matches!(
                 eff[target as usize],
                 Eff::Move { to: mt, .. } if map.prov_of(mt) == to && coast.is_none_or(|c| c == mt)
             );
+            order.joins = order
+                .matched
+                .then(|| Joins::SupportersOf(UnitId::new(target as usize)));
         }
         Eff::Convoy { army, to } => {
-            order.convoying = matches!(
-                eff[army as usize],
-                Eff::Move { to: mt, .. } if map.prov_of(mt) == to
-            );
+            if let Eff::Move { to: mt, convoy, .. } = eff[army as usize] {
+                order.convoying = map.prov_of(mt) == to;
+                order.joins = (order.convoying && convoy)
+                    .then(|| Joins::ConvoyersOf(UnitId::new(army as usize)));
+            }
         }
         Eff::Move {
             to,
@@ -379,26 +397,23 @@ fn ordered(map: &Map, eff: &[Eff], unit_at: &[Option<UnitId>], unit: &Unit, e: E
     order
 }
 
-/// Put unit `s` in the lists it belongs to: a matching support in its supported
-/// unit's list, a matching convoy in its army's list, a move in the list of the
-/// province it enters.
-fn link(node: &mut [Node], mover_head: &mut [Option<UnitId>], eff: &[Eff], s: usize) {
+/// Put unit `s` in the lists its order puts it in ([`Ordered::joins`]), and a move in
+/// the list of the province it enters.
+fn link(node: &mut [Node], mover_head: &mut [Option<UnitId>], s: usize) {
     let id = UnitId::new(s);
     let order = node[s].order;
-    match eff[s] {
-        Eff::SupHold { target } | Eff::SupMove { target, .. } if order.matched => {
-            let t = target as usize;
+    match order.joins {
+        Some(Joins::SupportersOf(t)) => {
+            let t = t.index();
             let head = node[t].links.first_sup;
             node[t].links.first_sup = Some(insert(node, head, id, Link::Supporter));
         }
-        Eff::Convoy { army, .. }
-            if order.convoying && matches!(eff[army as usize], Eff::Move { convoy: true, .. }) =>
-        {
-            let a = army as usize;
+        Some(Joins::ConvoyersOf(a)) => {
+            let a = a.index();
             let head = node[a].links.first_conv;
             node[a].links.first_conv = Some(insert(node, head, id, Link::Convoyer));
         }
-        _ => {}
+        None => {}
     }
     if let Some(d) = order.dest {
         let p = d.prov.0 as usize;
