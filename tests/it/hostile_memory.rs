@@ -119,6 +119,87 @@ fn map_check_holds_the_first_findings_of_each_code_and_counts_the_rest() {
     assert_ne!(o.status.code(), Some(0));
 }
 
+/// A valid map whose `n` provinces are each next to every other: land provinces listing
+/// each other under `army` (`fleet == false`), or seas listing each other under
+/// `fleet`, with one coast province (the one power's home, where its fleet stands)
+/// next to the first sea. `n * (n - 1)` items, each edge listed at both ends.
+fn map_of_every_edge(n: usize, fleet: bool) -> String {
+    let (p, unit, kind) = if fleet {
+        ("s", "F c0", "sea")
+    } else {
+        ("p", "A p0", "land")
+    };
+    let home = if fleet { "c0" } else { "p0" };
+    let mut m = format!(
+        "name: every\nstart: {{season: spring, year: 1901}}\nvictory: 1\npowers:\n  - id: red\n    name: Red\n    adjective: Reddish\n    home: [{home}]\n    units: [{unit}]\nprovinces:\n"
+    );
+    if fleet {
+        m.push_str("  - id: c0\n    name: C0\n    kind: coast\n    supply: true\n    home: red\n    fleet: [s0]\n");
+    }
+    let list = if fleet { "fleet" } else { "army" };
+    for i in 0..n {
+        let mut next: Vec<String> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| format!("{p}{j}"))
+            .collect();
+        if fleet && i == 0 {
+            next.push("c0".into());
+        }
+        let centre = !fleet && i == 0;
+        m.push_str(&format!(
+            "  - id: {p}{i}\n    name: {}{i}\n    kind: {kind}\n    supply: {centre}\n{}    {list}: [{}]\n",
+            p.to_uppercase(),
+            if centre { "    home: red\n" } else { "" },
+            next.join(", ")
+        ));
+    }
+    m
+}
+
+#[test]
+fn a_valid_map_of_every_army_edge_loads_within_the_bound() {
+    // 300 land provinces each next to every other (0.53 MB, 89,700 items): the checker
+    // that every command runs on a map file kept a formatted path for each edge, and a
+    // position (24 bytes in a table) for each item; 65 MB (`map check`) and 67 MB
+    // (`map show`) for a bound of 60.
+    let dir = temp_dir("mem-every-army");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, map_of_every_edge(300, false)).unwrap();
+    let Some(o) = within_bound("map check", &["map", "check", s(&file)], &file, false) else {
+        return;
+    };
+    // Valid: its one warning is that the power can never build a fleet.
+    code(&o, 0);
+    has(&stdout(&o), "0 errors, 1 warning, 0 notes");
+    has(&stdout(&o), "NO_COASTAL_HOME");
+    let Some(o) = within_bound("map show", &["map", "show", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    has(&stdout(&o), "300 provinces");
+}
+
+#[test]
+fn a_valid_map_of_every_fleet_edge_loads_within_the_bound() {
+    // 300 seas each next to every other (0.52 MB): the checker held each fleet item
+    // with two copies of its list's path and key, and the pairs of its edges in hash
+    // sets (twice over for seas); 76 MB (`map check`) and 89 MB (`map show`) for a
+    // bound of 60.
+    let dir = temp_dir("mem-every-fleet");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, map_of_every_edge(300, true)).unwrap();
+    let Some(o) = within_bound("map check", &["map", "check", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    has(&stdout(&o), "0 errors, 0 warnings, 0 notes");
+    let Some(o) = within_bound("map show", &["map", "show", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    has(&stdout(&o), "301 provinces");
+}
+
 #[test]
 fn map_check_of_a_map_with_a_hundred_thousand_findings_stays_within_the_bound() {
     // 130 provinces with 400 unknown neighbours each (about 0.5 MB, 52,000 findings):
