@@ -821,6 +821,18 @@ impl Checker<'_> {
         });
     }
 
+    /// Counts a finding of `code` past [`MAX_KEPT_PER_CODE`] of its code, and says so:
+    /// what only a kept finding shows (its message, its hint) need not be made.
+    fn counted_only(&mut self, code: &'static str) -> bool {
+        if self.kept.get(code).copied().unwrap_or(0) < MAX_KEPT_PER_CODE {
+            return false;
+        }
+        self.kept.entry(code).and_modify(|n| *n += 1);
+        let severity = code_info(code).map_or(Severity::Error, |c| c.severity);
+        tally(&mut self.omitted, severity);
+        true
+    }
+
     /// A finding of this module: kept, or counted past [`MAX_KEPT_PER_CODE`] of its
     /// code.
     fn keep(&mut self, f: Finding) {
@@ -1185,6 +1197,11 @@ impl Checker<'_> {
                 seas.get(&f.to).unwrap_or(&empty),
             );
             if sa.intersection(sb).next().is_some() {
+                continue;
+            }
+            // The hint looks through the army list: only for a finding kept (a map of
+            // coasts each next to every other has one per pair).
+            if self.counted_only("FLEET_EDGE_WITHOUT_SEA") {
                 continue;
             }
             let (ia, ib) = (raw.loc_id(a), raw.loc_id(b));
