@@ -9,7 +9,8 @@ mod cli;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-// mimalloc's options, by their index in its `mi_option_t` (v3, `mimalloc.h`).
+// mimalloc's options, by their index in its `mi_option_t` (`mimalloc.h` of v3, the version
+// the `mimalloc` crate builds without its `v2` feature: `mi_option_purge_delay` is 15).
 extern "C" {
     fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
 }
