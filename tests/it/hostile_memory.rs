@@ -158,10 +158,10 @@ fn map_of_every_edge(n: usize, fleet: bool) -> String {
 
 #[test]
 fn a_valid_map_of_every_army_edge_loads_within_the_bound() {
-    // 300 land provinces each next to every other (0.53 MB, 89,700 items): the checker
+    // 300 land provinces each next to every other (0.50 MB, 89,700 items): the checker
     // that every command runs on a map file kept a formatted path for each edge, and a
-    // position (24 bytes in a table) for each item; 65 MB (`map check`) and 67 MB
-    // (`map show`) for a bound of 60.
+    // position (24 bytes in a table) for each item, and the allocator kept what the
+    // reading of the file had freed for a second; 61-72 MB for a bound of 60, now 50-53.
     let dir = temp_dir("mem-every-army");
     let file = dir.join("m.yaml");
     std::fs::write(&file, map_of_every_edge(300, false)).unwrap();
@@ -181,10 +181,10 @@ fn a_valid_map_of_every_army_edge_loads_within_the_bound() {
 
 #[test]
 fn a_valid_map_of_every_fleet_edge_loads_within_the_bound() {
-    // 300 seas each next to every other (0.52 MB): the checker held each fleet item
+    // 300 seas each next to every other (0.50 MB): the checker held each fleet item
     // with two copies of its list's path and key, and the pairs of its edges in hash
-    // sets (twice over for seas); 76 MB (`map check`) and 89 MB (`map show`) for a
-    // bound of 60.
+    // sets (twice over for seas); 72-89 MB for a bound of 60 (68 with the allocator's
+    // shorter delay alone), now 45-52.
     let dir = temp_dir("mem-every-fleet");
     let file = dir.join("m.yaml");
     std::fs::write(&file, map_of_every_edge(300, true)).unwrap();
