@@ -1097,8 +1097,7 @@ pub fn read_orders(
                 None => unkept = Some((i, u)),
             }
         }
-        out.file_of
-            .extend(std::iter::repeat_n(i, parsed.orders.len()));
+        out.file_of.extend(std::iter::repeat_n(i, parsed.orders.len()));
         out.orders.extend(parsed.orders.into_iter().map(|mut o| {
             o.span.line += offset;
             o
