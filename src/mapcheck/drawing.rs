@@ -277,15 +277,18 @@ impl Checker<'_> {
                 .is_some_and(|p| p.terrain == Terrain::Sea)
         };
         // Where a province is written in the map file, and its key.
-        let place = |i: usize| {
+        let place = |c: &Self, i: usize| {
             let id = &map.provinces[i].id;
             let at = raw
                 .prov(id)
-                .map(|k| self.pos(&format!("provinces.{k}.id")))
+                .map(|k| c.pos(&format!("provinces.{k}.id")))
                 .unwrap_or_default();
             (at, format!("provinces.{id}"))
         };
-        let mut found = Vec::new();
+        // The pairs found, as indices: a complete graph of hundreds of provinces gives
+        // a finding for most of its edges, and only the first of each code are kept in
+        // full (the rest counted), so messages are made for those alone.
+        let mut found: Vec<(&'static str, usize, usize, f64)> = Vec::new();
         for (&(a, b), &l) in &t.shared {
             if b >= n || l < MIN_SHARED || !passable(a) || !passable(b) {
                 continue;
@@ -293,19 +296,7 @@ impl Checker<'_> {
             if adj[a].contains(&b) {
                 continue;
             }
-            let (ia, ib) = (&map.provinces[a].id, &map.provinces[b].id);
-            let (at, key) = place(a);
-            found.push((
-                at,
-                "DRAWING_TOUCH_NOT_ADJACENT",
-                key,
-                format!(
-                    "`{ia}` and `{ib}` share a border of {l:.0} units in the drawing but are not neighbours"
-                ),
-                format!(
-                    "if they are neighbours, add the edge at both ends (`army:`/`fleet:` of `{ia}` and `{ib}`); if not, move the border in the drawing (an extra seed for one of them in the geo spec, `seeds:`, then `arbiter map draw` again)"
-                ),
-            ));
+            found.push(("DRAWING_TOUCH_NOT_ADJACENT", a, b, l));
         }
         let touching: Vec<BTreeSet<usize>> = (0..n).map(|i| t.of(i)).collect();
         for (a, list) in adj.iter().enumerate() {
@@ -318,23 +309,34 @@ impl Checker<'_> {
                 let across = touching[a]
                     .intersection(&touching[b])
                     .any(|&w| w >= n || is_sea(w));
-                if across {
-                    continue;
+                if !across {
+                    found.push(("DRAWING_ADJACENT_APART", a, b, 0.0));
                 }
-                let (ia, ib) = (&map.provinces[a].id, &map.provinces[b].id);
-                let (at, key) = place(a);
-                found.push((
-                    at,
-                    "DRAWING_ADJACENT_APART",
-                    key,
+            }
+        }
+        for (code, a, b, l) in found {
+            if self.counted_only(code) {
+                continue;
+            }
+            let (ia, ib) = (&map.provinces[a].id, &map.provinces[b].id);
+            let (message, hint) = if code == "DRAWING_TOUCH_NOT_ADJACENT" {
+                (
+                    format!(
+                        "`{ia}` and `{ib}` share a border of {l:.0} units in the drawing but are not neighbours"
+                    ),
+                    format!(
+                        "if they are neighbours, add the edge at both ends (`army:`/`fleet:` of `{ia}` and `{ib}`); if not, move the border in the drawing (an extra seed for one of them in the geo spec, `seeds:`, then `arbiter map draw` again)"
+                    ),
+                )
+            } else {
+                (
                     format!(
                         "`{ia}` and `{ib}` are neighbours but do not touch in the drawing, and no sea joins them there"
                     ),
                     "if the edge is meant, move the border so that they touch (an extra seed for one of them between the two in the geo spec, `seeds:`, then `arbiter map draw` again); if not, remove the edge at both ends".to_string(),
-                ));
-            }
-        }
-        for (at, code, key, message, hint) in found {
+                )
+            };
+            let (at, key) = place(self, a);
             self.add(at, code, key, message, Some(hint));
         }
     }

@@ -684,20 +684,97 @@ impl Raw {
     }
 }
 
-/// One army edge as written: in `provinces.<p>.army`, item `j`, to province `q`.
-struct ArmyItem {
-    p: usize,
-    j: usize,
-    q: usize,
+/// A table index as the per-edge lists keep it: four bytes, not eight (a map file
+/// within the size limits has far fewer than 2^32 provinces or list items).
+fn ix(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
 }
 
-/// One fleet edge as written: in the list at `path` (of location `from`), item `j`.
-struct FleetItem {
-    from: L,
+/// One army edge as written: in `provinces.<p>.army`, item `j`, to province `q`.
+/// Twelve bytes: a map may list hundreds of thousands.
+#[derive(Clone, Copy)]
+struct ArmyItem {
+    p: u32,
+    j: u32,
+    q: u32,
+}
+
+impl ArmyItem {
+    fn p(&self) -> usize {
+        self.p as usize
+    }
+    fn q(&self) -> usize {
+        self.q as usize
+    }
+    /// Its path: `provinces.<p>.army.<j>` (made for a finding only).
+    fn path(&self) -> String {
+        format!("provinces.{}.army.{}", self.p, self.j)
+    }
+}
+
+/// A location as the fleet items keep it: province, and coast + 1 (0: none).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+struct CL(u32, u32);
+
+impl CL {
+    fn of(l: L) -> CL {
+        CL(ix(l.p), l.c.map_or(0, |c| ix(c).saturating_add(1)))
+    }
+    fn l(self) -> L {
+        L {
+            p: self.0 as usize,
+            c: self.1.checked_sub(1).map(|c| c as usize),
+        }
+    }
+}
+
+/// One fleet list: its path and its key (kept once per list, not per item).
+struct FleetList {
     path: String,
     key: String,
-    j: usize,
-    to: L,
+}
+
+/// One fleet edge as written: item `j` of fleet list `list` (of location `from`), to
+/// `to`. Twenty-four bytes: a sea grid lists an edge per pair of neighbours.
+#[derive(Clone, Copy)]
+struct FleetItem {
+    list: u32,
+    j: u32,
+    from: CL,
+    to: CL,
+}
+
+impl FleetItem {
+    fn from(&self) -> L {
+        self.from.l()
+    }
+    fn to(&self) -> L {
+        self.to.l()
+    }
+}
+
+/// The fleet items, and the lists they are in.
+#[derive(Default)]
+struct Fleet {
+    lists: Vec<FleetList>,
+    items: Vec<FleetItem>,
+}
+
+impl Fleet {
+    /// The path of an item: `provinces.3.coasts.0.fleet.2` (made for a finding only).
+    fn path(&self, f: &FleetItem) -> String {
+        let list = self
+            .lists
+            .get(f.list as usize)
+            .map_or("", |l| l.path.as_str());
+        format!("{list}.{}", f.j)
+    }
+    /// The key of an item's list: `provinces.spa.coasts.nc.fleet`.
+    fn key(&self, f: &FleetItem) -> String {
+        self.lists
+            .get(f.list as usize)
+            .map_or(String::new(), |l| l.key.clone())
+    }
 }
 
 struct Checker<'a> {
@@ -742,6 +819,18 @@ impl Checker<'_> {
             rule: rule(code),
             hint,
         });
+    }
+
+    /// Counts a finding of `code` past [`MAX_KEPT_PER_CODE`] of its code, and says so:
+    /// what only a kept finding shows (its message, its hint) need not be made.
+    fn counted_only(&mut self, code: &'static str) -> bool {
+        if self.kept.get(code).copied().unwrap_or(0) < MAX_KEPT_PER_CODE {
+            return false;
+        }
+        self.kept.entry(code).and_modify(|n| *n += 1);
+        let severity = code_info(code).map_or(Severity::Error, |c| c.severity);
+        tally(&mut self.omitted, severity);
+        true
     }
 
     /// A finding of this module: kept, or counted past [`MAX_KEPT_PER_CODE`] of its
@@ -1056,9 +1145,9 @@ impl Checker<'_> {
         let (army, fleet) = self.edge_items(raw);
         self.far_end_terrain(raw, &army, &fleet);
         self.edge_type_mismatch(raw, &army, &fleet);
-        self.coasts_and_water(raw, &fleet);
-        self.connectivity(raw, &army, &fleet);
-        self.canals(raw, &fleet);
+        self.coasts_and_water(raw, &fleet.items);
+        self.connectivity(raw, &army, &fleet.items);
+        self.canals(raw, &fleet.items);
         self.fleet_edges_without_sea(raw, &fleet);
         self.long_edges(raw, &army, &fleet);
     }
@@ -1067,36 +1156,52 @@ impl Checker<'_> {
     /// in common: a fleet sails along a shore, so such an edge is usually a slip (a
     /// neighbour listed under `fleet` that should be under `army`, or the wrong
     /// province). Reported once, where it is first listed.
-    fn fleet_edges_without_sea(&mut self, raw: &Raw, fleet: &[FleetItem]) {
+    fn fleet_edges_without_sea(&mut self, raw: &Raw, fleet: &Fleet) {
         let coast = |p: usize| raw.kind(p) == Some(Terrain::Coastal);
         // A province whose kind cannot be read (the loader says so) may be a sea.
         let sea = |p: usize| matches!(raw.kind(p), Some(Terrain::Sea) | None);
-        let mut seas: HashMap<L, HashSet<usize>> = HashMap::new();
-        let mut listed: HashSet<(L, L)> = HashSet::new();
-        for f in fleet {
-            listed.insert((f.from, f.to));
-            if sea(f.to.p) {
-                seas.entry(f.from).or_default().insert(f.to.p);
+        // Only edges between two coast provinces are looked at: the seas of coast
+        // locations, and those edges (sorted, to look up the other direction).
+        let mut seas: HashMap<CL, HashSet<u32>> = HashMap::new();
+        let mut listed: Vec<(CL, CL)> = Vec::new();
+        for f in &fleet.items {
+            let (a, b) = (f.from(), f.to());
+            if coast(a.p) && coast(b.p) {
+                listed.push((f.from, f.to));
             }
-            if sea(f.from.p) {
-                seas.entry(f.to).or_default().insert(f.from.p);
+            if sea(b.p) && coast(a.p) {
+                seas.entry(f.from).or_default().insert(f.to.0);
+            }
+            if sea(a.p) && coast(b.p) {
+                seas.entry(f.to).or_default().insert(f.from.0);
             }
         }
-        let mut done: HashSet<(L, L)> = HashSet::new();
-        for f in fleet {
-            let (a, b) = (f.from, f.to);
-            if a.p == b.p || !coast(a.p) || !coast(b.p) || !listed.contains(&(b, a)) {
+        listed.sort_unstable();
+        listed.dedup();
+        let mut done: HashSet<(CL, CL)> = HashSet::new();
+        let empty = HashSet::new();
+        for f in &fleet.items {
+            let (a, b) = (f.from(), f.to());
+            if a.p == b.p
+                || !coast(a.p)
+                || !coast(b.p)
+                || listed.binary_search(&(f.to, f.from)).is_err()
+            {
                 continue;
             }
-            if !done.insert((a.min(b), a.max(b))) {
+            if !done.insert((f.from.min(f.to), f.from.max(f.to))) {
                 continue;
             }
-            let empty = HashSet::new();
             let (sa, sb) = (
-                seas.get(&a).unwrap_or(&empty),
-                seas.get(&b).unwrap_or(&empty),
+                seas.get(&f.from).unwrap_or(&empty),
+                seas.get(&f.to).unwrap_or(&empty),
             );
             if sa.intersection(sb).next().is_some() {
+                continue;
+            }
+            // The hint looks through the army list: only for a finding kept (a map of
+            // coasts each next to every other has one per pair).
+            if self.counted_only("FLEET_EDGE_WITHOUT_SEA") {
                 continue;
             }
             let (ia, ib) = (raw.loc_id(a), raw.loc_id(b));
@@ -1105,9 +1210,9 @@ impl Checker<'_> {
                 .iter()
                 .any(|s| raw.prov(s) == Some(b.p));
             self.add(
-                self.pos(&format!("{}.{}", f.path, f.j)),
+                self.pos(&fleet.path(f)),
                 "FLEET_EDGE_WITHOUT_SEA",
-                f.key.clone(),
+                fleet.key(f),
                 format!("the fleet edge `{ia}`–`{ib}` joins two coasts that touch no sea in common: a fleet sails along a shore"),
                 Some(if army_too {
                     format!("if only armies cross here, remove `{ib}` from the fleet neighbours of `{ia}` and `{ia}` from those of `{ib}`; if fleets pass through a canal, river or strait, keep it (a warning does not fail the check)")
@@ -1121,27 +1226,51 @@ impl Checker<'_> {
     /// Edges far longer, between the drawing positions (`at`) of their ends, than the
     /// other edges at both ends: a neighbour written for another province, or a border
     /// the picture does not show. A note for the designer to confirm.
-    fn long_edges(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &[FleetItem]) {
+    fn long_edges(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &Fleet) {
         let n = raw.provinces.len();
-        // Unordered province pairs, with the first item that lists each.
-        let mut edges: BTreeMap<(usize, usize), String> = BTreeMap::new();
-        for a in army {
-            edges
-                .entry((a.p.min(a.q), a.p.max(a.q)))
-                .or_insert_with(|| format!("provinces.{}.army.{}", a.p, a.j));
+        let drawn = |p: usize| raw.provinces[p].at.is_some();
+        // Only an edge between two drawn provinces has a length.
+        if raw
+            .provinces
+            .iter()
+            .filter(|p| p.at.is_some())
+            .take(2)
+            .count()
+            < 2
+        {
+            return;
         }
-        for f in fleet {
-            edges
-                .entry((f.from.p.min(f.to.p), f.from.p.max(f.to.p)))
-                .or_insert_with(|| format!("{}.{}", f.path, f.j));
+        /// The first item that lists an edge.
+        #[derive(Clone, Copy)]
+        enum First {
+            Army(u32),
+            Fleet(u32),
         }
+        // Unordered pairs of different drawn provinces, sorted, with the first item
+        // that lists each (army items before fleet items, each in the file's order:
+        // the sort is stable).
+        let mut edges: Vec<((u32, u32), First)> = Vec::new();
+        for (i, a) in army.iter().enumerate() {
+            if a.p != a.q && drawn(a.p()) && drawn(a.q()) {
+                edges.push(((a.p.min(a.q), a.p.max(a.q)), First::Army(ix(i))));
+            }
+        }
+        for (i, f) in fleet.items.iter().enumerate() {
+            let (p, q) = (f.from.0, f.to.0);
+            if p != q && drawn(p as usize) && drawn(q as usize) {
+                edges.push(((p.min(q), p.max(q)), First::Fleet(ix(i))));
+            }
+        }
+        edges.sort_by_key(|e| e.0);
+        edges.dedup_by_key(|e| e.0);
         let len = |p: usize, q: usize| -> Option<f64> {
             let ((x1, y1), (x2, y2)) = (raw.provinces[p].at?, raw.provinces[q].at?);
             Some(((x1 - x2).powi(2) + (y1 - y2).powi(2)).sqrt())
         };
         let mut at: Vec<Vec<f64>> = vec![Vec::new(); n];
-        for &(p, q) in edges.keys() {
-            if let Some(d) = (p != q).then(|| len(p, q)).flatten() {
+        for &((p, q), _) in &edges {
+            let (p, q) = (p as usize, q as usize);
+            if let Some(d) = len(p, q) {
                 at[p].push(d);
                 at[q].push(d);
             }
@@ -1160,8 +1289,9 @@ impl Checker<'_> {
             let mid = (v.len() - 1) / 2;
             v.get(if i <= mid { mid + 1 } else { mid }).copied()
         };
-        for (&(p, q), path) in &edges {
-            let Some(d) = (p != q).then(|| len(p, q)).flatten() else {
+        for &((p, q), first) in &edges {
+            let (p, q) = (p as usize, q as usize);
+            let Some(d) = len(p, q) else {
                 continue;
             };
             let (Some(mp), Some(mq)) = (median_other(p, d), median_other(q, d)) else {
@@ -1171,9 +1301,14 @@ impl Checker<'_> {
             if typical <= 0.0 || d <= 4.0 * typical {
                 continue;
             }
+            let path = match first {
+                First::Army(i) => army.get(i as usize).map(ArmyItem::path),
+                First::Fleet(i) => fleet.items.get(i as usize).map(|f| fleet.path(f)),
+            }
+            .unwrap_or_default();
             let (a, b) = (&raw.provinces[p].id, &raw.provinces[q].id);
             self.add(
-                self.pos(path),
+                self.pos(&path),
                 "LONG_EDGE",
                 format!("provinces.{a}"),
                 format!(
@@ -1189,7 +1324,7 @@ impl Checker<'_> {
 
     /// Every army and fleet item as written, resolved where it can be; a neighbour
     /// listed twice in one list is a DUPLICATE_EDGE.
-    fn edge_items(&mut self, raw: &Raw) -> (Vec<ArmyItem>, Vec<FleetItem>) {
+    fn edge_items(&mut self, raw: &Raw) -> (Vec<ArmyItem>, Fleet) {
         // Every item as written, resolved where it can be.
         let mut army: Vec<ArmyItem> = Vec::new();
         for (p, pr) in raw.provinces.iter().enumerate() {
@@ -1202,39 +1337,43 @@ impl Checker<'_> {
             );
             for (j, s) in pr.army.iter().enumerate() {
                 if let Some(L { p: q, c: None }) = raw.loc(s) {
-                    army.push(ArmyItem { p, j, q });
-                }
-            }
-        }
-        let mut fleet: Vec<FleetItem> = Vec::new();
-        for (from, path, key, list) in raw.fleet_lists() {
-            let owner = raw.loc_id(from);
-            self.duplicates(list, &path, &key, &owner, "fleet");
-            for (j, s) in list.iter().enumerate() {
-                if let Some(to) = raw.loc(s) {
-                    fleet.push(FleetItem {
-                        from,
-                        path: path.clone(),
-                        key: key.clone(),
-                        j,
-                        to,
+                    army.push(ArmyItem {
+                        p: ix(p),
+                        j: ix(j),
+                        q: ix(q),
                     });
                 }
             }
+        }
+        let mut fleet = Fleet::default();
+        for (from, path, key, list) in raw.fleet_lists() {
+            let owner = raw.loc_id(from);
+            self.duplicates(list, &path, &key, &owner, "fleet");
+            let l = ix(fleet.lists.len());
+            for (j, s) in list.iter().enumerate() {
+                if let Some(to) = raw.loc(s) {
+                    fleet.items.push(FleetItem {
+                        list: l,
+                        j: ix(j),
+                        from: CL::of(from),
+                        to: CL::of(to),
+                    });
+                }
+            }
+            fleet.lists.push(FleetList { path, key });
         }
         (army, fleet)
     }
 
     /// Terrain seen from the end the loader does not look at: an army edge to a sea or
     /// impassable province, a fleet edge to an inland or impassable one.
-    fn far_end_terrain(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &[FleetItem]) {
+    fn far_end_terrain(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &Fleet) {
         // Terrain seen from the end the loader does not look at.
         for a in army {
-            let (pk, qk) = (raw.kind(a.p), raw.kind(a.q));
+            let (pk, qk) = (raw.kind(a.p()), raw.kind(a.q()));
             if is_land(pk) && matches!(qk, Some(Terrain::Sea | Terrain::Impassable)) {
-                let path = format!("provinces.{}.army.{}", a.p, a.j);
-                let at = self.pos(&path);
-                let q = &raw.provinces[a.q].id;
+                let at = self.pos(&a.path());
+                let q = &raw.provinces[a.q()].id;
                 let what = if qk == Some(Terrain::Sea) {
                     "a sea"
                 } else {
@@ -1244,7 +1383,7 @@ impl Checker<'_> {
                 self.add(
                     at,
                     "ARMY_EDGE_TERRAIN",
-                    format!("provinces.{}.army", raw.provinces[a.p].id),
+                    format!("provinces.{}.army", raw.provinces[a.p()].id),
                     format!("`{q}` is {what}: no army may move there"),
                     Some(if qk == Some(Terrain::Sea) {
                         format!("remove `{q}` from `army` (a fleet edge goes under `fleet`)")
@@ -1254,11 +1393,12 @@ impl Checker<'_> {
                 );
             }
         }
-        for f in fleet {
-            let (fk, tk) = (raw.kind(f.from.p), raw.kind(f.to.p));
+        for f in &fleet.items {
+            let (from, to) = (f.from(), f.to());
+            let (fk, tk) = (raw.kind(from.p), raw.kind(to.p));
             if is_water(fk) && matches!(tk, Some(Terrain::Land | Terrain::Impassable)) {
-                let at = self.pos(&format!("{}.{}", f.path, f.j));
-                let t = raw.loc_id(f.to);
+                let at = self.pos(&fleet.path(f));
+                let t = raw.loc_id(to);
                 let what = if tk == Some(Terrain::Land) {
                     "an inland province"
                 } else {
@@ -1268,7 +1408,7 @@ impl Checker<'_> {
                 self.add(
                     at,
                     "FLEET_EDGE_TERRAIN",
-                    f.key.clone(),
+                    fleet.key(f),
                     format!("`{t}` is {what}: no fleet may move there"),
                     Some(if tk == Some(Terrain::Land) {
                         format!("remove `{t}` from `fleet` (an army edge goes under `army`)")
@@ -1281,29 +1421,48 @@ impl Checker<'_> {
     }
 
     /// An edge listed for armies at one end and for fleets only at the other.
-    fn edge_type_mismatch(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &[FleetItem]) {
-        // Different unit types at the two ends.
-        let army_dir: HashSet<(usize, usize)> = army.iter().map(|a| (a.p, a.q)).collect();
-        let mut fleet_dir: HashMap<(usize, usize), String> = HashMap::new();
-        for f in fleet {
+    fn edge_type_mismatch(&mut self, raw: &Raw, army: &[ArmyItem], fleet: &Fleet) {
+        // Different unit types at the two ends, between two land provinces: the army
+        // edges (directed) and, per directed pair, the first fleet item that lists it,
+        // sorted to be looked up.
+        let land = |p: u32| is_land(raw.kind(p as usize));
+        let mut army_dir: Vec<(u32, u32)> = army
+            .iter()
+            .filter(|a| land(a.p) && land(a.q))
+            .map(|a| (a.p, a.q))
+            .collect();
+        army_dir.sort_unstable();
+        army_dir.dedup();
+        let mut fleet_dir: Vec<((u32, u32), u32)> = fleet
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| land(f.from.0) && land(f.to.0))
+            .map(|(i, f)| ((f.from.0, f.to.0), ix(i)))
+            .collect();
+        fleet_dir.sort_unstable();
+        fleet_dir.dedup_by_key(|e| e.0);
+        let first_fleet = |pair: (u32, u32)| {
             fleet_dir
-                .entry((f.from.p, f.to.p))
-                .or_insert_with(|| format!("{}.{}", f.path, f.j));
-        }
+                .binary_search_by_key(&pair, |e| e.0)
+                .ok()
+                .and_then(|k| fleet_dir.get(k))
+                .map(|e| e.1)
+        };
         for a in army {
-            if a.p == a.q || !is_land(raw.kind(a.p)) || !is_land(raw.kind(a.q)) {
+            if a.p == a.q || !land(a.p) || !land(a.q) {
                 continue;
             }
-            if army_dir.contains(&(a.q, a.p)) || fleet_dir.contains_key(&(a.p, a.q)) {
+            if army_dir.binary_search(&(a.q, a.p)).is_ok() || first_fleet((a.p, a.q)).is_some() {
                 continue;
             }
-            let Some(other) = fleet_dir.get(&(a.q, a.p)).cloned() else {
+            let Some(other) = first_fleet((a.q, a.p)).and_then(|i| fleet.items.get(i as usize))
+            else {
                 continue;
             };
-            let path = format!("provinces.{}.army.{}", a.p, a.j);
-            let at = self.pos(&path);
-            let there = self.pos(&other);
-            let (p, q) = (&raw.provinces[a.p].id, &raw.provinces[a.q].id);
+            let at = self.pos(&a.path());
+            let there = self.pos(&fleet.path(other));
+            let (p, q) = (&raw.provinces[a.p()].id, &raw.provinces[a.q()].id);
             self.quiet.insert((at.line, at.column, "ONE_SIDED_EDGE"));
             self.quiet
                 .insert((there.line, there.column, "ONE_SIDED_EDGE"));
@@ -1331,11 +1490,12 @@ impl Checker<'_> {
         let maybe_sea = |p: usize| matches!(raw.kind(p), Some(Terrain::Sea) | None);
         let mut touches_sea = vec![false; n];
         for f in fleet {
-            if maybe_sea(f.to.p) {
-                touches_sea[f.from.p] = true;
+            let (from, to) = (f.from.0 as usize, f.to.0 as usize);
+            if maybe_sea(to) {
+                touches_sea[from] = true;
             }
-            if maybe_sea(f.from.p) {
-                touches_sea[f.to.p] = true;
+            if maybe_sea(from) {
+                touches_sea[to] = true;
             }
         }
         for (i, p) in raw.provinces.iter().enumerate() {
@@ -1368,18 +1528,19 @@ impl Checker<'_> {
         let n = raw.provinces.len();
         // Connectivity over every edge, of either unit type, either way.
         let passable = |p: usize| raw.kind(p) != Some(Terrain::Impassable);
-        let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-        let mut link = |a: usize, b: usize| {
-            if a != b && passable(a) && passable(b) {
-                adj[a].push(b);
-                adj[b].push(a);
+        // Four bytes a neighbour: a dense map has hundreds of thousands.
+        let mut adj: Vec<Vec<u32>> = vec![Vec::new(); n];
+        let mut link = |a: u32, b: u32| {
+            if a != b && passable(a as usize) && passable(b as usize) {
+                adj[a as usize].push(b);
+                adj[b as usize].push(a);
             }
         };
         for a in army {
             link(a.p, a.q);
         }
         for f in fleet {
-            link(f.from.p, f.to.p);
+            link(f.from.0, f.to.0);
         }
         let open: Vec<usize> = (0..n).filter(|&p| passable(p)).collect();
         if open.len() > 1 {
@@ -1410,6 +1571,7 @@ impl Checker<'_> {
                     let u = members[k];
                     k += 1;
                     for &v in &adj[u] {
+                        let v = v as usize;
                         if comp[v].is_none() {
                             comp[v] = Some(c);
                             members.push(v);
@@ -1457,20 +1619,37 @@ impl Checker<'_> {
         let n = raw.provinces.len();
         let sea = |p: usize| raw.kind(p) == Some(Terrain::Sea);
         // Canals: single-coast provinces between seas that do not touch each other.
-        let mut sea_pairs: HashSet<(usize, usize)> = HashSet::new();
-        for f in fleet {
-            if sea(f.from.p) && sea(f.to.p) {
-                sea_pairs.insert((f.from.p, f.to.p));
-                sea_pairs.insert((f.to.p, f.from.p));
-            }
-        }
+        // Only such a province (a candidate) has its seas listed, and only the borders
+        // among seas next to a candidate with two or more are kept: a sea grid
+        // without one costs nothing here.
+        let candidate =
+            |p: usize| raw.kind(p) == Some(Terrain::Coastal) && raw.provinces[p].coasts.is_empty();
         let mut seas_of: Vec<Vec<usize>> = vec![Vec::new(); n];
         for f in fleet {
-            if sea(f.to.p) && f.from.c.is_none() && !seas_of[f.from.p].contains(&f.to.p) {
-                seas_of[f.from.p].push(f.to.p);
+            let (from, to) = (f.from(), f.to());
+            if sea(to.p) && from.c.is_none() && candidate(from.p) {
+                seas_of[from.p].push(to.p);
             }
-            if sea(f.from.p) && f.to.c.is_none() && !seas_of[f.to.p].contains(&f.from.p) {
-                seas_of[f.to.p].push(f.from.p);
+            if sea(from.p) && to.c.is_none() && candidate(to.p) {
+                seas_of[to.p].push(from.p);
+            }
+        }
+        let mut near = vec![false; n];
+        for seas in &mut seas_of {
+            seas.sort_unstable();
+            seas.dedup();
+            if seas.len() >= 2 {
+                for &s in seas.iter() {
+                    near[s] = true;
+                }
+            }
+        }
+        let mut sea_pairs: HashSet<(usize, usize)> = HashSet::new();
+        for f in fleet {
+            let (a, b) = (f.from.0 as usize, f.to.0 as usize);
+            if near[a] && near[b] {
+                sea_pairs.insert((a, b));
+                sea_pairs.insert((b, a));
             }
         }
         for (i, p) in raw.provinces.iter().enumerate() {

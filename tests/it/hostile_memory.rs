@@ -119,6 +119,167 @@ fn map_check_holds_the_first_findings_of_each_code_and_counts_the_rest() {
     assert_ne!(o.status.code(), Some(0));
 }
 
+/// A valid map whose `n` provinces are each next to every other: land provinces listing
+/// each other under `army` (`fleet == false`), or seas listing each other under
+/// `fleet`, with one coast province (the one power's home, where its fleet stands)
+/// next to the first sea. `n * (n - 1)` items, each edge listed at both ends.
+fn map_of_every_edge(n: usize, fleet: bool) -> String {
+    let (p, unit, kind) = if fleet {
+        ("s", "F c0", "sea")
+    } else {
+        ("p", "A p0", "land")
+    };
+    let home = if fleet { "c0" } else { "p0" };
+    let mut m = format!(
+        "name: every\nstart: {{season: spring, year: 1901}}\nvictory: 1\npowers:\n  - id: red\n    name: Red\n    adjective: Reddish\n    home: [{home}]\n    units: [{unit}]\nprovinces:\n"
+    );
+    if fleet {
+        m.push_str("  - id: c0\n    name: C0\n    kind: coast\n    supply: true\n    home: red\n    fleet: [s0]\n");
+    }
+    let list = if fleet { "fleet" } else { "army" };
+    for i in 0..n {
+        let mut next: Vec<String> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| format!("{p}{j}"))
+            .collect();
+        if fleet && i == 0 {
+            next.push("c0".into());
+        }
+        let centre = !fleet && i == 0;
+        m.push_str(&format!(
+            "  - id: {p}{i}\n    name: {}{i}\n    kind: {kind}\n    supply: {centre}\n{}    {list}: [{}]\n",
+            p.to_uppercase(),
+            if centre { "    home: red\n" } else { "" },
+            next.join(", ")
+        ));
+    }
+    m
+}
+
+#[test]
+fn a_valid_map_of_every_army_edge_loads_within_the_bound() {
+    // 300 land provinces each next to every other (0.50 MB, 89,700 items): the checker
+    // that every command runs on a map file kept a formatted path for each edge, and a
+    // position (24 bytes in a table) for each item, and the allocator kept what the
+    // reading of the file had freed for a second; 61-72 MB for a bound of 60, now 50-53.
+    let dir = temp_dir("mem-every-army");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, map_of_every_edge(300, false)).unwrap();
+    let Some(o) = within_bound("map check", &["map", "check", s(&file)], &file, false) else {
+        return;
+    };
+    // Valid: its one warning is that the power can never build a fleet.
+    code(&o, 0);
+    has(&stdout(&o), "0 errors, 1 warning, 0 notes");
+    has(&stdout(&o), "NO_COASTAL_HOME");
+    let Some(o) = within_bound("map show", &["map", "show", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    has(&stdout(&o), "300 provinces");
+}
+
+#[test]
+fn a_drawn_map_of_every_army_edge_is_checked_against_its_drawing_within_the_bound() {
+    // The same map of 300 provinces, drawn (`map draw` writes m.drawing.yaml beside it,
+    // which `map check` then compares with the edges): most of its 44,850 edges cannot
+    // touch in a drawing, and each was a finding with its message and hint made before
+    // all but the first 100 were counted (the 500-province map: 102 MB for a bound of
+    // 81, now 55).
+    let dir = temp_dir("mem-every-army-drawn");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, map_of_every_edge(300, false)).unwrap();
+    code(&arbiter(&["map", "draw", s(&file)]), 0);
+    let drawing = dir.join("m.drawing.yaml");
+    let bytes =
+        std::fs::metadata(&file).unwrap().len() + std::fs::metadata(&drawing).unwrap().len();
+    let Some((o, kb)) = peak(&["map", "check", s(&file)], None) else {
+        return;
+    };
+    assert!(
+        kb <= bound_kb(bytes),
+        "map check with its drawing: peak {} MB, over the bound of {} MB",
+        kb / 1024,
+        bound_kb(bytes) / 1024
+    );
+    code(&o, 0);
+    let out = stdout(&o);
+    has(&out, "DRAWING_ADJACENT_APART");
+    has(&out, "more findings not shown");
+}
+
+#[test]
+fn a_valid_map_of_every_fleet_edge_loads_within_the_bound() {
+    // 300 seas each next to every other (0.50 MB): the checker held each fleet item
+    // with two copies of its list's path and key, and the pairs of its edges in hash
+    // sets (twice over for seas); 72-89 MB for a bound of 60 (68 with the allocator's
+    // shorter delay alone), now 45-52.
+    let dir = temp_dir("mem-every-fleet");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, map_of_every_edge(300, true)).unwrap();
+    let Some(o) = within_bound("map check", &["map", "check", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    has(&stdout(&o), "0 errors, 0 warnings, 0 notes");
+    let Some(o) = within_bound("map show", &["map", "show", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    has(&stdout(&o), "301 provinces");
+}
+
+#[test]
+fn fleet_edges_without_sea_past_the_cap_are_counted_with_the_rest() {
+    // 40 coast provinces each next to every other, for armies and fleets, and no sea:
+    // each of the 780 pairs is a fleet edge between two coasts that touch no sea in
+    // common, and each province a coast province that touches none. The hint of the
+    // first (which looks through the army list) is made for the 100 kept only: at 500
+    // provinces (124,750 pairs) the check took 23 s of a debug build, now 8.
+    let n = 40;
+    let mut m = String::from(
+        "name: coasts\nstart: {season: spring, year: 1901}\nvictory: 1\npowers:\n  - id: red\n    name: Red\n    adjective: Reddish\n    home: [c0]\n    units: [F c0]\nprovinces:\n",
+    );
+    for i in 0..n {
+        let next: Vec<String> = (0..n)
+            .filter(|&j| j != i)
+            .map(|j| format!("c{j}"))
+            .collect();
+        m.push_str(&format!(
+            "  - id: c{i}\n    name: C{i}\n    kind: coast\n    supply: {}\n{}    army: [{}]\n    fleet: [{}]\n",
+            i == 0,
+            if i == 0 { "    home: red\n" } else { "" },
+            next.join(", "),
+            next.join(", ")
+        ));
+    }
+    let dir = temp_dir("mem-coasts");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, m).unwrap();
+    let o = arbiter(&["map", "check", "--format", "json", s(&file)]);
+    code(&o, 0);
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = &j["files"][0];
+    assert_eq!(f["errors"], 0, "{j:#}");
+    assert_eq!(f["warnings"], 780 + 40, "{j:#}");
+    assert_eq!(f["omitted"], 780 - 100, "{j:#}");
+    let findings = f["findings"].as_array().unwrap();
+    let kept: Vec<&serde_json::Value> = findings
+        .iter()
+        .filter(|x| x["code"] == "FLEET_EDGE_WITHOUT_SEA")
+        .collect();
+    assert_eq!(kept.len(), 100);
+    // Each kept one says that armies cross there too.
+    for k in kept {
+        has(k["hint"].as_str().unwrap(), "if only armies cross here");
+    }
+    let without_sea = findings
+        .iter()
+        .filter(|x| x["code"] == "COAST_WITHOUT_SEA")
+        .count();
+    assert_eq!(without_sea, 40);
+}
+
 #[test]
 fn map_check_of_a_map_with_a_hundred_thousand_findings_stays_within_the_bound() {
     // 130 provinces with 400 unknown neighbours each (about 0.5 MB, 52,000 findings):
