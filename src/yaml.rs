@@ -52,6 +52,164 @@ pub fn from_str<T: DeserializeOwned>(src: &str) -> Result<T, YamlError> {
     Ok(serde_yaml::from_str(src)?)
 }
 
+/// Files from this size on are read in pieces by [`from_str_in_pieces`].
+pub const PIECES_FROM_BYTES: usize = 64 * 1024;
+
+/// How many items of a list one piece holds.
+const ITEMS_PER_PIECE: usize = 32;
+
+/// [`from_str`], reading the block list under the top-level `key` (a map's provinces)
+/// in pieces of a few items, then `put`ting the items into the rest. serde_yaml holds
+/// every event of a document while it reads it (about 100 bytes each, in a vector that
+/// doubles as it grows): a map of a few hundred provinces each next to hundreds of
+/// others took over 60 times its size, read whole. The value is the one the whole text
+/// gives: a text smaller than [`PIECES_FROM_BYTES`], not of that shape, or of which a
+/// piece or the rest cannot be read on its own is read whole (so an error is the whole
+/// text's, with its place).
+pub fn from_str_in_pieces<T: DeserializeOwned, I: DeserializeOwned>(
+    src: &str,
+    key: &str,
+    put: impl FnOnce(&mut T, Vec<I>),
+) -> Result<T, YamlError> {
+    guard(src)?;
+    if src.len() >= PIECES_FROM_BYTES {
+        if let Some(v) = read_in_pieces(src, key, put) {
+            return Ok(v);
+        }
+    }
+    Ok(serde_yaml::from_str(src)?)
+}
+
+/// The text read in pieces (see [`from_str_in_pieces`], without its guard or its
+/// fallback): `None` when it is not of that shape or a part cannot be read.
+pub fn read_in_pieces<T: DeserializeOwned, I: DeserializeOwned>(
+    src: &str,
+    key: &str,
+    put: impl FnOnce(&mut T, Vec<I>),
+) -> Option<T> {
+    let cut = Cut::new(src, key)?;
+    let mut rest: T = serde_yaml::from_str(&cut.rest()).ok()?;
+    let mut items = Vec::with_capacity(cut.items.len());
+    for piece in cut.pieces() {
+        items.extend(serde_yaml::from_str::<Vec<I>>(&piece).ok()?);
+    }
+    put(&mut rest, items);
+    Some(rest)
+}
+
+/// A text whose top-level `key` holds a block list (`key:` alone on its line, then
+/// items `- ` at one indentation), cut at its items.
+struct Cut<'a> {
+    /// The text's lines, each with its end.
+    lines: Vec<&'a str>,
+    /// The line of `key:`.
+    key_line: usize,
+    /// The first line of each item.
+    items: Vec<usize>,
+    /// The line after the list's last line.
+    end: usize,
+}
+
+impl<'a> Cut<'a> {
+    fn new(src: &'a str, key: &str) -> Option<Cut<'a>> {
+        let lines: Vec<&str> = src.split_inclusive('\n').collect();
+        let quiet = |l: &str| {
+            let t = l.trim();
+            t.is_empty() || t.starts_with('#')
+        };
+        let indent = |l: &str| l.len() - l.trim_start_matches(' ').len();
+        // A second document, or the end of one, changes what a whole reading gives.
+        if lines
+            .iter()
+            .skip(1)
+            .any(|l| l.starts_with("---") || l.starts_with("..."))
+        {
+            return None;
+        }
+        let key_line = lines.iter().position(|l| {
+            l.strip_prefix(key)
+                .and_then(|r| r.strip_prefix(':'))
+                .is_some_and(|r| {
+                    let r = r.trim();
+                    r.is_empty() || r.starts_with('#')
+                })
+        })?;
+        let first =
+            (key_line + 1..lines.len()).find(|&i| lines.get(i).is_some_and(|l| !quiet(l)))?;
+        let k = indent(lines.get(first)?);
+        let starts_item = |l: &str| {
+            indent(l) == k
+                && l.get(k..)
+                    .is_some_and(|t| t.starts_with("- ") || t.trim_end() == "-")
+        };
+        let mut items = Vec::new();
+        let mut end = first;
+        for (i, l) in lines.iter().enumerate().skip(first) {
+            if quiet(l) {
+                continue;
+            }
+            if starts_item(l) {
+                items.push(i);
+            } else if indent(l) <= k {
+                break;
+            }
+            end = i + 1;
+        }
+        // No list (nothing, or a mapping), or a second `key:` (an error of the whole
+        // text): read whole.
+        if items.is_empty() {
+            return None;
+        }
+        if lines
+            .iter()
+            .skip(end)
+            .any(|l| l.starts_with(&format!("{key}:")))
+        {
+            return None;
+        }
+        Some(Cut {
+            lines,
+            key_line,
+            items,
+            end,
+        })
+    }
+
+    /// The text without the list: its lines blank, the key's value `[]`.
+    fn rest(&self) -> String {
+        let mut out = String::new();
+        for (i, l) in self.lines.iter().enumerate() {
+            let first = self.items.first().copied().unwrap_or(self.end);
+            if i == self.key_line {
+                let key = l.split(':').next().unwrap_or_default();
+                out.push_str(key);
+                out.push_str(": []\n");
+            } else if (first..self.end).contains(&i) {
+                out.push('\n');
+            } else {
+                out.push_str(l);
+            }
+        }
+        out
+    }
+
+    /// The list in pieces of [`ITEMS_PER_PIECE`] items, each a text of its own.
+    fn pieces(&self) -> impl Iterator<Item = String> + '_ {
+        self.items
+            .chunks(ITEMS_PER_PIECE)
+            .enumerate()
+            .map(|(n, chunk)| {
+                let from = chunk.first().copied().unwrap_or(self.end);
+                let to = self
+                    .items
+                    .get((n + 1) * ITEMS_PER_PIECE)
+                    .copied()
+                    .unwrap_or(self.end);
+                self.lines.get(from..to).unwrap_or_default().concat()
+            })
+    }
+}
+
 /// The values a file may hold whatever its size: with [`BYTES_PER_VALUE`], the bound
 /// on how many values (scalars and collections) [`guard`] lets through.
 pub const BASE_VALUES: usize = 150_000;
@@ -337,6 +495,83 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file of a name and a list of items, for the pieces' tests.
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Doc {
+        name: String,
+        items: Vec<Item>,
+        #[serde(default)]
+        after: Option<u32>,
+    }
+
+    #[derive(serde::Deserialize, Debug, PartialEq)]
+    #[serde(deny_unknown_fields)]
+    struct Item {
+        id: String,
+        #[serde(default)]
+        next: Vec<String>,
+    }
+
+    fn in_pieces(src: &str) -> Option<Doc> {
+        read_in_pieces(src, "items", |d: &mut Doc, items| d.items = items)
+    }
+
+    fn items(n: usize, indent: &str, end: &str) -> String {
+        (0..n)
+            .map(|i| {
+                format!("{indent}- id: i{i}{end}{indent}  next: [a, b]{end}# a comment{end}{end}")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_list_read_in_pieces_is_the_list_read_whole() {
+        // 100 items: four pieces; indented or not; with comments and blank lines
+        // between items; with \r\n; a key after the list.
+        for indent in ["  ", ""] {
+            for end in ["\n", "\r\n"] {
+                let src = format!(
+                    "name: x{end}items:   # the list{end}{}after: 3{end}",
+                    items(100, indent, end)
+                );
+                let whole: Doc = serde_yaml::from_str(&src).unwrap();
+                assert_eq!(whole.items.len(), 100);
+                assert_eq!(in_pieces(&src), Some(whole), "{indent:?} {end:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_of_another_shape_is_left_to_the_whole_reading() {
+        // A flow list, no list, a mapping, a second document, the key twice.
+        for src in [
+            "name: x\nitems: [{id: a}]\n".to_string(),
+            "name: x\nitems:\nafter: 1\n".to_string(),
+            "name: x\nitems:\n  a: {id: a}\n".to_string(),
+            format!("name: x\nitems:\n{}---\nname: y\n", items(3, "  ", "\n")),
+            format!(
+                "name: x\nitems:\n{}items:\n  - id: b\n",
+                items(3, "  ", "\n")
+            ),
+        ] {
+            assert_eq!(in_pieces(&src), None, "{src}");
+        }
+        // A piece that cannot be read alone (an unknown key): read whole, with the
+        // whole text's error and place.
+        let src = format!(
+            "name: x\nitems:\n{}  - id: z\n    bad: 1\n",
+            items(70, "  ", "\n")
+        );
+        assert_eq!(in_pieces(&src), None);
+        let big = format!("{src}{}", "#\n".repeat(PIECES_FROM_BYTES));
+        let e = from_str_in_pieces::<Doc, Item>(&big, "items", |d, i| d.items = i).unwrap_err();
+        let whole = serde_yaml::from_str::<Doc>(&big).unwrap_err();
+        assert_eq!(e.to_string(), whole.to_string());
+        // Line 284: after `name`, `items:` and 70 items of four lines, `- id: z`, then `bad`.
+        assert_eq!(e.location(), Some((284, 5)));
+    }
 
     #[test]
     fn ordinary_files_pass() {

@@ -215,19 +215,22 @@ fn render(file: &str, problems: &[MapProblem], omitted: &Omitted) -> String {
 impl Map {
     /// Load a map from YAML text; `file` names it in error messages.
     pub fn from_yaml(src: &str, file: &str) -> Result<Map, MapError> {
-        let parsed: MapFile = crate::yaml::from_str(src).map_err(|e| MapError {
-            file: file.to_string(),
-            problems: vec![MapProblem {
-                line: e.location().map_or(0, |l| l.0),
-                column: e.location().map_or(0, |l| l.1),
-                key: "yaml".into(),
-                code: ProblemCode::Yaml,
-                severity: Severity::Error,
-                message: e.to_string(),
-                hint: None,
-            }],
-            omitted: Omitted::default(),
-        })?;
+        // The provinces are read a few at a time (a map's bulk is its provinces' lists).
+        let put = |m: &mut MapFile, provinces| m.provinces = provinces;
+        let parsed: MapFile =
+            crate::yaml::from_str_in_pieces(src, "provinces", put).map_err(|e| MapError {
+                file: file.to_string(),
+                problems: vec![MapProblem {
+                    line: e.location().map_or(0, |l| l.0),
+                    column: e.location().map_or(0, |l| l.1),
+                    key: "yaml".into(),
+                    code: ProblemCode::Yaml,
+                    severity: Severity::Error,
+                    message: e.to_string(),
+                    hint: None,
+                }],
+                omitted: Omitted::default(),
+            })?;
         build(parsed, src, file)
     }
 }

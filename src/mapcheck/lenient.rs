@@ -266,5 +266,12 @@ pub(super) struct Power {
 
 /// Read `src` leniently: `None` when it is not YAML (the loader says why).
 pub(super) fn read(src: &str) -> Option<File> {
-    serde_yaml::from_str::<Or<File>>(src).ok().map(|f| f.0)
+    // The provinces a few at a time, as the loader reads them (`yaml::from_str_in_pieces`).
+    let put = |f: &mut Or<File>, provinces| f.0.provinces = List(provinces);
+    let pieces = (src.len() >= crate::yaml::PIECES_FROM_BYTES)
+        .then(|| crate::yaml::read_in_pieces(src, "provinces", put))
+        .flatten();
+    pieces
+        .or_else(|| serde_yaml::from_str::<Or<File>>(src).ok())
+        .map(|f| f.0)
 }

@@ -631,3 +631,55 @@ fn the_cap_on_orders_counts_over_every_file_and_errs_in_the_file_of_the_first_un
     );
     has(&err, "b.txt:22:9");
 }
+
+#[test]
+fn a_map_is_read_in_pieces_as_it_is_read_whole() {
+    // Every built-in map, padded past the size from which the provinces are read a few
+    // at a time: the same file as one reading gives.
+    use ::arbiter::map::file::{MapFile, ProvinceFile};
+    for name in ["standard", "classic1913", "world1914"] {
+        let text = std::fs::read_to_string(format!("maps/{name}.yaml")).unwrap();
+        let whole: MapFile = serde_yaml::from_str(&text).unwrap();
+        let pieces: MapFile = ::arbiter::yaml::read_in_pieces(
+            &text,
+            "provinces",
+            |m: &mut MapFile, p: Vec<ProvinceFile>| m.provinces = p,
+        )
+        .unwrap();
+        assert_eq!(format!("{pieces:?}"), format!("{whole:?}"), "{name}");
+        assert!(whole.provinces.len() > 64, "{name}: several pieces");
+    }
+}
+
+#[test]
+fn the_densest_valid_map_loads_within_the_bound() {
+    // 512 provinces (the most a map may have) with two-letter ids, each next to every
+    // other, written tight (0.82 MB, 261,632 neighbours, one value per 3 bytes):
+    // serde_yaml held the 268,000 events of the file at once, 54 MB in a vector just
+    // past a doubling; 69 MB for a bound of 67. Read a few provinces at a time, 41.
+    let ids: Vec<String> = (b'a'..=b'z')
+        .flat_map(|a| (b'a'..=b'z').map(move |b| format!("{}{}", a as char, b as char)))
+        .take(512)
+        .collect();
+    let mut m = String::from(
+        "name: tight\nstart: {season: spring, year: 1901}\nvictory: 1\npowers:\n  - id: red\n    name: Red\n    adjective: Reddish\n    home: [aa]\n    units: [A aa]\nprovinces:\n",
+    );
+    for (i, p) in ids.iter().enumerate() {
+        let next: Vec<&str> = ids.iter().filter(|q| *q != p).map(String::as_str).collect();
+        m.push_str(&format!(
+            "  - id: {p}\n    name: {}\n    kind: land\n    supply: {}\n{}    army: [{}]\n",
+            p.to_uppercase(),
+            i == 0,
+            if i == 0 { "    home: red\n" } else { "" },
+            next.join(",")
+        ));
+    }
+    let dir = temp_dir("mem-densest");
+    let file = dir.join("m.yaml");
+    std::fs::write(&file, m).unwrap();
+    let Some(o) = within_bound("map show", &["map", "show", s(&file)], &file, false) else {
+        return;
+    };
+    code(&o, 0);
+    has(&stdout(&o), "512 provinces");
+}
