@@ -160,11 +160,8 @@ impl<'a> Cut<'a> {
         if items.is_empty() {
             return None;
         }
-        if lines
-            .iter()
-            .skip(end)
-            .any(|l| l.starts_with(&format!("{key}:")))
-        {
+        let key_colon = format!("{key}:");
+        if lines.iter().skip(end).any(|l| l.starts_with(&key_colon)) {
             return None;
         }
         Some(Cut {
@@ -178,8 +175,8 @@ impl<'a> Cut<'a> {
     /// The text without the list: its lines blank, the key's value `[]`.
     fn rest(&self) -> String {
         let mut out = String::new();
+        let first = self.items.first().copied().unwrap_or(self.end);
         for (i, l) in self.lines.iter().enumerate() {
-            let first = self.items.first().copied().unwrap_or(self.end);
             if i == self.key_line {
                 let key = l.split(':').next().unwrap_or_default();
                 out.push_str(key);
