@@ -1056,6 +1056,12 @@ pub fn max_orders(position: &Position) -> usize {
     10 * (position.units.len() + position.dislodged.len()) + 100
 }
 
+/// What a phase given `total` orders, past its [`max_orders`] of `max`, is told: the
+/// same words from `judge` and from the Python package.
+pub fn too_many_orders(total: usize, max: usize) -> String {
+    format!("{total} orders for this phase: at most {max} are read (ten a unit, and 100 more)")
+}
+
 /// Read several order files as one set of orders for `phase`. Each file is a slip,
 /// parsed on its own (a header in one file does not carry into the next; without a
 /// header, a file named after a power is that power's: `orders::parse_slip`), and
@@ -1112,8 +1118,8 @@ pub fn read_orders(
         let d = Diagnostic::error(
             u.first,
             format!(
-                "{total} orders for this phase: at most {max} are read (ten a unit, and 100 \
-                 more); this one and the {} after it are not",
+                "{}; this one and the {} after it are not",
+                too_many_orders(total, max),
                 u.count - 1
             ),
             Some("one order a unit: check the order files".into()),

@@ -1279,10 +1279,7 @@ impl Game {
                     &crate::names::power_name(&map, pw),
                     vec![(
                         first,
-                        format!(
-                            "{total} orders for this phase: at most {max} are read (ten a \
-                             unit, and 100 more)"
-                        ),
+                        gamefile::too_many_orders(total, max),
                         Some("one order a unit: give fewer orders, or replace them".into()),
                         0,
                         0,
