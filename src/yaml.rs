@@ -72,12 +72,21 @@ pub fn from_str_in_pieces<T: DeserializeOwned, I: DeserializeOwned>(
     put: impl FnOnce(&mut T, Vec<I>),
 ) -> Result<T, YamlError> {
     guard(src)?;
+    Ok(unguarded_in_pieces(src, key, put)?)
+}
+
+/// [`from_str_in_pieces`] without its guard, for a text the caller has guarded.
+pub fn unguarded_in_pieces<T: DeserializeOwned, I: DeserializeOwned>(
+    src: &str,
+    key: &str,
+    put: impl FnOnce(&mut T, Vec<I>),
+) -> Result<T, serde_yaml::Error> {
     if src.len() >= PIECES_FROM_BYTES {
         if let Some(v) = read_in_pieces(src, key, put) {
             return Ok(v);
         }
     }
-    Ok(serde_yaml::from_str(src)?)
+    serde_yaml::from_str(src)
 }
 
 /// The text read in pieces (see [`from_str_in_pieces`], without its guard or its

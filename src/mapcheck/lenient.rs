@@ -266,12 +266,10 @@ pub(super) struct Power {
 
 /// Read `src` leniently: `None` when it is not YAML (the loader says why).
 pub(super) fn read(src: &str) -> Option<File> {
-    // The provinces a few at a time, as the loader reads them (`yaml::from_str_in_pieces`).
+    // The provinces a few at a time, as the loader reads them (`check_all` has guarded
+    // the text).
     let put = |f: &mut Or<File>, provinces| f.0.provinces = List(provinces);
-    let pieces = (src.len() >= crate::yaml::PIECES_FROM_BYTES)
-        .then(|| crate::yaml::read_in_pieces(src, "provinces", put))
-        .flatten();
-    pieces
-        .or_else(|| serde_yaml::from_str::<Or<File>>(src).ok())
+    crate::yaml::unguarded_in_pieces(src, "provinces", put)
+        .ok()
         .map(|f| f.0)
 }
