@@ -367,3 +367,19 @@ impl TestCase {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_streaming_reader_reads_the_suites_as_serde_yaml_does() {
+        for dir in [
+            "test-cases/datc",
+            "test-cases/editions",
+            "test-cases/regressions",
+        ] {
+            for (name, text) in crate::yaml::repo_texts(dir, ".yaml") {
+                crate::yaml::assert_readers_agree::<Vec<super::TestCase>>(&text, &name);
+            }
+        }
+    }
+}

@@ -226,12 +226,12 @@ impl GameFile {
         if src.trim().is_empty() {
             return Err(GameFileError::Empty);
         }
-        crate::yaml::guard(src).map_err(|e| GameFileError::Yaml(e.to_string()))?;
+        let guarded = crate::yaml::guard(src).map_err(|e| GameFileError::Yaml(e.to_string()))?;
         // The header is read without a tree of the whole file (a `serde_yaml::Value`
         // of a large game took as much memory as the game itself, and was held while
         // the game was read): the same errors, the same checks.
         let header: header::Header =
-            serde_yaml::from_str(src).map_err(|e| GameFileError::Yaml(yaml_error(&e)))?;
+            crate::yaml::read(src, guarded).map_err(|e| GameFileError::Yaml(e.placed()))?;
         if !header.mapping {
             return Err(GameFileError::NotAGame);
         }
@@ -252,7 +252,7 @@ impl GameFile {
         if header.complete.as_ref().and_then(|c| c.as_bool()) != Some(true) {
             return Err(GameFileError::Truncated);
         }
-        serde_yaml::from_str(src).map_err(|e| GameFileError::Shape(yaml_error(&e)))
+        crate::yaml::read(src, guarded).map_err(|e| GameFileError::Shape(e.placed()))
     }
 
     /// The file's text. Lists of plain words (units, centres, retreats) are written
@@ -342,20 +342,6 @@ fn flow_lists(head: &str, src: &str) -> String {
         out.push('\n');
     }
     out
-}
-
-/// A YAML error as `line L, column C: message`.
-fn yaml_error(e: &serde_yaml::Error) -> String {
-    let msg = e.to_string();
-    // serde_yaml appends " at line L column C" to most messages; put it first.
-    let msg = match msg.find(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg,
-    };
-    match e.location() {
-        Some(l) => format!("line {}, column {}: {msg}", l.line(), l.column()),
-        None => msg,
-    }
 }
 
 // ---------------------------------------------------------------------------------
@@ -1400,6 +1386,40 @@ mod tests {
         g.undo().unwrap();
         assert_eq!(g, before);
         assert!(g.undo().is_none());
+    }
+
+    #[test]
+    fn the_streaming_reader_reads_a_game_file_as_serde_yaml_does() {
+        // The example game's eight phases, judged from its slips, then saved.
+        let map = Map::standard();
+        let mut g = Game::new(&map, "demo", None, Rules::default(), Some(1910));
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/examples/game");
+        let mut phases: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.is_dir())
+            .collect();
+        phases.sort();
+        for phase in phases {
+            let mut slips: Vec<_> = std::fs::read_dir(&phase)
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            slips.sort();
+            let f: Vec<OrderFile> = slips
+                .iter()
+                .map(|p| OrderFile {
+                    file: p.file_name().unwrap().to_string_lossy().into_owned(),
+                    text: std::fs::read_to_string(p).unwrap(),
+                })
+                .collect();
+            let j = g.judge(&map, &f, false).unwrap();
+            g.record(&map, f, j, false);
+        }
+        assert_eq!(g.history.len(), 8);
+        let text = g.to_yaml(&map);
+        crate::yaml::assert_readers_agree::<GameFile>(&text, "example game");
+        crate::yaml::assert_readers_agree::<GameFile>(&text.replace("complete", "x"), "cut");
     }
 
     #[test]

@@ -454,7 +454,7 @@ pub enum PositionError {
     },
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct PositionFile {
     #[serde(default)]
@@ -1145,6 +1145,24 @@ pub(crate) fn check_unit_ids(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_streaming_reader_reads_a_position_file_as_serde_yaml_does() {
+        for (name, text) in crate::yaml::repo_texts("examples", ".yaml") {
+            crate::yaml::assert_readers_agree::<PositionFile>(&text, &name);
+        }
+        // Nulls, numbers and booleans where words go, a key given twice.
+        for text in [
+            "units: {france: [A PAR, ~, '', 12, true]}\n",
+            "units:\n  france:\n  - A PAR\n  -\n  - 0x1F\n",
+            "phase: 1901\nsaved: {france: 2, england: 3}\n",
+            "units: {france: [A PAR]}\nunits: {}\n",
+            "units: {france: [A PAR], france: [A MAR]}\n",
+            "dislodged: [{power: france, unit: A PAR, retreats: [BUR, 017]}]\n",
+        ] {
+            crate::yaml::assert_readers_agree::<PositionFile>(text, text);
+        }
+    }
 
     #[test]
     fn slip_headings() {

@@ -3,7 +3,8 @@
 //!
 //! serde_yaml follows anchors and aliases (`&big` … `*big`), so a small file can name a
 //! large value thousands of times, and it loads every event of a document before any
-//! check, so a deeply nested file costs time before anything can refuse it. None of our
+//! check, so a deeply nested file costs time before anything can refuse it, and a dense
+//! one (`[a,a,a,…]`) memory: [`read`] streams a text too dense to be held whole. None of our
 //! schemas needs an alias or more than a few levels, so [`guard`] refuses both with the
 //! line and column, in one linear pass over the text, before serde sees it.
 //!
@@ -27,13 +28,20 @@ pub struct GuardError {
     pub message: String,
 }
 
-/// A YAML text that could not be read: refused by [`guard`], or by serde.
+/// A YAML text that could not be read: refused by [`guard`], or by the reader.
 #[derive(Debug, thiserror::Error)]
 pub enum YamlError {
     #[error("{0}")]
     Guard(#[from] GuardError),
     #[error("{0}")]
     Serde(#[from] serde_yaml::Error),
+    /// From the streaming reader, which reads the texts too dense for serde_yaml (see
+    /// [`Guarded::whole`]): written as serde_yaml writes its errors, the place last.
+    #[error("{message}{}", location.map(|(l, c)| format!(" at line {l} column {c}")).unwrap_or_default())]
+    Stream {
+        message: String,
+        location: Option<(usize, usize)>,
+    },
 }
 
 impl YamlError {
@@ -42,14 +50,103 @@ impl YamlError {
         match self {
             YamlError::Guard(g) => Some((g.line, g.column)),
             YamlError::Serde(e) => e.location().map(|l| (l.line(), l.column())),
+            YamlError::Stream { location, .. } => *location,
+        }
+    }
+
+    /// `line L, column C: message` (the message without the place the readers append
+    /// to it), or the message alone where no place is known.
+    pub fn placed(&self) -> String {
+        match self {
+            YamlError::Guard(g) => g.to_string(),
+            YamlError::Serde(_) | YamlError::Stream { .. } => {
+                let msg = self.to_string();
+                let msg = match msg.find(" at line ") {
+                    Some(i) => msg.get(..i).unwrap_or(&msg).to_string(),
+                    None => msg,
+                };
+                match self.location() {
+                    Some((line, column)) => format!("line {line}, column {column}: {msg}"),
+                    None => msg,
+                }
+            }
         }
     }
 }
 
 /// [`guard`], then deserialize.
 pub fn from_str<T: DeserializeOwned>(src: &str) -> Result<T, YamlError> {
-    guard(src)?;
-    Ok(serde_yaml::from_str(src)?)
+    let g = guard(src)?;
+    read(src, g)
+}
+
+/// What [`guard`] found in a text it let through: how many values it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Guarded {
+    values: usize,
+    len: usize,
+}
+
+/// serde_yaml reads a text whole while it holds at most this many values, and one more
+/// per [`WHOLE_BYTES_PER_VALUE`] bytes.
+pub const WHOLE_BASE_VALUES: usize = 50_000;
+
+/// See [`WHOLE_BASE_VALUES`].
+pub const WHOLE_BYTES_PER_VALUE: usize = 12;
+
+impl Guarded {
+    /// Whether serde_yaml may read the text whole. It holds every event of a document
+    /// while it reads it, up to about 200 bytes a value (an event is about 100 bytes, in
+    /// a vector that doubles as it grows), so a text of more values than one per 12 bytes
+    /// would take more than 20 times its size (the bound of `docs/CLI.md`, "Bounds").
+    /// Files arbiter writes hold one value per 12 to 25 bytes; a denser text is read by
+    /// the streaming reader, which holds only what it has made.
+    pub fn whole(&self) -> bool {
+        self.values <= WHOLE_BASE_VALUES.saturating_add(self.len / WHOLE_BYTES_PER_VALUE)
+    }
+}
+
+/// Deserialize a text [`guard`] let through: whole by serde_yaml, or, when it is too
+/// dense for that ([`Guarded::whole`]), by the streaming reader.
+pub fn read<T: DeserializeOwned>(src: &str, g: Guarded) -> Result<T, YamlError> {
+    if g.whole() {
+        Ok(serde_yaml::from_str(src)?)
+    } else {
+        streamed(src)
+    }
+}
+
+/// Deserialize by serde-saphyr, which reads events as it goes: set to read as serde_yaml
+/// does (booleans, numbers, nulls read as strings, `<<` and keys given twice left to the
+/// type), without its own budget (the guard has run). Where the two differ: it reads a
+/// quoted number where a number goes (`saved: {france: '3'}`, which serde_yaml refuses)
+/// and a tab before a key, and its messages are worded its own way. Public for the fuzz
+/// target `yaml_stream`; every door reads through [`read`].
+pub fn streamed<T: DeserializeOwned>(src: &str) -> Result<T, YamlError> {
+    use serde_saphyr::options::{MergeKeyPolicy, NonFiniteFloatPolicy};
+    let options = serde_saphyr::options! {
+        budget: None,
+        strict_booleans: true,
+        merge_keys: MergeKeyPolicy::AsOrdinary,
+        duplicate_keys: serde_saphyr::DuplicateKeyPolicy::PassThrough,
+        leading_zero_numbers_as_strings: true,
+        underscored_numbers_as_strings: true,
+        null_as_string: true,
+        non_finite_float_policy: NonFiniteFloatPolicy::PassThrough,
+        with_snippet: false,
+    };
+    serde_saphyr::from_str_with_options(src, options).map_err(|e| {
+        let location = e.location().map(|l| {
+            let n = |x: u64| usize::try_from(x).unwrap_or(usize::MAX);
+            (n(l.line()), n(l.column()))
+        });
+        // Its message ends with the place (` at line L, column C`), given apart here.
+        let mut message = e.without_snippet().to_string();
+        if let Some(i) = message.rfind(" at line ").filter(|_| location.is_some()) {
+            message.truncate(i);
+        }
+        YamlError::Stream { message, location }
+    })
 }
 
 /// Files from this size on are read in pieces by [`from_str_in_pieces`].
@@ -64,43 +161,46 @@ const ITEMS_PER_PIECE: usize = 32;
 /// doubles as it grows): a map of a few hundred provinces each next to hundreds of
 /// others took over 60 times its size, read whole. The value is the one the whole text
 /// gives: a text smaller than [`PIECES_FROM_BYTES`], not of that shape, or of which a
-/// piece or the rest cannot be read on its own is read whole (so an error is the whole
-/// text's, with its place).
+/// piece or the rest cannot be read on its own is read whole by [`read`] (so an error
+/// is the whole text's, with its place).
 pub fn from_str_in_pieces<T: DeserializeOwned, I: DeserializeOwned>(
     src: &str,
     key: &str,
     put: impl FnOnce(&mut T, Vec<I>),
 ) -> Result<T, YamlError> {
-    guard(src)?;
-    Ok(unguarded_in_pieces(src, key, put)?)
+    let g = guard(src)?;
+    read_with_pieces(src, g, key, put)
 }
 
-/// [`from_str_in_pieces`] without its guard, for a text the caller has guarded.
-pub fn unguarded_in_pieces<T: DeserializeOwned, I: DeserializeOwned>(
+/// [`from_str_in_pieces`] for a text [`guard`] let through.
+pub fn read_with_pieces<T: DeserializeOwned, I: DeserializeOwned>(
     src: &str,
+    g: Guarded,
     key: &str,
     put: impl FnOnce(&mut T, Vec<I>),
-) -> Result<T, serde_yaml::Error> {
+) -> Result<T, YamlError> {
     if src.len() >= PIECES_FROM_BYTES {
         if let Some(v) = read_in_pieces(src, key, put) {
             return Ok(v);
         }
     }
-    serde_yaml::from_str(src)
+    read(src, g)
 }
 
-/// The text read in pieces (see [`from_str_in_pieces`], without its guard or its
-/// fallback): `None` when it is not of that shape or a part cannot be read.
+/// The text read in pieces (see [`from_str_in_pieces`], without its fallback): `None`
+/// when it is not of that shape or a part cannot be read. Each part is guarded and read
+/// by [`read`], so a dense part is streamed.
 pub fn read_in_pieces<T: DeserializeOwned, I: DeserializeOwned>(
     src: &str,
     key: &str,
     put: impl FnOnce(&mut T, Vec<I>),
 ) -> Option<T> {
     let cut = Cut::new(src, key)?;
-    let mut rest: T = serde_yaml::from_str(&cut.rest()).ok()?;
+    let rest = cut.rest();
+    let mut rest: T = read(&rest, guard(&rest).ok()?).ok()?;
     let mut items = Vec::with_capacity(cut.items.len());
     for piece in cut.pieces() {
-        items.extend(serde_yaml::from_str::<Vec<I>>(&piece).ok()?);
+        items.extend(read::<Vec<I>>(&piece, guard(&piece).ok()?).ok()?);
     }
     put(&mut rest, items);
     Some(rest)
@@ -220,17 +320,16 @@ impl<'a> Cut<'a> {
 /// on how many values (scalars and collections) [`guard`] lets through.
 pub const BASE_VALUES: usize = 150_000;
 
-/// One more value allowed per this many bytes of the file. serde_yaml holds every event
-/// of a document (about 200 bytes each, a collection two) before any of it is read, so
-/// a file of one-letter values (`[a,a,a,…]`, two bytes each) took over 100 times its
-/// size. Files arbiter writes have one value per 10 bytes or more, a suite in block
-/// style one per 5; a file denser than one per 4 is refused, so that no file takes more
-/// than about 50 times its size while it is read (`docs/CLI.md`, "Bounds").
+/// One more value allowed per this many bytes of the file. A text denser than one value
+/// per [`WHOLE_BYTES_PER_VALUE`] bytes is streamed ([`read`]), which holds about what it
+/// has made; the limit keeps even that, and the guard's own pass, within 20 times the
+/// text (`docs/CLI.md`, "Bounds"). Files arbiter writes have one value per 12 bytes or
+/// more, a map one per 6.
 pub const BYTES_PER_VALUE: usize = 4;
 
 /// Refuse anchors, aliases, nesting deeper than [`MAX_DEPTH`], and more values than
 /// [`BASE_VALUES`] plus one per [`BYTES_PER_VALUE`] bytes. Linear in the text.
-pub fn guard(src: &str) -> Result<(), GuardError> {
+pub fn guard(src: &str) -> Result<Guarded, GuardError> {
     let mut g = Guard {
         expect_node: true,
         max_values: BASE_VALUES.saturating_add(src.len() / BYTES_PER_VALUE),
@@ -243,7 +342,10 @@ pub fn guard(src: &str) -> Result<(), GuardError> {
             message,
         })?;
     }
-    Ok(())
+    Ok(Guarded {
+        values: g.values,
+        len: src.len(),
+    })
 }
 
 /// A refusal within a line: its byte and the message.
@@ -498,6 +600,38 @@ where
     d.deserialize_any(Visit(std::marker::PhantomData))
 }
 
+/// For tests: that serde_yaml, reading whole, and the streaming reader read `src` into the
+/// same `T` (or both refuse it), compared by their `Debug` text.
+#[cfg(test)]
+pub(crate) fn assert_readers_agree<T: DeserializeOwned + std::fmt::Debug>(src: &str, what: &str) {
+    let whole = serde_yaml::from_str::<T>(src).map_err(|e| e.to_string());
+    let streamed = streamed::<T>(src).map_err(|e| e.to_string());
+    match (&whole, &streamed) {
+        (Ok(a), Ok(b)) => assert_eq!(format!("{a:?}"), format!("{b:?}"), "{what}"),
+        (Err(_), Err(_)) => {}
+        _ => panic!("{what}: serde_yaml {whole:?}, streamed {streamed:?}"),
+    }
+}
+
+/// For tests: the texts of the files of the repository's folder `dir` whose names end
+/// in `ends`, with their names, sorted.
+#[cfg(test)]
+pub(crate) fn repo_texts(dir: &str, ends: &str) -> Vec<(String, String)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut out: Vec<(String, String)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            let name = p.file_name()?.to_str()?.to_string();
+            name.ends_with(ends)
+                .then(|| (name, std::fs::read_to_string(&p).unwrap_or_default()))
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "no {ends} in {}", dir.display());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -590,7 +724,7 @@ mod tests {
             "sheet: >-\n   & not an anchor\n\n   *nor an alias\n",
             "q: 'multi\n  *line'\n",
         ] {
-            assert_eq!(guard(src), Ok(()), "{src}");
+            assert!(guard(src).is_ok(), "{src}");
         }
     }
 

@@ -394,6 +394,13 @@ impl Land {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_streaming_reader_reads_a_geography_as_serde_yaml_does() {
+        for (name, text) in crate::yaml::repo_texts("maps", ".geo.yaml") {
+            crate::yaml::assert_readers_agree::<SpecFile>(&text, &name);
+        }
+    }
+
     /// A geo spec of the standard board naming every province at a made-up point.
     pub fn full_spec(map: &Map) -> String {
         let mut s = String::from(

@@ -459,6 +459,13 @@ impl Checker<'_> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_streaming_reader_reads_a_drawing_as_serde_yaml_does() {
+        for (name, text) in crate::yaml::repo_texts("maps", ".drawing.yaml") {
+            crate::yaml::assert_readers_agree::<DrawingFile>(&text, &name);
+        }
+    }
+
     fn square(x: f64, y: f64) -> Ring {
         vec![(x, y), (x + 10.0, y), (x + 10.0, y + 10.0), (x, y + 10.0)]
     }

@@ -108,3 +108,16 @@ pub struct CoastFile {
     /// Locations a fleet on this coast may move to.
     pub fleet: Vec<String>,
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_streaming_reader_reads_a_map_as_serde_yaml_does() {
+        let maps = crate::yaml::repo_texts("maps", ".yaml")
+            .into_iter()
+            .filter(|(name, _)| !name.ends_with(".drawing.yaml") && !name.ends_with(".geo.yaml"));
+        for (name, text) in maps.chain(crate::yaml::repo_texts("test-cases/maps", ".ymap")) {
+            crate::yaml::assert_readers_agree::<super::MapFile>(&text, &name);
+        }
+    }
+}

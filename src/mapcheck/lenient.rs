@@ -266,10 +266,11 @@ pub(super) struct Power {
 
 /// Read `src` leniently: `None` when it is not YAML (the loader says why).
 pub(super) fn read(src: &str) -> Option<File> {
-    // The provinces a few at a time, as the loader reads them (`check_all` has guarded
-    // the text).
+    // The provinces a few at a time, as the loader reads them (`check_all` has let the
+    // text through the guard; its count says whether the rest may be read whole).
     let put = |f: &mut Or<File>, provinces| f.0.provinces = List(provinces);
-    crate::yaml::unguarded_in_pieces(src, "provinces", put)
+    let guarded = crate::yaml::guard(src).ok()?;
+    crate::yaml::read_with_pieces(src, guarded, "provinces", put)
         .ok()
         .map(|f| f.0)
 }

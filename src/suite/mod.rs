@@ -245,7 +245,8 @@ fn read_yaml(text: &str) -> Vec<Entry> {
     };
     // Recover case by case where the file is a list of mappings.
     let items = match whole {
-        crate::yaml::YamlError::Guard(_) => None,
+        // Refused, or too dense to be held whole (streamed): the whole file's error.
+        crate::yaml::YamlError::Guard(_) | crate::yaml::YamlError::Stream { .. } => None,
         _ => serde_yaml::from_str::<Vec<serde_yaml::Value>>(text).ok(),
     };
     let Some(items) = items else {

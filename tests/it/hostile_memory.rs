@@ -397,6 +397,61 @@ fn dense_yaml_is_refused_before_it_is_read_at_every_door() {
 }
 
 #[test]
+fn yaml_as_dense_as_the_guard_lets_through_is_read_within_the_bound_at_every_door() {
+    // One value per 4 bytes (`[xxx,xxx,…]`), the densest text the guard lets through:
+    // serde_yaml, reading it whole, held about 200 bytes a value (a 2.1 MB position
+    // took 124 MB, bound 93; a 1 MB suite 85, bound 70). Such a text is streamed: each
+    // door still says what is wrong, with the line.
+    let dir = temp_dir("mem-dense-streamed");
+    let list = format!("[{}]", vec!["xxx"; 500_000].join(","));
+    let game = dir.join("game.yaml");
+    std::fs::write(
+        &game,
+        format!("arbiter_game: 1\njunk: {list}\ncomplete: true\n"),
+    )
+    .unwrap();
+    let map = dir.join("map.yaml");
+    std::fs::write(&map, format!("name: x\njunk: {list}\n")).unwrap();
+    let position = dir.join("position.yaml");
+    std::fs::write(
+        &position,
+        format!("phase: Spring 1901 movement\nunits:\n  france: {list}\n"),
+    )
+    .unwrap();
+    let suite = dir.join("suite.yaml");
+    std::fs::write(&suite, format!("- id: a\n  units:\n    france: {list}\n")).unwrap();
+    let doors: [(&str, Vec<&str>, &Path, &str); 4] = [
+        (
+            "status",
+            vec!["status", s(&game)],
+            &game,
+            "line 2, column 1: unknown field `junk`",
+        ),
+        ("map check", vec!["map", "check", s(&map)], &map, "junk"),
+        (
+            "adjudicate --position",
+            vec!["adjudicate", "--position", s(&position), "/dev/null"],
+            &position,
+            "line 3, column 12: power france: cannot read unit `xxx`",
+        ),
+        (
+            "test",
+            vec!["test", s(&suite)],
+            &suite,
+            "missing field `title`",
+        ),
+    ];
+    for (what, args, input, says) in doors {
+        let Some(o) = within_bound(what, &args, input, false) else {
+            return;
+        };
+        assert_ne!(o.status.code(), Some(0), "{what}");
+        let all = format!("{}{}", stdout(&o), crate::common::stderr(&o));
+        has(&all, says);
+    }
+}
+
+#[test]
 fn a_suite_in_block_style_is_read_case_by_case_with_the_same_result() {
     // Read item by item (not as one document), a suite gives the cases it gave read
     // whole, each at its line; a file with a case that does not read is still read
