@@ -51,8 +51,10 @@ pub struct RenderArgs {
     /// Write a PNG image instead of SVG.
     #[arg(long)]
     pub png: bool,
-    /// The PNG's width in pixels (its height follows). By default 1600, which fits a
-    /// screen, or four fifths of the SVG's width when that is more (world1914: 2560).
+    /// The PNG's width in pixels (its height follows; a wide one is drawn in bands, so
+    /// memory does not grow with it). By default 1600, which fits a screen, or four
+    /// fifths of the SVG's width when that is more (world1914: 2560), or narrower for a
+    /// tall board (at most 16 million pixels).
     #[arg(
         long,
         value_name = "PX",
@@ -83,7 +85,8 @@ pub struct RenderArgs {
     #[arg(long, value_name = "DIR", requires = "all")]
     pub dir: Option<PathBuf>,
     /// Write an animated GIF of the game to FILE: one frame per judged phase and the
-    /// current position, 1000 pixels wide, 1.5 s each (the last 4 s), looping. Alone or
+    /// current position, 1000 pixels wide (narrower for a tall board: at most 2 million
+    /// pixels a frame), 1.5 s each (the last 4 s), looping. Alone or
     /// with --all.
     #[arg(
         long,

@@ -7,20 +7,31 @@ use super::{raster_width, RasterError};
 
 /// The width the frames are drawn at, in pixels.
 pub const GIF_WIDTH: u32 = 1000;
+/// The most pixels a frame has (1000 by 2000): a taller picture is drawn narrower, so
+/// that a map whose positions reach far north and south is not a GIF of frames tens of
+/// thousands of pixels tall (it took minutes).
+pub const GIF_MAX_PIXELS: f32 = 2_000_000.0;
 /// How long a frame is shown, in hundredths of a second; the last one longer.
 pub const FRAME_DELAY: u16 = 150;
 pub const LAST_DELAY: u16 = 400;
 /// Colour quantisation: 1 (best, slowest) to 30; 10 is NeuQuant's usual choice.
 const QUANT_SPEED: i32 = 10;
 
-/// The GIF of the pictures `svgs` (in order), each fitted to `width` pixels. Every
-/// frame has the first one's size (a picture of another size is cut or padded with
-/// white at the bottom and right).
+/// The GIF of the pictures `svgs` (in order), each fitted to `width` pixels, or fewer
+/// where the first picture would pass [`GIF_MAX_PIXELS`]. Every frame has the first
+/// one's size (a picture of another size is cut or padded with white at the bottom and
+/// right).
 pub fn gif(svgs: &[String], width: u32) -> Result<Vec<u8>, RasterError> {
     let encode = |e: gif::EncodingError| RasterError::Encode(e.to_string());
     let mut encoder: Option<gif::Encoder<Vec<u8>>> = None;
     let mut screen = (0u16, 0u16);
+    let mut width = width;
     for (i, svg) in svgs.iter().enumerate() {
+        if i == 0 {
+            let (w, h) = super::svg_size(svg)?;
+            let fits = (GIF_MAX_PIXELS * w.max(1.0) / h.max(1.0)).sqrt().floor();
+            width = width.min(fits.max(1.0) as u32);
+        }
         let pixmap = raster_width(svg, Some(width))?;
         let e = match encoder.as_mut() {
             Some(e) => e,

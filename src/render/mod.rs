@@ -317,6 +317,8 @@ pub enum RasterError {
     Size(u32, u32),
     #[error("cannot encode the PNG: {0}")]
     Encode(String),
+    #[error("a PNG is 100 to 8000 pixels wide, not {0}")]
+    Width(u32),
 }
 
 /// A rasterised picture (RGBA, premultiplied).
@@ -330,15 +332,38 @@ pub fn raster(svg: &str) -> Result<RasterPixmap, RasterError> {
 }
 
 /// Rasterise an SVG `width` pixels wide (`None`: as wide as [`PNG_WIDTH`] says), its
-/// height in proportion: the picture a PNG or a GIF frame is made from.
+/// height in proportion: the picture a GIF frame is made from.
 pub fn raster_width(svg: &str, width: Option<u32>) -> Result<RasterPixmap, RasterError> {
     let tree = svg_tree(svg)?;
+    let (w, h, k) = fitted(&tree, width);
+    raster_tree(&tree, w, h, k)
+}
+
+/// The most pixels a picture drawn at its default width has (8000 by 2000): a taller
+/// picture (a map whose positions reach far north and south) is drawn narrower, so that
+/// its size follows the drawing's proportions, not its extent.
+const DEFAULT_MAX_PIXELS: f32 = 16_000_000.0;
+
+/// The size of `tree`'s picture `width` pixels wide (`None`: as wide as [`PNG_WIDTH`]
+/// says, narrower if it would pass [`DEFAULT_MAX_PIXELS`]), its height in proportion,
+/// and the scale that gives it.
+fn fitted(tree: &resvg::usvg::Tree, width: Option<u32>) -> (u32, u32, f32) {
     let (w, h) = (tree.size().width(), tree.size().height());
-    let width = width.unwrap_or_else(|| (0.8 * w).max(PNG_WIDTH as f32).round() as u32);
+    let width = width.unwrap_or_else(|| {
+        let wide = (0.8 * w).max(PNG_WIDTH as f32);
+        let fits = (DEFAULT_MAX_PIXELS * w.max(1.0) / h.max(1.0)).sqrt();
+        wide.min(fits).round().max(1.0) as u32
+    });
     let k = width as f32 / w.max(1.0);
     // Rounded down, so that a picture with a background covers every pixel.
     let height = (h * k).floor().clamp(1.0, 1e9) as u32;
-    raster_tree(&tree, width, height, k)
+    (width, height, k)
+}
+
+/// The size an SVG gives itself, in user units.
+fn svg_size(svg: &str) -> Result<(f32, f32), RasterError> {
+    let tree = svg_tree(svg)?;
+    Ok((tree.size().width(), tree.size().height()))
 }
 
 /// The SVG read with the embedded font.
@@ -351,14 +376,17 @@ fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree, RasterError> {
     resvg::usvg::Tree::from_str(svg, &opt).map_err(|e| RasterError::Svg(e.to_string()))
 }
 
-/// Draw `tree` scaled by `k` into a `w` by `h` picture (at most 100 million pixels).
+/// The most pixels a picture may have.
+const MAX_PIXELS: u64 = 100_000_000;
+
+/// Draw `tree` scaled by `k` into a `w` by `h` picture (at most [`MAX_PIXELS`]).
 fn raster_tree(
     tree: &resvg::usvg::Tree,
     w: u32,
     h: u32,
     k: f32,
 ) -> Result<RasterPixmap, RasterError> {
-    if u64::from(w) * u64::from(h) > 100_000_000 {
+    if u64::from(w) * u64::from(h) > MAX_PIXELS {
         return Err(RasterError::Size(w, h));
     }
     let mut pixmap = resvg::tiny_skia::Pixmap::new(w, h).ok_or(RasterError::Size(w, h))?;
@@ -373,7 +401,9 @@ fn raster_tree(
 /// Rasterise an SVG to PNG bytes at its own size (1 pixel per user unit): the
 /// printable page, which is drawn at its size in pixels.
 pub fn png(svg: &str) -> Result<Vec<u8>, RasterError> {
-    encode_png(&raster(svg)?)
+    let tree = svg_tree(svg)?;
+    let size = tree.size().to_int_size();
+    encode_tree(&tree, size.width(), size.height(), 1.0)
 }
 
 /// How wide a board's PNG is when no width is asked for: about a screen's width, or
@@ -386,41 +416,194 @@ pub const PNG_WIDTH: u32 = 1600;
 /// or send).
 pub const PNG_WIDTHS: std::ops::RangeInclusive<u32> = 100..=8000;
 
-/// Rasterise an SVG to PNG bytes `width` pixels wide ([`raster_width`]).
+/// Rasterise an SVG to PNG bytes `width` pixels wide (one of [`PNG_WIDTHS`]; `None`: as
+/// wide as [`PNG_WIDTH`] says), its height in proportion.
 pub fn png_width(svg: &str, width: Option<u32>) -> Result<Vec<u8>, RasterError> {
-    encode_png(&raster_width(svg, width)?)
+    if let Some(w) = width.filter(|w| !PNG_WIDTHS.contains(w)) {
+        return Err(RasterError::Width(w));
+    }
+    let tree = svg_tree(svg)?;
+    let (w, h, k) = fitted(&tree, width);
+    encode_tree(&tree, w, h, k)
 }
 
-/// A rasterised picture as PNG bytes: RGB when every pixel is opaque, else RGBA;
-/// deflate level 2 with adaptive filters (about half the time of the default level 6,
-/// for files about 2 % larger; on the classic board's picture the encoding took two
-/// thirds of the time at level 6).
-pub fn encode_png(px: &RasterPixmap) -> Result<Vec<u8>, RasterError> {
-    let encode = |e: png::EncodingError| RasterError::Encode(e.to_string());
-    let opaque = px.pixels().iter().all(|p| p.alpha() == u8::MAX);
-    let mut data = Vec::with_capacity(px.data().len());
-    if opaque {
-        for c in px.data().chunks_exact(4) {
-            data.extend_from_slice(&c[..3]);
-        }
-    } else {
-        for p in px.pixels() {
-            let c = p.demultiply();
-            data.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
-        }
+/// A picture of at most this many pixels is drawn and encoded whole: every board's
+/// picture at the default width but world1914's (classic 1600 x 1459), and the
+/// printable page (1240 x 1754).
+const WHOLE_PIXELS: u64 = 2_500_000;
+
+/// The pixels of one band of rows a larger picture is drawn and encoded in (2 MB as
+/// RGBA). A band is drawn with every layer the picture needs (the board's clip, a failed
+/// order's opacity), each the band's size: world1914 at its default width peaked at 67 MB
+/// drawn whole, 60 in bands of a million pixels, about 40 in these, and each band costs
+/// a pass over the whole drawing (at 8000 pixels wide, 5.6 s in bands of a million
+/// pixels, 7.3 s in bands of a quarter million, 1.6 s whole but at 509 MB).
+const BAND_PIXELS: u64 = 1 << 19;
+
+/// `tree` scaled by `k` as PNG bytes of `w` by `h` pixels (at most [`MAX_PIXELS`]):
+/// RGB when every pixel is opaque, else RGBA; deflate level 2 with adaptive filters
+/// (about half the time of the default level 6, for files about 2 % larger; on the
+/// classic board's picture the encoding took two thirds of the time at level 6).
+///
+/// A picture past [`WHOLE_PIXELS`] is drawn and encoded a band of rows at a time, so that
+/// what is held is a band and the compressed file, not the whole picture twice (a PNG
+/// 8000 pixels wide of the world board took 509 MB). A band is drawn with the picture
+/// moved up by its first row: the same picture, but for the anti-aliasing of a few edge
+/// pixels. The bands are first encoded as RGB; if one is not opaque, the picture is
+/// drawn again as RGBA.
+fn encode_tree(tree: &resvg::usvg::Tree, w: u32, h: u32, k: f32) -> Result<Vec<u8>, RasterError> {
+    if u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(RasterError::Size(w, h));
     }
-    let mut out = Vec::new();
-    let mut e = png::Encoder::new(&mut out, px.width(), px.height());
-    e.set_color(if opaque {
-        png::ColorType::Rgb
+    match encode_bands(tree, w, h, k, png::ColorType::Rgb)? {
+        Some(bytes) => Ok(bytes),
+        None => encode_bands(tree, w, h, k, png::ColorType::Rgba)?.ok_or(RasterError::Size(w, h)),
+    }
+}
+
+/// [`encode_tree`] in one colour type: `None` when it is RGB and a pixel is not opaque.
+fn encode_bands(
+    tree: &resvg::usvg::Tree,
+    w: u32,
+    h: u32,
+    k: f32,
+    color: png::ColorType,
+) -> Result<Option<Vec<u8>>, RasterError> {
+    use std::io::Write;
+    let encode = |e: png::EncodingError| RasterError::Encode(e.to_string());
+    let io = |e: std::io::Error| RasterError::Encode(e.to_string());
+    let pixels = u64::from(w) * u64::from(h);
+    let rows = if pixels <= WHOLE_PIXELS {
+        h
     } else {
-        png::ColorType::Rgba
-    });
+        u32::try_from(BAND_PIXELS / u64::from(w.max(1))).unwrap_or(h)
+    }
+    .clamp(1, h.max(1));
+    let mut band = resvg::tiny_skia::Pixmap::new(w, rows).ok_or(RasterError::Size(w, h))?;
+    let rgb = color == png::ColorType::Rgb;
+    let mut data = Vec::with_capacity(band.data().len());
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, w, h);
+    e.set_color(color);
     e.set_depth(png::BitDepth::Eight);
     e.set_deflate_compression(png::DeflateCompression::Level(2));
     e.set_filter(png::Filter::Adaptive);
-    let mut w = e.write_header().map_err(encode)?;
-    w.write_image_data(&data).map_err(encode)?;
-    w.finish().map_err(encode)?;
-    Ok(out)
+    let mut writer = e.write_header().map_err(encode)?;
+    let mut stream = writer.stream_writer().map_err(encode)?;
+    let mut y = 0;
+    while y < h {
+        let n = rows.min(h - y);
+        band.fill(resvg::tiny_skia::Color::TRANSPARENT);
+        let place = resvg::tiny_skia::Transform::from_scale(k, k).post_translate(0.0, -(y as f32));
+        resvg::render(tree, place, &mut band.as_mut());
+        data.clear();
+        let pixels = band.pixels();
+        for p in pixels.get(..(n as usize) * (w as usize)).unwrap_or(pixels) {
+            if rgb {
+                if p.alpha() != u8::MAX {
+                    return Ok(None);
+                }
+                data.extend_from_slice(&[p.red(), p.green(), p.blue()]);
+            } else {
+                let c = p.demultiply();
+                data.extend_from_slice(&[c.red(), c.green(), c.blue(), c.alpha()]);
+            }
+        }
+        stream.write_all(&data).map_err(io)?;
+        y += n;
+    }
+    stream.finish().map_err(encode)?;
+    writer.finish().map_err(encode)?;
+    Ok(Some(out))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod band_tests {
+    use super::*;
+
+    /// Shapes, a line and text across the bands' edges; `background` or transparent.
+    fn picture(background: bool) -> String {
+        let fill = if background {
+            r##"<rect width="1500" height="900" fill="#e8e0c8"/>"##
+        } else {
+            ""
+        };
+        format!(
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="1500" height="900">{fill}<circle cx="700" cy="350" r="300" fill="#3a6" fill-opacity="0.7"/><path d="M10 20 L1490 880" stroke="#000" stroke-width="3"/><text x="100" y="349" font-size="40">Burgundy</text></svg>"##
+        )
+    }
+
+    #[test]
+    fn a_png_drawn_in_bands_is_the_picture_drawn_whole_but_for_a_few_edge_pixels() {
+        // 3000 pixels wide: bands of 349 rows, the last one short.
+        for background in [true, false] {
+            let svg = picture(background);
+            let whole = raster_width(&svg, Some(3000)).unwrap();
+            assert_eq!((whole.width(), whole.height()), (3000, 1800));
+            let png = png_width(&svg, Some(3000)).unwrap();
+            // Colour type: RGB (2) when opaque, else RGBA (6).
+            assert_eq!(png[25], if background { 2 } else { 6 });
+            let back = RasterPixmap::decode_png(&png).unwrap();
+            if background {
+                // The same picture: a band is drawn with the picture moved, so a few
+                // edge pixels are anti-aliased a little otherwise (here 0.02 % of the
+                // values, by at most 44 of 255), and nothing else changes.
+                let values = back.data().len();
+                let mut differ = 0;
+                for (a, b) in back.data().iter().zip(whole.data()) {
+                    differ += usize::from(a != b);
+                    assert!(a.abs_diff(*b) <= 64, "{a} {b}");
+                }
+                assert!(differ * 1000 < values, "{differ} of {values} values differ");
+            } else {
+                // Decoded RGBA is premultiplied again: compare the straight colours.
+                let straight = |p: &RasterPixmap| -> Vec<[u8; 4]> {
+                    p.pixels()
+                        .iter()
+                        .map(|p| {
+                            let c = p.demultiply();
+                            [c.red(), c.green(), c.blue(), c.alpha()]
+                        })
+                        .collect()
+                };
+                let (back, whole) = (straight(&back), straight(&whole));
+                let differ = back.iter().zip(&whole).filter(|(a, b)| a != b).count();
+                assert!(differ * 1000 < back.len(), "{differ} pixels differ");
+            }
+        }
+    }
+
+    #[test]
+    fn a_tall_picture_is_drawn_narrower_by_default_and_a_width_is_one_of_the_widths() {
+        // A drawing 100 wide and 2,000 tall (positions far north and south): at the
+        // default width, 1600 pixels, it was 1600 x 32,000.
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="2000"><rect width="100" height="2000" fill="#fff"/></svg>"##;
+        let (w, h, _) = fitted(&svg_tree(svg).unwrap(), None);
+        assert_eq!((w, h), (894, 17880));
+        assert!(f64::from(w) * f64::from(h) <= f64::from(DEFAULT_MAX_PIXELS));
+        // An asked width is kept.
+        assert_eq!(fitted(&svg_tree(svg).unwrap(), Some(1600)).0, 1600);
+        // The GIF's frames: at most two million pixels.
+        let gif = gif::gif(&[svg.to_string()], gif::GIF_WIDTH).unwrap();
+        let (w, h) = (
+            u16::from_le_bytes([gif[6], gif[7]]),
+            u16::from_le_bytes([gif[8], gif[9]]),
+        );
+        assert_eq!((w, h), (316, 6320));
+        // The library holds the widths the command line does (the Python package
+        // passed 8001 through).
+        for bad in [0, 99, 8001, u32::MAX] {
+            assert!(matches!(png_width(svg, Some(bad)), Err(RasterError::Width(w)) if w == bad));
+        }
+    }
+
+    #[test]
+    fn a_picture_past_the_pixel_limit_is_refused_before_it_is_drawn() {
+        let svg = r#"<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100000"/>"#;
+        assert!(matches!(
+            png_width(svg, Some(8000)),
+            Err(RasterError::Size(8000, 8_000_000))
+        ));
+    }
 }

@@ -738,3 +738,33 @@ fn the_densest_valid_map_loads_within_the_bound() {
     code(&o, 0);
     has(&stdout(&o), "512 provinces");
 }
+
+#[test]
+fn a_wide_png_is_drawn_in_bands_in_the_memory_of_a_narrow_one() {
+    // A PNG was drawn whole, then copied for encoding: 8000 pixels wide, the picture of
+    // a position file of a few bytes took 683 MB. Drawn and encoded a band of rows at a
+    // time, a picture 3000 pixels wide takes about what one 2000 wide does (before: 32
+    // MB more).
+    let dir = temp_dir("mem-png-bands");
+    let mut peaks = Vec::new();
+    for width in ["2000", "3000"] {
+        let out = dir.join(format!("w{width}.png"));
+        let Some((o, kb)) = peak(&["render", "--png", "--width", width, "-o", s(&out)], None)
+        else {
+            return;
+        };
+        code(&o, 0);
+        let png = std::fs::read(&out).unwrap();
+        assert_eq!(
+            u32::from_be_bytes(png[16..20].try_into().unwrap()).to_string(),
+            width
+        );
+        peaks.push(kb);
+    }
+    assert!(
+        peaks[1] <= peaks[0] + 12 * 1024,
+        "3000 px: {} MB, 2000 px: {} MB",
+        peaks[1] / 1024,
+        peaks[0] / 1024
+    );
+}
