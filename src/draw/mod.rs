@@ -444,9 +444,10 @@ fn assemble(
         });
     }
     let coasts = coast_points(map, board, &pieces, &provinces);
+    let (width, height) = grid.size();
     Ok(Drawing {
-        width: grid.w as f64 * grid.cell,
-        height: grid.h as f64 * grid.cell,
+        width,
+        height,
         provinces,
         coasts,
         land,

@@ -53,6 +53,16 @@ impl Grid {
         self.w * self.h
     }
 
+    /// The picture's size: the cells', at most the largest a drawing may be (the cells
+    /// round up, and a drawing of 20000.78 units was one the loader refused).
+    pub fn size(&self) -> (f64, f64) {
+        let max = crate::map::drawing::MAX_SIZE;
+        (
+            (self.w as f64 * self.cell).min(max),
+            (self.h as f64 * self.cell).min(max),
+        )
+    }
+
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -227,6 +237,20 @@ pub fn flood(grid: &Grid, class: &[Class], seeds: &[Seed], max_dist: f64) -> Vec
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_grid_is_never_larger_than_a_drawing_may_be() {
+        // `map draw` wrote `width: 20000.78` from a geography 19998 wide: the cells
+        // round up.
+        let max = crate::map::drawing::MAX_SIZE;
+        for width in [19_990.0, 19_998.0, 19_999.5, max] {
+            for height in [10.0, 333.3, 9_321.25, 14_999.0, max] {
+                let (w, h) = Grid::new(width, height).size();
+                assert!(w <= max && h <= max, "{width} x {height}: {w} x {h}");
+                assert!(w >= width.min(max) - 1e-9 && h >= height - 1e-9);
+            }
+        }
+    }
 
     #[test]
     fn a_square_ring_fills_its_cells_and_a_hole_stays_empty() {
