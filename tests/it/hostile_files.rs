@@ -515,3 +515,161 @@ fn no_command_saves_a_game_that_would_not_load_again() {
         assert_eq!(std::fs::read_to_string(&g).unwrap(), text);
     }
 }
+
+// ------------------------------------------------------------ session 9: outputs
+
+/// A new game and a French slip in a fresh folder.
+fn game_and_slip(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = temp_dir(tag);
+    let g = dir.join("g.yaml");
+    code(&bin().args(["new", s(&g)]).output().unwrap(), 0);
+    let fr = dir.join("france.txt");
+    std::fs::write(&fr, "France:\nA PAR - BUR\n").unwrap();
+    (dir, g, fr)
+}
+
+fn phases_in(g: &Path) -> usize {
+    std::fs::read_to_string(g)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("- phase:"))
+        .count()
+}
+
+/// Every output of `judge` is checked before any work against every input (the game,
+/// by any path: itself, a link, a hard link; its backup; an order file) and against
+/// the other output: refused, exit 2, nothing judged, nothing written.
+#[test]
+fn judge_refuses_an_output_that_is_an_input_or_the_other_output_before_any_work() {
+    let (dir, g, fr) = game_and_slip("judge-outputs");
+    let link = dir.join("link.yaml");
+    std::os::unix::fs::symlink(&g, &link).unwrap();
+    let hard = dir.join("hard.yaml");
+    std::fs::hard_link(&g, &hard).unwrap();
+    let bak = dir.join("g.yaml.bak");
+    let before = std::fs::read(&g).unwrap();
+    for (flag, out, says) in [
+        ("--png", &g, "it is the game file"),
+        ("--png", &link, "it is the game file"),
+        ("--svg", &hard, "it is the game file"),
+        ("--png", &fr, "it is the order file"),
+        ("--svg", &bak, "it is the backup of the game file"),
+    ] {
+        let o = bin()
+            .args(["judge", s(&g), s(&fr), flag, s(out)])
+            .output()
+            .unwrap();
+        code(&o, 2);
+        let e = stderr(&o);
+        assert!(e.contains(says) && e.contains("Nothing was done"), "{e}");
+        assert_eq!(std::fs::read(&g).unwrap(), before, "{flag} {}", s(out));
+        assert_eq!(phases_in(&g), 0);
+        assert_eq!(
+            std::fs::read_to_string(&fr).unwrap(),
+            "France:\nA PAR - BUR\n"
+        );
+    }
+    assert!(!bak.exists());
+    // Two outputs, one file (by name, or by a link to it).
+    let pic = dir.join("pic");
+    let pic_link = dir.join("pic-link");
+    std::os::unix::fs::symlink(&pic, &pic_link).unwrap();
+    for other in [&pic, &pic_link] {
+        let o = bin()
+            .args(["judge", s(&g), s(&fr), "--svg", s(&pic), "--png", s(other)])
+            .output()
+            .unwrap();
+        code(&o, 2);
+        assert!(
+            stderr(&o).contains("another output of this command"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!pic.exists());
+        assert_eq!(phases_in(&g), 0);
+    }
+    // Distinct outputs, and two outputs that are a device written in place: judged.
+    let o = bin()
+        .args([
+            "judge",
+            s(&g),
+            s(&fr),
+            "--svg",
+            "/dev/null",
+            "--png",
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    code(&o, 0);
+    assert_eq!(phases_in(&g), 1);
+}
+
+/// `render --all --dir D --gif D/01-….png`: the GIF would replace a picture written
+/// into the folder; refused before anything is written.
+#[test]
+fn render_refuses_a_gif_that_is_one_of_the_pictures_of_dir() {
+    let (dir, g, fr) = game_and_slip("album-outputs");
+    code(&bin().args(["judge", s(&g), s(&fr)]).output().unwrap(), 0);
+    let d = dir.join("album");
+    let gif = d.join("01-S1901M.png");
+    let o = bin()
+        .args(["render", s(&g), "--all", "--dir", s(&d), "--gif", s(&gif)])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    assert!(
+        stderr(&o).contains("another output of this command"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!gif.exists() && !d.join("index.html").exists());
+}
+
+/// No output and no save may replace a file named as a game's lock file: writing over
+/// the lock of a served game let a second writer in.
+#[test]
+fn no_output_is_written_over_a_lock_file() {
+    let (dir, g, fr) = game_and_slip("lock-outputs");
+    let lock = dir.join(".sv.yaml.lock");
+    std::fs::write(&lock, "arbiter serve (process 1) at http://127.0.0.1:1/").unwrap();
+    let text = std::fs::read(&lock).unwrap();
+    let (new_lock, other_lock) = (dir.join(".n.yaml.lock"), dir.join(".other.lock"));
+    let runs: [&[&str]; 5] = [
+        &["judge", s(&g), s(&fr), "--svg", s(&lock)],
+        &["render", s(&g), "-o", s(&lock)],
+        &["adjudicate", s(&fr), "-o", s(&lock)],
+        &["new", s(&new_lock)],
+        &["render", s(&g), "--png", "-o", s(&other_lock)],
+    ];
+    for args in runs {
+        let o = bin().args(args).output().unwrap();
+        code(&o, 2);
+        assert!(
+            stderr(&o).contains("named as a game's lock file"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert_eq!(std::fs::read(&lock).unwrap(), text);
+    assert_eq!(phases_in(&g), 0);
+    assert!(!new_lock.exists() && !other_lock.exists());
+}
+
+/// A `.bak` that is a folder: the save fails naming the backup and what to do.
+#[test]
+fn a_backup_that_is_a_folder_is_named_in_the_error() {
+    let (dir, g, _) = game_and_slip("bak-folder");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    std::fs::create_dir(dir.join("g.yaml.bak")).unwrap();
+    let o = bin().args(["judge", s(&g), s(&empty)]).output().unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("its backup `") && e.contains("g.yaml.bak` cannot be written"),
+        "{e}"
+    );
+    assert!(e.contains("it is a folder: move or remove it"), "{e}");
+    assert_eq!(phases_in(&g), 0);
+}
