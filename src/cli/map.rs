@@ -624,11 +624,17 @@ fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
             Some(PathBuf::from(&args.map)),
         ),
     };
-    let geo = args.geo.clone().or_else(|| {
-        let f = file.as_ref()?;
-        let stem = f.file_stem()?.to_string_lossy().into_owned();
-        Some(f.with_file_name(format!("{stem}.geo.yaml"))).filter(|p| std::fs::metadata(p).is_ok())
-    });
+    let geo = match (&args.geo, &file) {
+        (Some(g), _) => Some(g.clone()),
+        (None, Some(f)) => {
+            let stem = f
+                .file_stem()
+                .map_or_else(|| "map".into(), |s| s.to_string_lossy().into_owned());
+            super::beside(f, f.with_file_name(format!("{stem}.geo.yaml")), "geography")?
+                .filter(|p| std::fs::metadata(p).is_ok())
+        }
+        (None, None) => None,
+    };
     let out = match (&args.output, &file) {
         (Some(o), _) => o.clone(),
         (None, Some(f)) => super::drawing_path(f),

@@ -673,3 +673,126 @@ fn a_backup_that_is_a_folder_is_named_in_the_error() {
     assert!(e.contains("it is a folder: move or remove it"), "{e}");
     assert_eq!(phases_in(&g), 0);
 }
+
+// ------------------------------------------------- session 9: files beside a map
+
+/// A folder with a copy of the standard map and a "secret" file outside it.
+fn map_folder(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = temp_dir(tag);
+    let mm = dir.join("mm");
+    std::fs::create_dir(&mm).unwrap();
+    let map = mm.join("standard.yaml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard.yaml"),
+        &map,
+    )
+    .unwrap();
+    let secret = dir.join("secret.txt");
+    std::fs::write(
+        &secret,
+        "root:x:0:0:SECRET-LINE-ONE:/root:/bin/bash\nSECRET-LINE-TWO\n",
+    )
+    .unwrap();
+    (dir, map, secret)
+}
+
+/// A drawing beside a map (or a game's `map_file`) that is a link leading out of the
+/// map's folder is refused, as `map import` refuses such a `USE`, and never read; a
+/// geography beside a map likewise for `map draw`.
+#[test]
+fn a_drawing_or_geography_beside_a_map_that_leads_out_of_its_folder_is_refused() {
+    let (dir, map, secret) = map_folder("beside-out");
+    let g = dir.join("g.yaml");
+    code(
+        &bin()
+            .args(["new", s(&g), "--map", s(&map)])
+            .output()
+            .unwrap(),
+        0,
+    );
+    let drawing = map.with_file_name("standard.drawing.yaml");
+    std::os::unix::fs::symlink(&secret, &drawing).unwrap();
+    for args in [
+        vec!["render", s(&g), "-o", "/dev/null"],
+        vec!["render", "--map", s(&map), "-o", "/dev/null"],
+        vec!["status", s(&g)],
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        code(&o, 2);
+        let e = stderr(&o);
+        assert!(
+            e.contains("is a link that leads out of the map's folder"),
+            "{e}"
+        );
+        assert!(!e.contains("SECRET-LINE"), "{e}");
+    }
+    std::fs::remove_file(&drawing).unwrap();
+    let geo = map.with_file_name("standard.geo.yaml");
+    std::os::unix::fs::symlink(&secret, &geo).unwrap();
+    let o = bin()
+        .args(["map", "draw", s(&map), "-o", s(&dir.join("d.yaml"))])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(e.contains("the geography beside the map"), "{e}");
+    assert!(!e.contains("SECRET-LINE"), "{e}");
+}
+
+/// A file read as a drawing or a geography that is not one (here inside the map's
+/// folder, so it is read) is said not to be one, with the place, and never quoted.
+#[test]
+fn a_file_that_is_not_a_drawing_or_geography_is_never_quoted() {
+    let (_dir, map, _) = map_folder("beside-kind");
+    let passwd = map.with_file_name("passwd");
+    std::fs::write(
+        &passwd,
+        "root:x:0:0:SECRET-LINE-ONE:/root:/bin/bash\nSECRET-LINE-TWO\n",
+    )
+    .unwrap();
+    let drawing = map.with_file_name("standard.drawing.yaml");
+    std::os::unix::fs::symlink("passwd", &drawing).unwrap();
+    let o = bin()
+        .args(["render", "--map", s(&map), "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(e.contains("is not a drawing file: line 1, column 1"), "{e}");
+    assert!(!e.contains("SECRET-LINE") && !e.contains("root:x"), "{e}");
+    std::fs::remove_file(&drawing).unwrap();
+    std::os::unix::fs::symlink("passwd", map.with_file_name("standard.geo.yaml")).unwrap();
+    let o = bin()
+        .args(["map", "draw", s(&map), "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let e = stderr(&o);
+    assert!(
+        e.contains("is not a geography file: line 1, column 1"),
+        "{e}"
+    );
+    assert!(!e.contains("SECRET-LINE") && !e.contains("root:x"), "{e}");
+}
+
+/// A value an error quotes from a file is cut to 40 characters: a mapping that is not
+/// a drawing shows at most the start of a key.
+#[test]
+fn a_quoted_value_in_a_yaml_error_is_cut_short() {
+    let (_dir, map, _) = map_folder("beside-cap");
+    std::fs::write(
+        map.with_file_name("standard.drawing.yaml"),
+        "width: \"0123456789012345678901234567890123456789-SECRET-TAIL\"\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["render", "--map", s(&map), "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("0123456789012345678901234567890123456789…"),
+        "{e}"
+    );
+    assert!(!e.contains("SECRET-TAIL"), "{e}");
+}
