@@ -97,7 +97,7 @@ pub fn wrong_kind(e: &YamlError, root: &str) -> Option<String> {
         return None;
     }
     let word = rest
-        .split(|c: char| c == ' ' || c == ',')
+        .split([' ', ','])
         .next()
         .unwrap_or("value");
     Some(match word {
