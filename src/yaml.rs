@@ -96,10 +96,7 @@ pub fn wrong_kind(e: &YamlError, root: &str) -> Option<String> {
     if !msg.contains(&format!("expected struct {root}")) {
         return None;
     }
-    let word = rest
-        .split([' ', ','])
-        .next()
-        .unwrap_or("value");
+    let word = rest.split([' ', ',']).next().unwrap_or("value");
     Some(match word {
         "integer" | "unit" => format!("an {}", if word == "unit" { "empty value" } else { word }),
         w => format!("a {w}"),

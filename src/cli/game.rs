@@ -579,9 +579,9 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
             text: read_input(o)?,
         });
     }
-    if let Some(svg) = &args.svg {
-        super::write::check_output(svg)?;
-    }
+    // Again now the game's map file and its drawing have been read: no picture may be
+    // written over them either (the inputs this command read are noted as it reads).
+    super::write::check_outputs(&outputs, &[])?;
     let (j, errors) = judge_orders(&game, &map, &files, args.strict)?;
     for (f, ds) in files.iter().zip(&j.diagnostics) {
         super::print_diagnostics(ds, &f.text, &f.file);

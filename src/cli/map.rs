@@ -611,6 +611,37 @@ fn show_province(map: &Map, name: &str) -> Result<String, Fatal> {
     Ok(out)
 }
 
+/// The land file a geography names (`land:`) is read only from the geography's folder
+/// or a folder below it: a name with `..` or a root (`/etc/x`), or a link that leads
+/// out of the folder, is refused, and nothing of it is read.
+fn inside_folder_of(geo: &Path, name: &str, land: &Path) -> Result<(), Fatal> {
+    use std::path::Component;
+    let refuse = |why: String| {
+        Err(Fatal(format!(
+            "{}: `land: {name}`: {why}: the land file is read from the geography's folder \
+             (or a folder below it) only; copy it there and name it from there \
+             (`land: geo/europe-land.json`)",
+            geo.display()
+        )))
+    };
+    if !Path::new(name)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return refuse("the name leaves the geography's folder".into());
+    }
+    let folder = std::fs::canonicalize(super::write::dir_of(geo)).ok();
+    if let (Ok(real), Some(folder)) = (std::fs::canonicalize(land), folder) {
+        if !real.starts_with(&folder) {
+            return refuse(format!(
+                "it is a link that leads out of the folder (to `{}`)",
+                real.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `map draw`: read the map (without any old drawing), its geography and coastlines,
 /// draw, write, and say what was drawn in one line.
 fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
@@ -660,6 +691,7 @@ fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
                 Err(e) => return report(e),
             };
             let land_path = g.with_file_name("").join(&spec.land);
+            inside_folder_of(g, &spec.land, &land_path)?;
             let land = match Land::from_json(&read(&land_path)?, &land_path.display().to_string()) {
                 Ok(l) => l,
                 Err(e) => return report(e),

@@ -796,3 +796,56 @@ fn a_quoted_value_in_a_yaml_error_is_cut_short() {
     );
     assert!(!e.contains("SECRET-TAIL"), "{e}");
 }
+
+/// `judge --png` over the game's map file (read when the game loads) is refused before
+/// the phase is judged: the game keeps no phase.
+#[test]
+fn judge_refuses_a_picture_over_the_games_map_file_before_judging() {
+    let (dir, map, _) = map_folder("judge-map-output");
+    let g = dir.join("g.yaml");
+    code(
+        &bin()
+            .args(["new", s(&g), "--map", s(&map)])
+            .output()
+            .unwrap(),
+        0,
+    );
+    let fr = dir.join("france.txt");
+    std::fs::write(&fr, "France:\nA PAR - BUR\n").unwrap();
+    let before = std::fs::read(&map).unwrap();
+    let o = bin()
+        .args(["judge", s(&g), s(&fr), "--png", s(&map)])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    assert!(stderr(&o).contains("Nothing was done"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&map).unwrap(), before);
+    assert_eq!(phases_in(&g), 0);
+}
+
+/// A geography's `land:` is read from its folder only: `..`, a root, or a link that
+/// leads out is refused, and nothing of the file is read.
+#[test]
+fn a_geographys_land_file_outside_its_folder_is_refused() {
+    let (dir, map, secret) = map_folder("land-out");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let geo_text = std::fs::read_to_string(repo.join("maps/standard.geo.yaml")).unwrap();
+    let geo = map.with_file_name("standard.geo.yaml");
+    let land_link = map.with_file_name("land.json");
+    std::os::unix::fs::symlink(&secret, &land_link).unwrap();
+    for land in ["../secret.txt", s(&secret), "land.json"] {
+        let text = geo_text.replace("land: geo/europe-land.json", &format!("land: {land}"));
+        std::fs::write(&geo, text).unwrap();
+        let o = bin()
+            .args(["map", "draw", s(&map), "-o", s(&dir.join("d.yaml"))])
+            .output()
+            .unwrap();
+        code(&o, 2);
+        let e = stderr(&o);
+        assert!(
+            e.contains("the land file is read from the geography's folder"),
+            "{e}"
+        );
+        assert!(!e.contains("SECRET-LINE"), "{e}");
+    }
+}
