@@ -140,9 +140,9 @@ pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Res
             }
             if ident(input).as_ref() == Some(&id) {
                 return Err(Fatal(format!(
-                    "refused to write `{}` ({flag}): it is {what} `{}` of this command (the same \
-                     file, by whatever path), and writing it would destroy it; choose another \
-                     output file. Nothing was done",
+                    "refused to write `{}` ({flag}): it is an input file of this command, {what} \
+                     `{}` (the same file, by whatever path), and writing it would destroy it; \
+                     choose another output file. Nothing was done",
                     out.display(),
                     input.display()
                 )));

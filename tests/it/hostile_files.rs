@@ -549,11 +549,15 @@ fn judge_refuses_an_output_that_is_an_input_or_the_other_output_before_any_work(
     let bak = dir.join("g.yaml.bak");
     let before = std::fs::read(&g).unwrap();
     for (flag, out, says) in [
-        ("--png", &g, "it is the game file"),
-        ("--png", &link, "it is the game file"),
-        ("--svg", &hard, "it is the game file"),
-        ("--png", &fr, "it is the order file"),
-        ("--svg", &bak, "it is the backup of the game file"),
+        ("--png", &g, "input file of this command, the game file"),
+        ("--png", &link, "input file of this command, the game file"),
+        ("--svg", &hard, "input file of this command, the game file"),
+        ("--png", &fr, "input file of this command, the order file"),
+        (
+            "--svg",
+            &bak,
+            "input file of this command, the backup of the game file",
+        ),
     ] {
         let o = bin()
             .args(["judge", s(&g), s(&fr), flag, s(out)])
