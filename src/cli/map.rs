@@ -225,10 +225,17 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
         tomitted += omitted;
         match args.format {
             CheckFormat::Text => {
+                // A file beside the map that is not a drawing at all (a link to a
+                // system file) is never quoted, not even the line a finding points at.
+                let not_a_drawing = findings
+                    .iter()
+                    .any(|f| f.message.contains("is not a drawing file"));
                 text.push_str(&check::render_omitting(&findings, omitted, |f| {
                     if f == file {
                         Some(src.as_str())
-                    } else if let Some((_, t)) = drawing.as_ref().filter(|(df, _)| df == f) {
+                    } else if let Some((_, t)) =
+                        drawing.as_ref().filter(|(df, _)| df == f && !not_a_drawing)
+                    {
                         Some(t.as_str())
                     } else {
                         reference
@@ -288,7 +295,12 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
 /// `NAME.drawing.yaml` beside the file, or the embedded drawing; its name and text.
 fn drawing_source(name: &str) -> Result<Option<(String, String)>, String> {
     if Path::new(name).exists() {
-        let path = super::drawing_path(Path::new(name));
+        let map_file = Path::new(name);
+        let Some(path) = super::beside(map_file, super::drawing_path(map_file), "drawing")
+            .map_err(|super::Fatal(e)| e)?
+        else {
+            return Ok(None);
+        };
         if std::fs::metadata(&path).is_err() {
             return Ok(None);
         }

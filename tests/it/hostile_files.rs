@@ -720,6 +720,7 @@ fn a_drawing_or_geography_beside_a_map_that_leads_out_of_its_folder_is_refused()
         vec!["render", s(&g), "-o", "/dev/null"],
         vec!["render", "--map", s(&map), "-o", "/dev/null"],
         vec!["status", s(&g)],
+        vec!["map", "check", s(&map)],
     ] {
         let o = bin().args(&args).output().unwrap();
         code(&o, 2);
@@ -764,6 +765,17 @@ fn a_file_that_is_not_a_drawing_or_geography_is_never_quoted() {
     let e = stderr(&o);
     assert!(e.contains("is not a drawing file: line 1, column 1"), "{e}");
     assert!(!e.contains("SECRET-LINE") && !e.contains("root:x"), "{e}");
+    // `map check` names the place but shows no line of it.
+    let o = bin().args(["map", "check", s(&map)]).output().unwrap();
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        out.contains("is not a drawing file: line 1, column 1"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("SECRET-LINE") && !out.contains("root:x"),
+        "{out}"
+    );
     std::fs::remove_file(&drawing).unwrap();
     std::os::unix::fs::symlink("passwd", map.with_file_name("standard.geo.yaml")).unwrap();
     let o = bin()
