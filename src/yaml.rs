@@ -693,6 +693,26 @@ pub(crate) fn repo_texts(dir: &str, ends: &str) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn quoted_values_are_cut_to_forty_characters() {
+        let long = format!("{}TAIL", "a".repeat(40));
+        assert_eq!(
+            super::capped(&format!("invalid type: string \"{long}\", expected f64")),
+            format!("invalid type: string \"{}…\", expected f64", "a".repeat(40))
+        );
+        // An escaped quote does not end the value; a key in backquotes is cut too.
+        let esc = format!("x\\\"{}", "b".repeat(50));
+        let cut = super::capped(&format!("string \"{esc}\" and `{}`", "k".repeat(45)));
+        assert!(
+            !cut.contains(&"b".repeat(40)) && !cut.contains(&"k".repeat(41)),
+            "{cut}"
+        );
+        assert!(cut.ends_with("…`"), "{cut}");
+        // Short values and unquoted text are kept whole.
+        let short = "unknown field `nme`, expected one of `name`, `map`";
+        assert_eq!(super::capped(short), short);
+    }
+
     use super::*;
 
     /// A file of a name and a list of items, for the pieces' tests.
