@@ -384,6 +384,30 @@ pub fn keep_backup(real: &Path) -> io::Result<PathBuf> {
     Ok(bak)
 }
 
+/// Why the backup of `real` ([`keep_backup`]) could not be kept, naming the backup's
+/// path and what to do.
+pub fn backup_failed(real: &Path, e: &io::Error) -> String {
+    let bak = sibling(real, ".bak");
+    let what = match fs::symlink_metadata(&bak) {
+        Ok(m) if m.is_dir() => "it is a folder: move or remove it (the backup is a file), \
+                                then run the command again"
+            .to_string(),
+        Ok(m) if !m.is_file() && !m.file_type().is_symlink() => {
+            format!(
+                "it is {}: move or remove it, then run the command again",
+                kind_words(&m)
+            )
+        }
+        _ => {
+            "check the folder's permissions and free space, then run the command again".to_string()
+        }
+    };
+    format!(
+        "its backup `{}` cannot be written ({e}): {what}",
+        bak.display()
+    )
+}
+
 // ---------------------------------------------------------------- the lock
 
 /// An exclusive lock on a game file, held until dropped: the lock file
@@ -424,11 +448,34 @@ pub fn lock_path(game: &Path) -> io::Result<PathBuf> {
     Ok(real.with_file_name(format!(".{name}.lock")))
 }
 
+/// Whether `path` (links followed) is named as a game's lock file is (`.NAME.lock`):
+/// no door writes such a file, which may be the lock of a game being written or
+/// served; the refusal in words, else `None`.
+pub fn lock_file_refusal(path: &Path) -> Option<String> {
+    let real = resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
+    let named = |p: &Path| {
+        p.file_name().map(|n| n.to_string_lossy()).is_some_and(|n| {
+            n.len() > ".x.lock".len() - 1 && n.starts_with('.') && n.ends_with(".lock")
+        })
+    };
+    (named(path) || named(&real)).then(|| {
+        format!(
+            "refused to write `{}`: it is named as a game's lock file (`.GAME.lock`), which \
+             arbiter never writes over (it may be the lock of a game being written or served); \
+             choose another file name",
+            path.display()
+        )
+    })
+}
+
 /// Take the game's lock, waiting up to [`LOCK_WAIT`] (`ARBITER_LOCK_WAIT_MS`) for
 /// another writer holding it; then refuse, naming the game and the lock file (or the
 /// server holding it, at once).
 pub fn lock_game(game: &Path) -> Result<GameLock, String> {
     let shown = game.display();
+    if let Some(refusal) = lock_file_refusal(game) {
+        return Err(refusal);
+    }
     let path = lock_path(game).map_err(|e| format!("cannot lock `{shown}`: {e}"))?;
     let cannot = |e: io::Error| {
         format!(
@@ -566,6 +613,9 @@ pub enum Expect<'a> {
 /// `limit`: the input limit, which the new text may not pass.
 pub fn save_game(path: &Path, text: &str, expect: Expect<'_>, limit: u64) -> Result<(), String> {
     let shown = path.display().to_string();
+    if let Some(refusal) = lock_file_refusal(path) {
+        return Err(refusal);
+    }
     check_size(&shown, text, limit)?;
     // A link stays a link: the file it names is replaced.
     let path = &resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
@@ -603,7 +653,13 @@ pub fn save_game(path: &Path, text: &str, expect: Expect<'_>, limit: u64) -> Res
     }
     crash_point("backup");
     if meta.is_some() {
-        keep_backup(path).map_err(fail)?;
+        keep_backup(path).map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            format!(
+                "cannot save game file `{shown}`: {}; the file was not changed",
+                backup_failed(path, &e)
+            )
+        })?;
     }
     crash_point("rename");
     fs::rename(&tmp, path).map_err(fail)?;
@@ -621,6 +677,9 @@ pub fn create_game(
     let shown = path.display().to_string();
     if path.exists() {
         return Err(exists(path));
+    }
+    if let Some(refusal) = lock_file_refusal(path) {
+        return Err(refusal);
     }
     check_size(&shown, text, limit)?;
     // A dangling link: the game goes where it points.

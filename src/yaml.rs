@@ -33,15 +33,74 @@ pub struct GuardError {
 pub enum YamlError {
     #[error("{0}")]
     Guard(#[from] GuardError),
-    #[error("{0}")]
+    /// A value the reader quotes (`invalid type: string "…"`) is cut to
+    /// [`QUOTED_CHARS`] characters ([`capped`]): a file of the wrong kind (a link to
+    /// `/etc/passwd` read as a drawing) is not shown.
+    #[error("{}", capped(&.0.to_string()))]
     Serde(#[from] serde_yaml::Error),
     /// From the streaming reader, which reads the texts too dense for serde_yaml (see
     /// [`Guarded::whole`]): written as serde_yaml writes its errors, the place last.
-    #[error("{message}{}", location.map(|(l, c)| format!(" at line {l} column {c}")).unwrap_or_default())]
+    #[error("{}{}", capped(message), location.map(|(l, c)| format!(" at line {l} column {c}")).unwrap_or_default())]
     Stream {
         message: String,
         location: Option<(usize, usize)>,
     },
+}
+
+/// The most characters of a value from the file an error message quotes.
+pub const QUOTED_CHARS: usize = 40;
+
+/// `message` with every quoted run (`"…"`, as serde writes a string value, or `` `…` ``,
+/// as it writes a key) cut to [`QUOTED_CHARS`] characters and `…`: an error about a
+/// file of the wrong kind quotes its first characters at most, never its text.
+pub fn capped(message: &str) -> String {
+    let mut out = String::with_capacity(message.len().min(1024));
+    let mut chars = message.chars();
+    while let Some(c) = chars.next() {
+        out.push(c);
+        if c != '"' && c != '`' {
+            continue;
+        }
+        let close = c;
+        let mut kept = 0;
+        let mut escaped = false;
+        let mut cut = false;
+        for d in chars.by_ref() {
+            let end = d == close && !escaped;
+            escaped = close == '"' && d == '\\' && !escaped;
+            if end {
+                if cut {
+                    out.push('…');
+                }
+                out.push(d);
+                break;
+            }
+            if kept < QUOTED_CHARS {
+                out.push(d);
+                kept += 1;
+            } else {
+                cut = true;
+            }
+        }
+    }
+    out
+}
+
+/// When `e` says the whole text is not the mapping a `root` file is (serde's
+/// `invalid type: string "…", expected struct ROOT`): what the text is instead (`a
+/// string`, `a sequence`, …), for an error that says the file is not of its kind
+/// without quoting it.
+pub fn wrong_kind(e: &YamlError, root: &str) -> Option<String> {
+    let msg = e.to_string();
+    let rest = msg.strip_prefix("invalid type: ")?;
+    if !msg.contains(&format!("expected struct {root}")) {
+        return None;
+    }
+    let word = rest.split([' ', ',']).next().unwrap_or("value");
+    Some(match word {
+        "integer" | "unit" => format!("an {}", if word == "unit" { "empty value" } else { word }),
+        w => format!("a {w}"),
+    })
 }
 
 impl YamlError {
@@ -634,6 +693,26 @@ pub(crate) fn repo_texts(dir: &str, ends: &str) -> Vec<(String, String)> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn quoted_values_are_cut_to_forty_characters() {
+        let long = format!("{}TAIL", "a".repeat(40));
+        assert_eq!(
+            super::capped(&format!("invalid type: string \"{long}\", expected f64")),
+            format!("invalid type: string \"{}…\", expected f64", "a".repeat(40))
+        );
+        // An escaped quote does not end the value; a key in backquotes is cut too.
+        let esc = format!("x\\\"{}", "b".repeat(50));
+        let cut = super::capped(&format!("string \"{esc}\" and `{}`", "k".repeat(45)));
+        assert!(
+            !cut.contains(&"b".repeat(40)) && !cut.contains(&"k".repeat(41)),
+            "{cut}"
+        );
+        assert!(cut.ends_with("…`"), "{cut}");
+        // Short values and unquoted text are kept whole.
+        let short = "unknown field `nme`, expected one of `name`, `map`";
+        assert_eq!(super::capped(short), short);
+    }
+
     use super::*;
 
     /// A file of a name and a list of items, for the pieces' tests.

@@ -117,6 +117,81 @@ fn real_path(path: &std::path::Path) -> std::path::PathBuf {
     std::fs::canonicalize(&real).unwrap_or(real)
 }
 
+/// Whether saving `text` (a game file) over `path`, a file this game does not match,
+/// loses nothing: there is no file, or it is an arbiter game file each of whose judged
+/// phases this game has too (the same phase, from the same position, with the same
+/// results), in the same order. Otherwise the refusal, naming what would be lost; the
+/// file's text is never quoted.
+fn would_lose_nothing(path: &std::path::Path, text: &str) -> Result<(), String> {
+    let shown = path.display();
+    let bytes = match files::read_bytes(path, files::DEFAULT_MAX_INPUT_BYTES) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => {
+            return Err(format!(
+                "`{shown}` was not saved: the file there cannot be read ({e}), so it cannot be \
+                 told that replacing it loses nothing; save to another name"
+            ))
+        }
+    };
+    let disk = std::str::from_utf8(&bytes)
+        .ok()
+        .and_then(|t| gamefile::GameFile::from_yaml(t).ok())
+        .ok_or_else(|| {
+            format!(
+                "`{shown}` was not saved: the file there is not an arbiter game file, and \
+                 `save` replaces only a game file; save to another name, or remove the file \
+                 first. The file was not changed"
+            )
+        })?;
+    let ours = gamefile::GameFile::from_yaml(text).map_err(|e| e.to_string())?;
+    let key = |r: &gamefile::PhaseRecord| {
+        let mut results: Vec<(Option<String>, String, String)> = r
+            .results
+            .iter()
+            .map(|x| (x.power.clone(), x.canonical.clone(), x.outcome.clone()))
+            .collect();
+        results.sort();
+        (r.phase.clone(), r.position.clone(), results)
+    };
+    let n = disk.history.len();
+    let differs = disk
+        .history
+        .iter()
+        .zip(&ours.history)
+        .position(|(d, o)| key(d) != key(o));
+    let why = match differs {
+        Some(k) => format!(
+            "its phase {} (the {} of its {n} judged) was judged otherwise than in this game",
+            disk.history.get(k).map_or("", |h| h.phase.as_str()),
+            ordinal(k + 1)
+        ),
+        None if n > ours.history.len() => format!(
+            "the file has {} judged phase{} this game does not (it has {n}, this game {})",
+            n - ours.history.len(),
+            if n - ours.history.len() == 1 { "" } else { "s" },
+            ours.history.len()
+        ),
+        None => return Ok(()),
+    };
+    Err(format!(
+        "`{shown}` was not saved: {why}: it was judged elsewhere (by `arbiter judge`, or by \
+         another Game), and saving would lose that. Load it again (`Game.load`) and play on \
+         from there, or save to another name. The file was not changed"
+    ))
+}
+
+fn ordinal(n: usize) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 /// Read `rules`: `None`, an edition name, or an iterable of strings holding at most one
 /// edition and any of the `diplomacy` package's neutral flags.
 fn read_rules(rules: Option<&Bound<'_, PyAny>>) -> PyResult<(Rules, Vec<String>)> {
@@ -1575,15 +1650,25 @@ impl Game {
     /// game's lock (`.GAME.lock`, shared with the commands and `arbiter serve`),
     /// atomically, the previous version kept as `GAME.bak`. Saving over the file this
     /// game was loaded from (or last saved to) is refused when another writer changed
-    /// it meanwhile: its phases would be lost.
+    /// it meanwhile: its phases would be lost. Saving over any other existing file is
+    /// refused unless it is an arbiter game file whose judged phases this game has too,
+    /// the same, in the same order (none lost): a file of another kind, or a game
+    /// judged further or otherwise (by `arbiter judge`, by another `Game`), is never
+    /// replaced. A file named as a lock file (`.NAME.lock`) is never written.
     fn save(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
         let text = self.to_yaml(py)?;
         let known = self.file.lock().unwrap_or_else(|e| e.into_inner()).clone();
         py.allow_threads(|| {
+            if let Some(refusal) = files::lock_file_refusal(&path) {
+                return Err(refusal);
+            }
             let _lock = files::lock_game(&path)?;
             let expect = match &known {
                 Some((p, bytes)) if *p == real_path(&path) => files::Expect::Loaded(bytes),
-                _ => files::Expect::Any,
+                _ => {
+                    would_lose_nothing(&path, &text)?;
+                    files::Expect::Any
+                }
             };
             files::save_game(&path, &text, expect, files::DEFAULT_MAX_INPUT_BYTES)
         })

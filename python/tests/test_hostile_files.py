@@ -169,3 +169,70 @@ def test_years_are_1_to_9999():
     assert arbiter.Game(last_year=1905).last_year == 1905
     with pytest.raises(arbiter.ArbiterError):
         arbiter.Game.from_position({"phase": "S10000M", "units": {"FRANCE": ["A PAR"]}})
+
+
+# ---------------------------------------------------------------- session 9
+
+
+def test_save_from_yaml_over_a_game_judged_elsewhere_is_refused(cli, tmp_path):
+    """A Game made from the file's text (not loaded from it), then the file judged by
+    the CLI: saving the Game over it would lose the CLI's phase."""
+    path = tmp_path / "p.yaml"
+    new_game(cli, path)
+    g4 = arbiter.Game.from_yaml(path.read_text())
+    slip = tmp_path / "fr.txt"
+    slip.write_text("France:\nA PAR - BUR\n")
+    out = subprocess.run([cli, "judge", str(path), str(slip)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    judged_by_cli = path.read_bytes()
+    # Nothing processed yet: the file has a phase this game lacks.
+    with pytest.raises(arbiter.GameFileError, match="has 1 judged phase this game does not"):
+        g4.save(path)
+    # Processed with other orders: the file's phase was judged otherwise.
+    play(g4)
+    with pytest.raises(arbiter.GameFileError, match="judged otherwise than in this game"):
+        g4.save(path)
+    assert path.read_bytes() == judged_by_cli
+    # Loaded again, it plays on and saves.
+    again = arbiter.Game.load(path)
+    again.set_orders("FRANCE", ["A BUR H"])
+    again.process()
+    again.save(path)
+    assert judged(path) == 2
+    # A Game made from the text that has every phase of the file (and more) saves over it.
+    g5 = arbiter.Game.from_yaml(path.read_text())
+    g5.set_orders("FRANCE", ["A BUR H"])
+    g5.process()
+    g5.save(path)
+    assert judged(path) == 3
+
+
+def test_save_never_replaces_a_file_that_is_not_a_game(tmp_path):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("my notes\n")
+    with pytest.raises(arbiter.GameFileError, match="is not an arbiter game file"):
+        arbiter.Game().save(victim)
+    assert victim.read_text() == "my notes\n"
+    assert not (tmp_path / "victim.txt.bak").exists()
+    # Its text is never quoted.
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("root:x:0:0:SECRET:/root:/bin/bash\n")
+    with pytest.raises(arbiter.GameFileError) as e:
+        arbiter.Game().save(secret)
+    assert "SECRET" not in str(e.value)
+    # A new file, or a game file with no judged phase, is saved over.
+    arbiter.Game().save(tmp_path / "new.yaml")
+    arbiter.Game().save(tmp_path / "new.yaml")
+    assert (tmp_path / "new.yaml.bak").exists()
+
+
+def test_save_never_writes_a_lock_file(cli, tmp_path):
+    lock = tmp_path / ".pg.yaml.lock"
+    lock.write_text("")
+    with pytest.raises(arbiter.GameFileError, match="named as a game's lock file"):
+        arbiter.Game().save(lock)
+    assert lock.read_text() == ""
+    with pytest.raises(arbiter.GameFileError, match="named as a game's lock file"):
+        arbiter.Game().save(tmp_path / ".fresh.lock")
+    assert not (tmp_path / ".fresh.lock").exists()
+    assert not (tmp_path / "..fresh.lock.lock").exists()

@@ -45,6 +45,22 @@ pub fn run(path: &Path, dir: Option<&Path>, gif: Option<&Path>, graph: bool) -> 
     }
     super::render::note_view(&map, graph);
     let stills = stills(&game, &map, graph)?;
+    // Before anything is written: no file written may be the game (or another input),
+    // and the GIF may not be one of the pictures or pages written into --dir.
+    let mut names = Vec::new();
+    if let Some(d) = dir {
+        for s in &stills {
+            for suffix in [".svg", ".png", "-page.png"] {
+                names.push(("--dir", file(d, &s.stem, suffix)));
+            }
+        }
+        names.push(("--dir", d.join("index.html")));
+    }
+    if let Some(g) = gif {
+        names.push(("--gif", g.to_path_buf()));
+    }
+    let outputs: Vec<(&str, &Path)> = names.iter().map(|(f, p)| (*f, p.as_path())).collect();
+    write::check_outputs(&outputs, &[("the game file", path)])?;
     if let Some(d) = dir {
         for s in &stills {
             write_still(d, s)?;

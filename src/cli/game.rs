@@ -536,6 +536,21 @@ fn adjustment_needs(out: &mut String, map: &Map, p: &Position) {
 // ---------------------------------------------------------------------------------
 
 pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
+    // The pictures may not be the game (saved before they are written), its backup,
+    // an order file, or one another: refused before anything is done.
+    let outputs: Vec<(&str, &Path)> = [("--svg", &args.svg), ("--png", &args.png)]
+        .into_iter()
+        .filter_map(|(f, p)| Some((f, p.as_deref()?)))
+        .collect();
+    if !outputs.is_empty() {
+        let backup = store::backup_path(&args.game);
+        let mut inputs: Vec<(&str, &Path)> = vec![
+            ("the game file", &args.game),
+            ("the backup of the game file", &backup),
+        ];
+        inputs.extend(args.orders.iter().map(|o| ("the order file", Path::new(o))));
+        super::write::check_outputs(&outputs, &inputs)?;
+    }
     // Held until the new game is renamed into place (the end of this function).
     let _lock = store::lock(&args.game)?;
     let Loaded {
@@ -564,9 +579,9 @@ pub fn judge(args: &JudgeArgs) -> Result<i32, Fatal> {
             text: read_input(o)?,
         });
     }
-    if let Some(svg) = &args.svg {
-        super::write::check_output(svg)?;
-    }
+    // Again now the game's map file and its drawing have been read: no picture may be
+    // written over them either (the inputs this command read are noted as it reads).
+    super::write::check_outputs(&outputs, &[])?;
     let (j, errors) = judge_orders(&game, &map, &files, args.strict)?;
     for (f, ds) in files.iter().zip(&j.diagnostics) {
         super::print_diagnostics(ds, &f.text, &f.file);

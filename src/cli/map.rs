@@ -225,10 +225,17 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
         tomitted += omitted;
         match args.format {
             CheckFormat::Text => {
+                // A file beside the map that is not a drawing at all (a link to a
+                // system file) is never quoted, not even the line a finding points at.
+                let not_a_drawing = findings
+                    .iter()
+                    .any(|f| f.message.contains("is not a drawing file"));
                 text.push_str(&check::render_omitting(&findings, omitted, |f| {
                     if f == file {
                         Some(src.as_str())
-                    } else if let Some((_, t)) = drawing.as_ref().filter(|(df, _)| df == f) {
+                    } else if let Some((_, t)) =
+                        drawing.as_ref().filter(|(df, _)| df == f && !not_a_drawing)
+                    {
                         Some(t.as_str())
                     } else {
                         reference
@@ -288,7 +295,12 @@ fn check_maps(args: &CheckArgs) -> Result<i32, Fatal> {
 /// `NAME.drawing.yaml` beside the file, or the embedded drawing; its name and text.
 fn drawing_source(name: &str) -> Result<Option<(String, String)>, String> {
     if Path::new(name).exists() {
-        let path = super::drawing_path(Path::new(name));
+        let map_file = Path::new(name);
+        let Some(path) = super::beside(map_file, super::drawing_path(map_file), "drawing")
+            .map_err(|super::Fatal(e)| e)?
+        else {
+            return Ok(None);
+        };
         if std::fs::metadata(&path).is_err() {
             return Ok(None);
         }
@@ -611,6 +623,37 @@ fn show_province(map: &Map, name: &str) -> Result<String, Fatal> {
     Ok(out)
 }
 
+/// The land file a geography names (`land:`) is read only from the geography's folder
+/// or a folder below it: a name with `..` or a root (`/etc/x`), or a link that leads
+/// out of the folder, is refused, and nothing of it is read.
+fn inside_folder_of(geo: &Path, name: &str, land: &Path) -> Result<(), Fatal> {
+    use std::path::Component;
+    let refuse = |why: String| {
+        Err(Fatal(format!(
+            "{}: `land: {name}`: {why}: the land file is read from the geography's folder \
+             (or a folder below it) only; copy it there and name it from there \
+             (`land: geo/europe-land.json`)",
+            geo.display()
+        )))
+    };
+    if !Path::new(name)
+        .components()
+        .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
+    {
+        return refuse("the name leaves the geography's folder".into());
+    }
+    let folder = std::fs::canonicalize(super::write::dir_of(geo)).ok();
+    if let (Ok(real), Some(folder)) = (std::fs::canonicalize(land), folder) {
+        if !real.starts_with(&folder) {
+            return refuse(format!(
+                "it is a link that leads out of the folder (to `{}`)",
+                real.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `map draw`: read the map (without any old drawing), its geography and coastlines,
 /// draw, write, and say what was drawn in one line.
 fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
@@ -624,11 +667,17 @@ fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
             Some(PathBuf::from(&args.map)),
         ),
     };
-    let geo = args.geo.clone().or_else(|| {
-        let f = file.as_ref()?;
-        let stem = f.file_stem()?.to_string_lossy().into_owned();
-        Some(f.with_file_name(format!("{stem}.geo.yaml"))).filter(|p| std::fs::metadata(p).is_ok())
-    });
+    let geo = match (&args.geo, &file) {
+        (Some(g), _) => Some(g.clone()),
+        (None, Some(f)) => {
+            let stem = f
+                .file_stem()
+                .map_or_else(|| "map".into(), |s| s.to_string_lossy().into_owned());
+            super::beside(f, f.with_file_name(format!("{stem}.geo.yaml")), "geography")?
+                .filter(|p| std::fs::metadata(p).is_ok())
+        }
+        (None, None) => None,
+    };
     let out = match (&args.output, &file) {
         (Some(o), _) => o.clone(),
         (None, Some(f)) => super::drawing_path(f),
@@ -654,6 +703,7 @@ fn draw(args: &DrawArgs) -> Result<i32, Fatal> {
                 Err(e) => return report(e),
             };
             let land_path = g.with_file_name("").join(&spec.land);
+            inside_folder_of(g, &spec.land, &land_path)?;
             let land = match Land::from_json(&read(&land_path)?, &land_path.display().to_string()) {
                 Ok(l) => l,
                 Err(e) => return report(e),

@@ -518,17 +518,60 @@ pub fn drawing_path(map_file: &Path) -> std::path::PathBuf {
     map_file.with_file_name(format!("{stem}.drawing.yaml"))
 }
 
+/// A file found beside the map file `map_file` by its name (its drawing
+/// `NAME.drawing.yaml`, its geography `NAME.geo.yaml`; `what` says which), if one is
+/// there. A link there must lead to a file in the map's folder (the folder of the map
+/// as named, or of the file a link to the map names): one that leads out is refused,
+/// as `map import` refuses a `USE` that does, and nothing of it is read.
+pub fn beside(
+    map_file: &Path,
+    found: std::path::PathBuf,
+    what: &str,
+) -> Result<Option<std::path::PathBuf>, Fatal> {
+    let Ok(meta) = std::fs::symlink_metadata(&found) else {
+        return Ok(None);
+    };
+    if !meta.file_type().is_symlink() {
+        return Ok(Some(found));
+    }
+    // A link to nothing: no file there.
+    let Ok(real) = std::fs::canonicalize(&found) else {
+        return Ok(None);
+    };
+    let folder_of = |p: &Path| std::fs::canonicalize(write::dir_of(p)).ok();
+    let folders = [
+        folder_of(map_file),
+        std::fs::canonicalize(map_file)
+            .ok()
+            .and_then(|m| folder_of(&m)),
+    ];
+    if folders
+        .iter()
+        .flatten()
+        .any(|f| real.parent() == Some(f.as_path()))
+    {
+        return Ok(Some(found));
+    }
+    Err(Fatal(format!(
+        "`{}`, the {what} beside the map `{}`, is a link that leads out of the map's folder \
+         (to `{}`): a file found beside a map must be in its folder, and nothing of this one \
+         was read; copy the {what} into the folder, or remove the link",
+        found.display(),
+        map_file.display(),
+        real.display()
+    )))
+}
+
 /// The drawing beside a map file, if there is one; a drawing that does not fit the
 /// map is an error naming each problem and its line.
 fn load_drawing(
     map_file: &Path,
     map: &Map,
 ) -> Result<Option<arbiter::map::drawing::Drawing>, Fatal> {
-    let path = drawing_path(map_file);
     // Anything there but a file (a FIFO, a folder) is an error when read, not passed over.
-    if std::fs::metadata(&path).is_err() {
+    let Some(path) = beside(map_file, drawing_path(map_file), "drawing")? else {
         return Ok(None);
-    }
+    };
     let shown = path.display().to_string();
     let src = read_file(&path).map_err(|e| Fatal(format!("cannot read drawing `{shown}`: {e}")))?;
     arbiter::map::drawing::Drawing::from_yaml(&src, &shown, map)

@@ -13,7 +13,8 @@
 //! - a FIFO or a character device (`/dev/null`, a terminal, a pipe behind
 //!   `/dev/stdout`) is written through: opened and written in place, never renamed
 //!   over or removed; a FIFO no program reads is refused at once, never waited on;
-//! - a directory, a block device or a socket is refused;
+//! - a directory, a block device or a socket is refused, and so is a file named as a
+//!   game's lock file (`.GAME.lock`, [`arbiter::files::lock_file_refusal`]);
 //! - a file this command has read (a game, a position, orders, a map; the same file
 //!   by whatever path) is refused as an output: writing it would destroy the input.
 //!
@@ -63,7 +64,11 @@ pub fn record_input(path: &Path, file: &File) {
 
 /// The input file (as the command named it) that `m` is, if any.
 fn input_named(m: &Metadata) -> Option<PathBuf> {
-    let id = file_id(m)?;
+    recorded(file_id(m)?)
+}
+
+/// The input file (as the command named it) with identity `id`, if any.
+fn recorded(id: FileId) -> Option<PathBuf> {
     let inputs = INPUTS.lock().unwrap_or_else(|e| e.into_inner());
     inputs
         .iter()
@@ -94,6 +99,80 @@ fn refuse_input(out: &Path, m: &Metadata) -> Result<(), Fatal> {
     }
 }
 
+/// What a path names, for telling whether two paths are one file: an existing file by
+/// (device, inode), links followed; a file not there yet by its absolute path (its
+/// folder's links followed). `None`: a FIFO or a device (written in place: two outputs
+/// may share `/dev/null`), or a path that cannot be told.
+#[derive(PartialEq, Eq, Debug)]
+enum Ident {
+    File(FileId),
+    Path(PathBuf),
+}
+
+fn ident(path: &Path) -> Option<Ident> {
+    match fs::metadata(path) {
+        Ok(m) if m.is_file() => file_id(&m).map(Ident::File),
+        Ok(_) => None,
+        Err(_) => {
+            let real = resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
+            let name = real.file_name()?;
+            let dir = fs::canonicalize(dir_of(&real)).ok()?;
+            Some(Ident::Path(dir.join(name)))
+        }
+    }
+}
+
+/// Check the files of one command before it does any work: each output (`(flag,
+/// path)`) must be writable by the rules above ([`target`]: no directory, no lock
+/// file), may not be any of the command's `inputs` (`(what, path)`: the game file, its
+/// backup, order files, a map; by identity, whatever the path: a link, a hard link),
+/// and two outputs may not be one file. `-` (standard input) is not a file.
+pub fn check_outputs(outputs: &[(&str, &Path)], inputs: &[(&str, &Path)]) -> Result<(), Fatal> {
+    let mut seen: Vec<(Ident, &str, &Path)> = Vec::new();
+    for &(flag, out) in outputs {
+        target(out)?;
+        let Some(id) = ident(out) else {
+            continue;
+        };
+        for &(what, input) in inputs {
+            if input.as_os_str() == "-" {
+                continue;
+            }
+            if ident(input).as_ref() == Some(&id) {
+                return Err(Fatal(format!(
+                    "refused to write `{}` ({flag}): it is an input file of this command, {what} \
+                     `{}` (the same file, by whatever path), and writing it would destroy it; \
+                     choose another output file. Nothing was done",
+                    out.display(),
+                    input.display()
+                )));
+            }
+        }
+        if let Ident::File(fid) = &id {
+            if let Some(input) = recorded(*fid) {
+                return Err(Fatal(format!(
+                    "refused to write `{}` ({flag}): it is the input file `{}` of this \
+                     command, and writing it would destroy it; choose another output file. \
+                     Nothing was done",
+                    out.display(),
+                    input.display()
+                )));
+            }
+        }
+        if let Some((_, other_flag, other)) = seen.iter().find(|(i, _, _)| *i == id) {
+            return Err(Fatal(format!(
+                "refused to write `{}` ({flag}): it is the same file as `{}` ({other_flag}), \
+                 another output of this command, and one would replace the other; give each \
+                 output its own file. Nothing was done",
+                out.display(),
+                other.display()
+            )));
+        }
+        seen.push((id, flag, out));
+    }
+    Ok(())
+}
+
 pub use arbiter::files::{dir_of, resolve_links, sync_dir};
 
 /// What a write to a path does.
@@ -111,6 +190,9 @@ pub enum Target {
 /// How `path` is written (see the module comment), or why it cannot be.
 pub fn target(path: &Path) -> Result<Target, Fatal> {
     let shown = path.display();
+    if let Some(refusal) = arbiter::files::lock_file_refusal(path) {
+        return Err(Fatal(refusal));
+    }
     let real = resolve_links(path).map_err(|e| Fatal(format!("cannot write `{shown}`: {e}")))?;
     let meta = match fs::symlink_metadata(&real) {
         Ok(m) => m,
@@ -195,8 +277,13 @@ pub fn write_file(
 /// does. Returns the backup's path.
 pub fn replace_keeping_backup(path: &Path, bytes: &[u8]) -> Result<PathBuf, Fatal> {
     let real = resolve_links(path).unwrap_or_else(|_| path.to_path_buf());
-    let bak = arbiter::files::keep_backup(&real)
-        .map_err(|e| Fatal(format!("cannot keep a backup of `{}`: {e}", path.display())))?;
+    let bak = arbiter::files::keep_backup(&real).map_err(|e| {
+        Fatal(format!(
+            "cannot write `{}`: {}; the file was not changed",
+            path.display(),
+            arbiter::files::backup_failed(&real, &e)
+        ))
+    })?;
     write_file_as(path, |f| std::io::Write::write_all(f, bytes), true)?;
     Ok(bak)
 }

@@ -229,12 +229,16 @@ impl GeoSpec {
         };
         let parsed: SpecFile = crate::yaml::from_str(src).map_err(|e| {
             let (line, column) = e.location().unwrap_or((0, 0));
-            fail(vec![problem(
-                Pos { line, column },
-                "yaml",
-                e.to_string(),
-                None,
-            )])
+            // A file of another kind (a link to a system file): said so, never quoted.
+            let message = match crate::yaml::wrong_kind(&e, "SpecFile") {
+                Some(found) => format!(
+                    "`{file}` is not a geography file: line {line}, column {column}: it \
+                     holds {found} (not shown), where a geography is a YAML mapping of \
+                     `map`, `land`, `projection`, … (docs/MAPS.md, \"Drawing\")"
+                ),
+                None => e.to_string(),
+            };
+            fail(vec![problem(Pos { line, column }, "yaml", message, None)])
         })?;
         let locations = Locations::scan(src);
         let mut problems = Vec::new();
@@ -363,7 +367,7 @@ impl Land {
                     column: e.column(),
                 },
                 "json",
-                e.to_string(),
+                crate::yaml::capped(&e.to_string()),
                 Some("write {\"rings\": [[[lon, lat], …], …]}"),
             )],
             omitted: Default::default(),

@@ -81,15 +81,17 @@ impl Drawing {
             omitted: Default::default(),
         };
         let parsed: DrawingFile = crate::yaml::from_str(src).map_err(|e| {
-            fail(vec![problem(
-                Pos {
-                    line: e.location().map_or(0, |l| l.0),
-                    column: e.location().map_or(0, |l| l.1),
-                },
-                "yaml",
-                format!("{e}"),
-                None,
-            )])
+            let (line, column) = e.location().unwrap_or((0, 0));
+            // A file of another kind (a link to a system file): said so, never quoted.
+            let message = match crate::yaml::wrong_kind(&e, "DrawingFile") {
+                Some(found) => format!(
+                    "`{file}` is not a drawing file: line {line}, column {column}: it holds \
+                     {found} (not shown), where a drawing is a YAML mapping of `width`, \
+                     `height`, `provinces`, … (docs/MAPS.md, \"Drawing\")"
+                ),
+                None => e.to_string(),
+            };
+            fail(vec![problem(Pos { line, column }, "yaml", message, None)])
         })?;
         let locations = Locations::scan(src);
         let mut check = Checker {

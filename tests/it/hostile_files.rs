@@ -515,3 +515,353 @@ fn no_command_saves_a_game_that_would_not_load_again() {
         assert_eq!(std::fs::read_to_string(&g).unwrap(), text);
     }
 }
+
+// ------------------------------------------------------------ session 9: outputs
+
+/// A new game and a French slip in a fresh folder.
+fn game_and_slip(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = temp_dir(tag);
+    let g = dir.join("g.yaml");
+    code(&bin().args(["new", s(&g)]).output().unwrap(), 0);
+    let fr = dir.join("france.txt");
+    std::fs::write(&fr, "France:\nA PAR - BUR\n").unwrap();
+    (dir, g, fr)
+}
+
+fn phases_in(g: &Path) -> usize {
+    std::fs::read_to_string(g)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("- phase:"))
+        .count()
+}
+
+/// Every output of `judge` is checked before any work against every input (the game,
+/// by any path: itself, a link, a hard link; its backup; an order file) and against
+/// the other output: refused, exit 2, nothing judged, nothing written.
+#[test]
+fn judge_refuses_an_output_that_is_an_input_or_the_other_output_before_any_work() {
+    let (dir, g, fr) = game_and_slip("judge-outputs");
+    let link = dir.join("link.yaml");
+    std::os::unix::fs::symlink(&g, &link).unwrap();
+    let hard = dir.join("hard.yaml");
+    std::fs::hard_link(&g, &hard).unwrap();
+    let bak = dir.join("g.yaml.bak");
+    let before = std::fs::read(&g).unwrap();
+    for (flag, out, says) in [
+        ("--png", &g, "input file of this command, the game file"),
+        ("--png", &link, "input file of this command, the game file"),
+        ("--svg", &hard, "input file of this command, the game file"),
+        ("--png", &fr, "input file of this command, the order file"),
+        (
+            "--svg",
+            &bak,
+            "input file of this command, the backup of the game file",
+        ),
+    ] {
+        let o = bin()
+            .args(["judge", s(&g), s(&fr), flag, s(out)])
+            .output()
+            .unwrap();
+        code(&o, 2);
+        let e = stderr(&o);
+        assert!(e.contains(says) && e.contains("Nothing was done"), "{e}");
+        assert_eq!(std::fs::read(&g).unwrap(), before, "{flag} {}", s(out));
+        assert_eq!(phases_in(&g), 0);
+        assert_eq!(
+            std::fs::read_to_string(&fr).unwrap(),
+            "France:\nA PAR - BUR\n"
+        );
+    }
+    assert!(!bak.exists());
+    // Two outputs, one file (by name, or by a link to it).
+    let pic = dir.join("pic");
+    let pic_link = dir.join("pic-link");
+    std::os::unix::fs::symlink(&pic, &pic_link).unwrap();
+    for other in [&pic, &pic_link] {
+        let o = bin()
+            .args(["judge", s(&g), s(&fr), "--svg", s(&pic), "--png", s(other)])
+            .output()
+            .unwrap();
+        code(&o, 2);
+        assert!(
+            stderr(&o).contains("another output of this command"),
+            "{}",
+            stderr(&o)
+        );
+        assert!(!pic.exists());
+        assert_eq!(phases_in(&g), 0);
+    }
+    // Distinct outputs, and two outputs that are a device written in place: judged.
+    let o = bin()
+        .args([
+            "judge",
+            s(&g),
+            s(&fr),
+            "--svg",
+            "/dev/null",
+            "--png",
+            "/dev/null",
+        ])
+        .output()
+        .unwrap();
+    code(&o, 0);
+    assert_eq!(phases_in(&g), 1);
+}
+
+/// `render --all --dir D --gif D/01-….png`: the GIF would replace a picture written
+/// into the folder; refused before anything is written.
+#[test]
+fn render_refuses_a_gif_that_is_one_of_the_pictures_of_dir() {
+    let (dir, g, fr) = game_and_slip("album-outputs");
+    code(&bin().args(["judge", s(&g), s(&fr)]).output().unwrap(), 0);
+    let d = dir.join("album");
+    let gif = d.join("01-S1901M.png");
+    let o = bin()
+        .args(["render", s(&g), "--all", "--dir", s(&d), "--gif", s(&gif)])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    assert!(
+        stderr(&o).contains("another output of this command"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!gif.exists() && !d.join("index.html").exists());
+}
+
+/// No output and no save may replace a file named as a game's lock file: writing over
+/// the lock of a served game let a second writer in.
+#[test]
+fn no_output_is_written_over_a_lock_file() {
+    let (dir, g, fr) = game_and_slip("lock-outputs");
+    let lock = dir.join(".sv.yaml.lock");
+    std::fs::write(&lock, "arbiter serve (process 1) at http://127.0.0.1:1/").unwrap();
+    let text = std::fs::read(&lock).unwrap();
+    let (new_lock, other_lock) = (dir.join(".n.yaml.lock"), dir.join(".other.lock"));
+    let runs: [&[&str]; 5] = [
+        &["judge", s(&g), s(&fr), "--svg", s(&lock)],
+        &["render", s(&g), "-o", s(&lock)],
+        &["adjudicate", s(&fr), "-o", s(&lock)],
+        &["new", s(&new_lock)],
+        &["render", s(&g), "--png", "-o", s(&other_lock)],
+    ];
+    for args in runs {
+        let o = bin().args(args).output().unwrap();
+        code(&o, 2);
+        assert!(
+            stderr(&o).contains("named as a game's lock file"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    assert_eq!(std::fs::read(&lock).unwrap(), text);
+    assert_eq!(phases_in(&g), 0);
+    assert!(!new_lock.exists() && !other_lock.exists());
+}
+
+/// A `.bak` that is a folder: the save fails naming the backup and what to do.
+#[test]
+fn a_backup_that_is_a_folder_is_named_in_the_error() {
+    let (dir, g, _) = game_and_slip("bak-folder");
+    let empty = dir.join("empty.txt");
+    std::fs::write(&empty, "").unwrap();
+    std::fs::create_dir(dir.join("g.yaml.bak")).unwrap();
+    let o = bin().args(["judge", s(&g), s(&empty)]).output().unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("its backup `") && e.contains("g.yaml.bak` cannot be written"),
+        "{e}"
+    );
+    assert!(e.contains("it is a folder: move or remove it"), "{e}");
+    assert_eq!(phases_in(&g), 0);
+}
+
+// ------------------------------------------------- session 9: files beside a map
+
+/// A folder with a copy of the standard map and a "secret" file outside it.
+fn map_folder(tag: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = temp_dir(tag);
+    let mm = dir.join("mm");
+    std::fs::create_dir(&mm).unwrap();
+    let map = mm.join("standard.yaml");
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard.yaml"),
+        &map,
+    )
+    .unwrap();
+    let secret = dir.join("secret.txt");
+    std::fs::write(
+        &secret,
+        "root:x:0:0:SECRET-LINE-ONE:/root:/bin/bash\nSECRET-LINE-TWO\n",
+    )
+    .unwrap();
+    (dir, map, secret)
+}
+
+/// A drawing beside a map (or a game's `map_file`) that is a link leading out of the
+/// map's folder is refused, as `map import` refuses such a `USE`, and never read; a
+/// geography beside a map likewise for `map draw`.
+#[test]
+fn a_drawing_or_geography_beside_a_map_that_leads_out_of_its_folder_is_refused() {
+    let (dir, map, secret) = map_folder("beside-out");
+    let g = dir.join("g.yaml");
+    code(
+        &bin()
+            .args(["new", s(&g), "--map", s(&map)])
+            .output()
+            .unwrap(),
+        0,
+    );
+    let drawing = map.with_file_name("standard.drawing.yaml");
+    std::os::unix::fs::symlink(&secret, &drawing).unwrap();
+    for args in [
+        vec!["render", s(&g), "-o", "/dev/null"],
+        vec!["render", "--map", s(&map), "-o", "/dev/null"],
+        vec!["status", s(&g)],
+        vec!["map", "check", s(&map)],
+    ] {
+        let o = bin().args(&args).output().unwrap();
+        code(&o, 2);
+        let e = stderr(&o);
+        assert!(
+            e.contains("is a link that leads out of the map's folder"),
+            "{e}"
+        );
+        assert!(!e.contains("SECRET-LINE"), "{e}");
+    }
+    std::fs::remove_file(&drawing).unwrap();
+    let geo = map.with_file_name("standard.geo.yaml");
+    std::os::unix::fs::symlink(&secret, &geo).unwrap();
+    let o = bin()
+        .args(["map", "draw", s(&map), "-o", s(&dir.join("d.yaml"))])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(e.contains("the geography beside the map"), "{e}");
+    assert!(!e.contains("SECRET-LINE"), "{e}");
+}
+
+/// A file read as a drawing or a geography that is not one (here inside the map's
+/// folder, so it is read) is said not to be one, with the place, and never quoted.
+#[test]
+fn a_file_that_is_not_a_drawing_or_geography_is_never_quoted() {
+    let (_dir, map, _) = map_folder("beside-kind");
+    let passwd = map.with_file_name("passwd");
+    std::fs::write(
+        &passwd,
+        "root:x:0:0:SECRET-LINE-ONE:/root:/bin/bash\nSECRET-LINE-TWO\n",
+    )
+    .unwrap();
+    let drawing = map.with_file_name("standard.drawing.yaml");
+    std::os::unix::fs::symlink("passwd", &drawing).unwrap();
+    let o = bin()
+        .args(["render", "--map", s(&map), "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(e.contains("is not a drawing file: line 1, column 1"), "{e}");
+    assert!(!e.contains("SECRET-LINE") && !e.contains("root:x"), "{e}");
+    // `map check` names the place but shows no line of it.
+    let o = bin().args(["map", "check", s(&map)]).output().unwrap();
+    let out = format!("{}{}", stdout(&o), stderr(&o));
+    assert!(
+        out.contains("is not a drawing file: line 1, column 1"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("SECRET-LINE") && !out.contains("root:x"),
+        "{out}"
+    );
+    std::fs::remove_file(&drawing).unwrap();
+    std::os::unix::fs::symlink("passwd", map.with_file_name("standard.geo.yaml")).unwrap();
+    let o = bin()
+        .args(["map", "draw", s(&map), "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    let e = stderr(&o);
+    assert!(
+        e.contains("is not a geography file: line 1, column 1"),
+        "{e}"
+    );
+    assert!(!e.contains("SECRET-LINE") && !e.contains("root:x"), "{e}");
+}
+
+/// A value an error quotes from a file is cut to 40 characters: a mapping that is not
+/// a drawing shows at most the start of a key.
+#[test]
+fn a_quoted_value_in_a_yaml_error_is_cut_short() {
+    let (_dir, map, _) = map_folder("beside-cap");
+    std::fs::write(
+        map.with_file_name("standard.drawing.yaml"),
+        "width: \"0123456789012345678901234567890123456789-SECRET-TAIL\"\n",
+    )
+    .unwrap();
+    let o = bin()
+        .args(["render", "--map", s(&map), "-o", "/dev/null"])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    let e = stderr(&o);
+    assert!(
+        e.contains("0123456789012345678901234567890123456789…"),
+        "{e}"
+    );
+    assert!(!e.contains("SECRET-TAIL"), "{e}");
+}
+
+/// `judge --png` over the game's map file (read when the game loads) is refused before
+/// the phase is judged: the game keeps no phase.
+#[test]
+fn judge_refuses_a_picture_over_the_games_map_file_before_judging() {
+    let (dir, map, _) = map_folder("judge-map-output");
+    let g = dir.join("g.yaml");
+    code(
+        &bin()
+            .args(["new", s(&g), "--map", s(&map)])
+            .output()
+            .unwrap(),
+        0,
+    );
+    let fr = dir.join("france.txt");
+    std::fs::write(&fr, "France:\nA PAR - BUR\n").unwrap();
+    let before = std::fs::read(&map).unwrap();
+    let o = bin()
+        .args(["judge", s(&g), s(&fr), "--png", s(&map)])
+        .output()
+        .unwrap();
+    code(&o, 2);
+    assert!(stderr(&o).contains("Nothing was done"), "{}", stderr(&o));
+    assert_eq!(std::fs::read(&map).unwrap(), before);
+    assert_eq!(phases_in(&g), 0);
+}
+
+/// A geography's `land:` is read from its folder only: `..`, a root, or a link that
+/// leads out is refused, and nothing of the file is read.
+#[test]
+fn a_geographys_land_file_outside_its_folder_is_refused() {
+    let (dir, map, secret) = map_folder("land-out");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let geo_text = std::fs::read_to_string(repo.join("maps/standard.geo.yaml")).unwrap();
+    let geo = map.with_file_name("standard.geo.yaml");
+    let land_link = map.with_file_name("land.json");
+    std::os::unix::fs::symlink(&secret, &land_link).unwrap();
+    for land in ["../secret.txt", s(&secret), "land.json"] {
+        let text = geo_text.replace("land: geo/europe-land.json", &format!("land: {land}"));
+        std::fs::write(&geo, text).unwrap();
+        let o = bin()
+            .args(["map", "draw", s(&map), "-o", s(&dir.join("d.yaml"))])
+            .output()
+            .unwrap();
+        code(&o, 2);
+        let e = stderr(&o);
+        assert!(
+            e.contains("the land file is read from the geography's folder"),
+            "{e}"
+        );
+        assert!(!e.contains("SECRET-LINE"), "{e}");
+    }
+}
