@@ -930,8 +930,8 @@ impl Game {
                 });
             }
             pos.set_dislodged(&map, &entries).map_err(err)?;
-            pos.check_dislodged().map_err(err)?;
         }
+        pos.check_dislodged().map_err(err)?;
         if let Some(c) = position.get_item("centers")? {
             let centres: Vec<(String, Vec<String>)> = c
                 .downcast::<PyDict>()?
