@@ -66,3 +66,15 @@ def test_a_retreat_phase_with_nobody_dislodged_is_refused():
 def test_an_id_that_is_not_unicode_is_refused():
     answers = arbiter.batch([{"id": "\ud800", "units": {"france": ["A PAR"]}}])
     assert "is not valid Unicode" in answers[0]["error"]
+
+
+def test_set_current_phase_keeps_to_the_same_rules():
+    g = arbiter.Game(last_year=1901)
+    with pytest.raises(arbiter.PhaseError, match="past the last year 1901"):
+        g.set_current_phase("S1905M")
+    with pytest.raises(arbiter.PhaseError, match="past the last year 1901"):
+        g.set_current_phase("W1901A")
+    with pytest.raises(arbiter.PhaseError, match="has no dislodged units"):
+        g.set_current_phase("F1901R")
+    g.set_current_phase("F1901M")
+    assert g.get_current_phase() == "F1901M"
