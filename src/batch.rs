@@ -654,15 +654,17 @@ fn check_id(id: &RawValue) -> Result<(), String> {
         Err(e) => {
             let shown: String = raw.chars().take(40).collect();
             // serde_json names a lone surrogate's escape in its message.
-            let what = if e.to_string().contains("escape") {
-                "is not valid Unicode (it has a lone surrogate)"
+            Err(if e.to_string().contains("escape") {
+                format!(
+                    "the `id` `{shown}` is not valid Unicode (it has a lone surrogate) ({e}): \
+                     write the id as a string of Unicode characters"
+                )
             } else {
-                "cannot be read back by JSON readers"
-            };
-            Err(format!(
-                "the `id` `{shown}` {what} ({e}): write the id as a string of Unicode \
-                 characters, or as a number in range"
-            ))
+                format!(
+                    "the `id` `{shown}` cannot be read back by JSON readers ({e}): write the \
+                     id as a string, or as a number in range"
+                )
+            })
         }
     }
 }
