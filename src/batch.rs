@@ -45,8 +45,8 @@ struct BatchLine<'a> {
     /// (The protocol's key is `centers`, as the `diplomacy` package spells it.)
     #[serde(default, borrow, rename = "centers")]
     centres: Option<PowerLists<'a>>,
-    /// Builds saved last winter for a colonial build, by power.
-    #[serde(default)]
+    /// Builds saved last winter for a colonial build, by power (each key once).
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     saved: std::collections::BTreeMap<String, u32>,
     /// A tournament game ends after this year's Fall turn.
     #[serde(default)]

@@ -110,6 +110,11 @@ fn a_power_given_twice_in_two_spellings_is_refused_in_batch_lines() {
     );
     has(&e, "`orders`");
     has(&error_of(&answers[3]), "the power `france` is given twice");
+    // The same key twice is refused too (serde kept the last one).
+    let answers = batch(&[
+        r#"{"id":1,"phase":"Winter 1901 adjustment","units":{"france":["A PAR"]},"saved":{"france":0,"france":0}}"#,
+    ]);
+    has(&error_of(&answers[0]), "the key `france` is given twice");
 }
 
 #[test]
