@@ -45,8 +45,8 @@ struct BatchLine<'a> {
     /// (The protocol's key is `centers`, as the `diplomacy` package spells it.)
     #[serde(default, borrow, rename = "centers")]
     centres: Option<PowerLists<'a>>,
-    /// Builds saved last winter for a colonial build, by power.
-    #[serde(default)]
+    /// Builds saved last winter for a colonial build, by power (each key once).
+    #[serde(default, deserialize_with = "crate::yaml::unique_keys")]
     saved: std::collections::BTreeMap<String, u32>,
     /// A tournament game ends after this year's Fall turn.
     #[serde(default)]
@@ -620,6 +620,14 @@ fn answer(
     {
         return Err(format!("`last_year`: {problem}"));
     }
+    if let Some(problem) = c
+        .last_year
+        .and_then(|y| crate::state::past_last_year(phase, y))
+    {
+        return Err(format!(
+            "`last_year`: {problem}: correct `last_year` or `phase`"
+        ));
+    }
     let mut orders = LineOrders::read(map, &c.orders, options)?;
     orders.warn_nationality(map, &position)?;
     let (result, _) =
@@ -631,22 +639,32 @@ fn answer(
 }
 
 /// An `id` is echoed as written, so it must be JSON that readers can read back: a
-/// number out of range (`1e400`, which is no `f64`) is refused, not echoed.
+/// number out of range (`1e400`, which is no `f64`) and a string that is not Unicode (a
+/// lone surrogate, `"\ud800"`) are refused, not echoed.
 fn check_id(id: &RawValue) -> Result<(), String> {
     let raw = id.get();
     // Only a number with an exponent can be out of range (a long integer reads as a
-    // float); anything else needs no second reading.
-    if !raw.bytes().any(|b| b == b'e' || b == b'E') {
+    // float), and only an escape can be a lone surrogate; anything else needs no second
+    // reading.
+    if !raw.bytes().any(|b| matches!(b, b'e' | b'E' | b'\\')) {
         return Ok(());
     }
     match serde_json::from_str::<serde_json::Value>(raw) {
         Ok(_) => Ok(()),
         Err(e) => {
             let shown: String = raw.chars().take(40).collect();
-            Err(format!(
-                "the `id` `{shown}` cannot be read back by JSON readers ({e}): write the id \
-                 as a string, or as a number in range"
-            ))
+            // serde_json names a lone surrogate's escape in its message.
+            Err(if e.to_string().contains("escape") {
+                format!(
+                    "the `id` `{shown}` is not valid Unicode (it has a lone surrogate) ({e}): \
+                     write the id as a string of Unicode characters"
+                )
+            } else {
+                format!(
+                    "the `id` `{shown}` cannot be read back by JSON readers ({e}): write the \
+                     id as a string, or as a number in range"
+                )
+            })
         }
     }
 }
@@ -689,8 +707,15 @@ fn line_phase(map: &Map, phase: Option<&str>) -> Result<Phase, String> {
 
 /// The line's position: its units, dislodged units, centres and saved builds.
 fn line_position(map: &Map, phase: Phase, c: &BatchLine<'_>) -> Result<Position, String> {
-    let mut position =
-        Position::from_units(map, phase, c.units.iter()).map_err(|e| e.to_string())?;
+    // A power given twice under one key is named with the key.
+    let keyed = |key: &str| {
+        let key = key.to_string();
+        move |e: crate::state::PositionError| match e {
+            crate::state::PositionError::PowerTwice { .. } => format!("`{key}`: {e}"),
+            _ => e.to_string(),
+        }
+    };
+    let mut position = Position::from_units(map, phase, c.units.iter()).map_err(keyed("units"))?;
     position
         .set_dislodged(map, &c.dislodged)
         .map_err(|e| e.to_string())?;
@@ -698,11 +723,11 @@ fn line_position(map: &Map, phase: Phase, c: &BatchLine<'_>) -> Result<Position,
     if let Some(centres) = &c.centres {
         position
             .set_owners(map, centres.iter())
-            .map_err(|e| e.to_string())?;
+            .map_err(keyed("centers"))?;
     }
     position
         .set_saved_by_name(map, c.saved.iter().map(|(k, v)| (k.as_str(), *v)))
-        .map_err(|e| e.to_string())?;
+        .map_err(keyed("saved"))?;
     Ok(position)
 }
 
@@ -731,6 +756,8 @@ impl<'c> LineOrders<'c> {
             slots: Vec::with_capacity(n),
             warnings: Vec::with_capacity(n),
         };
+        crate::state::unique_powers(map, lists.iter().map(|(k, _)| k))
+            .map_err(|e| format!("`orders`: {e}"))?;
         for (power, list) in lists.iter() {
             let pw = map
                 .power_by_name(power)

@@ -210,6 +210,23 @@ pub enum GameFileError {
     WrongMap { file: String, loaded: String },
     #[error("{at}: {what}")]
     Invalid { at: String, what: String },
+    /// A position naming what the map lacks (a power, a place, a supply centre): the
+    /// map may have changed since the game was played on it.
+    #[error("{at}: {what}")]
+    NotOnMap { at: String, what: String },
+}
+
+/// A position's error: [`GameFileError::NotOnMap`] when it names what the map lacks,
+/// else [`GameFileError::Invalid`] (the real reason, with no word about the map).
+fn position_invalid(at: &str, e: crate::state::PositionError) -> GameFileError {
+    if e.names_what_the_map_lacks() {
+        GameFileError::NotOnMap {
+            at: at.to_string(),
+            what: e.to_string(),
+        }
+    } else {
+        invalid(at, e)
+    }
 }
 
 fn invalid(at: impl Into<String>, what: impl std::fmt::Display) -> GameFileError {
@@ -482,12 +499,12 @@ impl PositionRecord {
             phase,
             self.units.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
         )
-        .map_err(|e| invalid(at, e))?;
+        .map_err(|e| position_invalid(at, e))?;
         p.set_owners(
             map,
             self.owners.iter().map(|(k, v)| (k.as_str(), v.as_slice())),
         )
-        .map_err(|e| invalid(at, e))?;
+        .map_err(|e| position_invalid(at, e))?;
         for (pw, list) in &self.owners {
             let mut seen = std::collections::HashSet::new();
             for c in list {
@@ -505,16 +522,10 @@ impl PositionRecord {
             ));
         }
         p.set_dislodged(map, &self.dislodged)
-            .map_err(|e| invalid(at, e))?;
-        p.check_dislodged().map_err(|e| invalid(at, e))?;
+            .map_err(|e| position_invalid(at, e))?;
+        p.check_dislodged().map_err(|e| position_invalid(at, e))?;
         p.set_saved_by_name(map, self.saved.iter().map(|(k, v)| (k.as_str(), *v)))
-            .map_err(|e| invalid(at, e))?;
-        if phase.kind == PhaseKind::Retreat && p.dislodged.is_empty() {
-            return Err(invalid(
-                at,
-                format!("{phase} has no dislodged units: a retreat phase needs some"),
-            ));
-        }
+            .map_err(|e| position_invalid(at, e))?;
         for d in &self.dislodged {
             if d.by.is_none() {
                 return Err(invalid(
@@ -568,6 +579,11 @@ impl Game {
         let over = game_end(map, f)?;
         check_end_agrees(&history, over, phase)?;
         check_last_year(f.last_year, over, phase)?;
+        for (i, h) in history.iter().enumerate() {
+            let at = format!("history entry {} ({})", i + 1, h.phase());
+            check_leads_to(&at, h.phase(), &h.skipped, h.next)?;
+        }
+        check_retreats_after_standoffs(map, rules, f.last_year, &history, &position)?;
         if let Some(s) = &f.serve {
             check_serve(map, s)?;
         }
@@ -863,6 +879,123 @@ fn judged_entry(map: &Map, i: usize, h: &PhaseRecord) -> Result<Judged, GameFile
     })
 }
 
+/// A judged phase's `skipped` and `next` are the phases its result leads to: each
+/// skipped phase (a retreat or an adjustment with nothing to do) is the one after the
+/// phase before it, and `next` the one after the last; no phase is left out.
+fn check_leads_to(
+    at: &str,
+    phase: Phase,
+    skipped: &[Phase],
+    next: Option<Phase>,
+) -> Result<(), GameFileError> {
+    let mut expected = crate::state::next_phase(phase);
+    let mut last = phase;
+    for &s in skipped {
+        if s != expected || s.kind == PhaseKind::Movement {
+            return Err(invalid(
+                at,
+                format!(
+                    "the skipped phase {s} is not the phase after {last} ({expected}, and a movement phase is never skipped): correct `skipped`"
+                ),
+            ));
+        }
+        last = s;
+        expected = crate::state::next_phase(s);
+    }
+    match next {
+        Some(n) if n != expected => Err(invalid(
+            at,
+            format!(
+                "its next phase is {n}, but {phase} leads to {expected}{}: a game leaves no phase out; correct `next` (and the phases after it)",
+                match skipped {
+                    [] => String::new(),
+                    s => format!(
+                        " (after {} skipped)",
+                        s.iter().map(Phase::to_string).collect::<Vec<_>>().join(", ")
+                    ),
+                }
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A retreat phase's retreat options (which a hand-edited file may change) against the
+/// standoffs of the movement phase that made them, the history entry before it: no
+/// unit may retreat to a province left empty by a standoff (DATC 4.E.1, 6.H.13). The
+/// board's own rules (adjacent, empty, not the attacker's province) are checked when
+/// the position is read; a standoff is known only from the movement phase, judged
+/// again here from its recorded position and orders.
+fn check_retreats_after_standoffs(
+    map: &Map,
+    rules: Rules,
+    last_year: Option<i32>,
+    history: &[Judged],
+    position: &Position,
+) -> Result<(), GameFileError> {
+    let retreat_phases = history
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(k, h)| {
+            (
+                k,
+                &h.before,
+                format!("history entry {} ({}): position", k + 1, h.phase()),
+            )
+        })
+        .chain(std::iter::once((
+            history.len(),
+            position,
+            "position".to_string(),
+        )));
+    for (k, retreat, at) in retreat_phases {
+        if retreat.phase.kind != PhaseKind::Retreat || retreat.dislodged.is_empty() {
+            continue;
+        }
+        let Some(movement) = k.checked_sub(1).and_then(|m| history.get(m)) else {
+            continue;
+        };
+        if movement.phase().kind != PhaseKind::Movement {
+            continue;
+        }
+        let Ok(j) = judge_from(
+            map,
+            rules,
+            &movement.before,
+            &movement.orders,
+            last_year,
+            ParseOptions::default(),
+        ) else {
+            continue;
+        };
+        let Some(m) = j.result.movement() else {
+            continue;
+        };
+        for d in &retreat.dislodged {
+            for &r in &d.retreats {
+                let q = map.prov_of(r);
+                if m.contested.contains(&q) {
+                    return Err(invalid(
+                        &at,
+                        format!(
+                            "dislodged `{}` cannot retreat to `{}`: {} was left empty by a \
+                             standoff in {} (history entry {}), and a unit may not retreat \
+                             to a standoff's province",
+                            d.unit.short(map),
+                            map.loc_upper(r),
+                            map.province(q).name,
+                            movement.phase(),
+                            k
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `serve`: its power ids are the map's, its phase reads, its hashes are SHA-256 hex.
 fn check_serve(map: &Map, s: &ServeRecord) -> Result<(), GameFileError> {
     let hex = |h: &str| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit());
@@ -888,6 +1021,10 @@ fn check_serve(map: &Map, s: &ServeRecord) -> Result<(), GameFileError> {
             return Err(invalid("serve: pending", format!("unknown power `{p}`")));
         }
     }
+    crate::state::unique_powers(map, s.links.keys().map(String::as_str))
+        .map_err(|e| invalid("serve: links", e))?;
+    crate::state::unique_powers(map, s.pending.keys().map(String::as_str))
+        .map_err(|e| invalid("serve: pending", e))?;
     if let Some(ph) = &s.phase {
         parse_phase("serve: phase", ph)?;
     }
@@ -940,7 +1077,7 @@ fn check_last_year(
     phase: Phase,
 ) -> Result<(), GameFileError> {
     let Some(y) = last_year else { return Ok(()) };
-    let past = phase.year > y || (phase.year == y && phase.season == Season::Winter);
+    let past = crate::state::past_last_year(phase, y).is_some();
     if over.is_none() && past {
         return Err(invalid(
             "last_year",

@@ -399,6 +399,16 @@ pub enum PositionError {
     Phase(#[from] PhaseError),
     #[error("unknown power `{0}`")]
     Power(String),
+    /// Two keys that name one power (`france` and `FRANCE`): one list would be merged
+    /// into the other, or replace it, without a word.
+    #[error(
+        "the power `{power}` is given twice (as `{first}` and `{second}`): give each power once"
+    )]
+    PowerTwice {
+        power: String,
+        first: String,
+        second: String,
+    },
     #[error("power {power}: cannot read unit `{unit}`: write `A par` or `F stp/sc`")]
     Unit { power: String, unit: String },
     #[error("two units in {0}")]
@@ -438,6 +448,12 @@ pub enum PositionError {
     },
     #[error("dislodged units are given for {0}: they belong to a retreat phase (write e.g. `phase: Fall 1901 retreat`)")]
     DislodgedOutsideRetreat(String),
+    #[error(
+        "{0} has no dislodged units: a retreat phase needs some (give them under \
+         `dislodged`, or the phase that follows: a retreat phase with nobody dislodged is \
+         skipped)"
+    )]
+    RetreatWithoutDislodged(String),
     #[error("power {power}: {why}")]
     Saved { power: String, why: String },
     #[error(
@@ -556,6 +572,8 @@ impl Position {
         saved: impl IntoIterator<Item = (&'a str, u32)>,
     ) -> Result<(), PositionError> {
         let mut out = vec![0u32; map.powers.len()];
+        let saved: Vec<(&str, u32)> = saved.into_iter().collect();
+        unique_powers(map, saved.iter().map(|&(k, _)| k))?;
         for (power, n) in saved {
             let pw = map
                 .power_by_name(power)
@@ -609,6 +627,8 @@ impl Position {
         // Provinces already holding a unit, as bits (a loaded map has at most
         // `MAX_PROVINCES`).
         let mut taken = [0u64; crate::map::MAX_PROVINCES / 64];
+        let units: Vec<(&str, &[S])> = units.into_iter().collect();
+        unique_powers(map, units.iter().map(|&(k, _)| k))?;
         for (power, list) in units {
             let pw = map
                 .power_by_name(power)
@@ -771,6 +791,13 @@ impl Position {
                         map.power(there.power).name
                     )));
                 }
+                if let Some(&first) = retreats.iter().find(|&&f| f == l) {
+                    return Err(refuse(format!(
+                        "{} is already among its retreats (`{}`): list each place once",
+                        map.province(q).name,
+                        map.loc_upper(first)
+                    )));
+                }
                 if e.by.is_some() && q == by && !by_convoy {
                     return Err(refuse(format!(
                         "the attack came from {} (`by`): a unit may not retreat to the \
@@ -792,6 +819,8 @@ impl Position {
         owners: impl IntoIterator<Item = (&'a str, &'a [S])>,
     ) -> Result<(), PositionError> {
         self.owners = vec![None; map.province_count()];
+        let owners: Vec<(&str, &[S])> = owners.into_iter().collect();
+        unique_powers(map, owners.iter().map(|&(k, _)| k))?;
         for (power, list) in owners {
             let pw = map
                 .power_by_name(power)
@@ -841,8 +870,12 @@ impl Position {
         let at = |path: String| {
             move |e: PositionError| {
                 let locations = crate::map::locate::Locations::scan(src);
-                let key = matches!(e, PositionError::Power(_) | PositionError::Saved { .. })
-                    && !path.starts_with("dislodged");
+                let key = matches!(
+                    e,
+                    PositionError::Power(_)
+                        | PositionError::PowerTwice { .. }
+                        | PositionError::Saved { .. }
+                ) && !path.starts_with("dislodged");
                 let pos = key
                     .then(|| locations.key(&path))
                     .flatten()
@@ -893,24 +926,79 @@ impl Position {
                     at(format!("dislodged.{i}.{field}"))(e)
                 })?;
         }
-        pos.check_dislodged()
-            .map_err(|e| at("dislodged".into())(e))?;
+        pos.check_dislodged().map_err(|e| match e {
+            PositionError::RetreatWithoutDislodged(_) => at("phase".into())(e),
+            _ => at("dislodged".into())(e),
+        })?;
         for (k, v) in &f.saved {
             pos.set_saved_by_name(map, std::iter::once((k.as_str(), *v)))
                 .map_err(|e| at(format!("saved.{k}"))(e))?;
         }
-        pos.set_saved_by_name(map, f.saved.iter().map(|(k, v)| (k.as_str(), *v)))?;
+        pos.set_saved_by_name(map, f.saved.iter().map(|(k, v)| (k.as_str(), *v)))
+            .map_err(|e| match &e {
+                PositionError::PowerTwice { second, .. } => at(format!("saved.{second}"))(e),
+                _ => at("saved".into())(e),
+            })?;
         Ok(pos)
     }
 
-    /// Dislodged units belong to a retreat phase.
+    /// Dislodged units belong to a retreat phase, and a retreat phase has some (one
+    /// with nobody dislodged is never played: it is skipped).
     pub fn check_dislodged(&self) -> Result<(), PositionError> {
         if !self.dislodged.is_empty() && self.phase.kind != PhaseKind::Retreat {
             return Err(PositionError::DislodgedOutsideRetreat(
                 self.phase.to_string(),
             ));
         }
+        if self.dislodged.is_empty() && self.phase.kind == PhaseKind::Retreat {
+            return Err(PositionError::RetreatWithoutDislodged(
+                self.phase.to_string(),
+            ));
+        }
         Ok(())
+    }
+}
+
+/// The power each key names, each power once: keys that name one power (`france`,
+/// `FRANCE`, `France`) are refused, as an exact key given twice is. Unknown powers
+/// are left to the caller.
+pub fn unique_powers<'a>(
+    map: &Map,
+    keys: impl IntoIterator<Item = &'a str>,
+) -> Result<(), PositionError> {
+    let mut seen: Vec<Option<&'a str>> = vec![None; map.powers.len()];
+    for k in keys {
+        let Some(pw) = map.power_by_name(k) else {
+            continue;
+        };
+        match seen.get_mut(pw.0 as usize) {
+            Some(Some(first)) => {
+                return Err(PositionError::PowerTwice {
+                    power: map.power(pw).id.clone(),
+                    first: (*first).to_string(),
+                    second: k.to_string(),
+                })
+            }
+            Some(slot) => *slot = Some(k),
+            None => {}
+        }
+    }
+    Ok(())
+}
+
+impl PositionError {
+    /// Does this error name what the map lacks: a power, a place or a supply centre
+    /// that is not the map's (a position read against another map, or a map changed
+    /// since)? Other errors are about the position itself.
+    pub fn names_what_the_map_lacks(&self) -> bool {
+        match self {
+            PositionError::Power(_)
+            | PositionError::Unit { .. }
+            | PositionError::Centre(_)
+            | PositionError::Place(_) => true,
+            PositionError::At { error, .. } => error.names_what_the_map_lacks(),
+            _ => false,
+        }
     }
 }
 
@@ -948,7 +1036,9 @@ fn units_error_path(
         Some(map.province(p).name.clone())
     };
     let found = match e {
-        PositionError::Power(p) => Some(format!("{section}.{p}")),
+        PositionError::Power(p) | PositionError::PowerTwice { second: p, .. } => {
+            Some(format!("{section}.{p}"))
+        }
         PositionError::Unit { power, unit } | PositionError::Misplaced { power, unit, .. } => {
             entry(&|pw, u| pw == power && u == unit, 0)
         }
@@ -976,6 +1066,20 @@ pub fn last_year_problem(map: &Map, year: i32) -> Option<String> {
     }
     let first = Phase::first_movement(map).year;
     (year < first).then(|| format!("{year} is before the map's first year of moves, {first}"))
+}
+
+/// Why `phase` cannot be played in a game whose last year is `last_year`, if it
+/// cannot: a game ends after the Fall turn of its last year, so no phase after it (a
+/// later year, or that year's winter) is played.
+pub fn past_last_year(phase: Phase, last_year: i32) -> Option<String> {
+    let past = phase.year > last_year
+        || (phase.year == last_year && phase.season == crate::map::Season::Winter);
+    past.then(|| {
+        format!(
+            "{phase} is past the last year {last_year} (a game ends after the Fall turn of \
+             its last year)"
+        )
+    })
 }
 
 /// The phase after `p` in the yearly sequence (none skipped).

@@ -1005,8 +1005,8 @@ impl Game {
                 });
             }
             pos.set_dislodged(&map, &entries).map_err(err)?;
-            pos.check_dislodged().map_err(err)?;
         }
+        pos.check_dislodged().map_err(err)?;
         if let Some(c) = position.get_item("centers")? {
             let centres: Vec<(String, Vec<String>)> = c
                 .downcast::<PyDict>()?
@@ -1623,10 +1623,24 @@ impl Game {
     }
 
     /// Move the game to another phase (`S1902M`, `Fall 1902 retreat`); the orders given
-    /// are dropped. A retreat phase keeps the dislodged units only if it was one.
+    /// are dropped. A retreat phase keeps the dislodged units only if it was one (and
+    /// needs some); a phase past the game's `last_year` is refused.
     fn set_current_phase(&self, phase: &str) -> PyResult<()> {
         let p = read_phase(phase)?;
         let mut st = self.lock()?;
+        if let Some(why) = st
+            .last_year
+            .and_then(|y| arbiter::state::past_last_year(p, y))
+        {
+            return Err(PhaseError::new_err(format!("last_year: {why}")));
+        }
+        let dislodged =
+            st.position.phase.kind == PhaseKind::Retreat && !st.position.dislodged.is_empty();
+        if p.kind == PhaseKind::Retreat && !dislodged {
+            return Err(PhaseError::new_err(
+                arbiter::state::PositionError::RetreatWithoutDislodged(p.to_string()).to_string(),
+            ));
+        }
         if p.kind != PhaseKind::Retreat {
             st.position.dislodged.clear();
         }

@@ -107,7 +107,7 @@ pub fn load(path: &Path) -> Result<Loaded, Fatal> {
         }
         // A position the map does not hold (a centre, a province, a power it lacks):
         // say so, and that the map may have changed since the game was played on it.
-        (GameFileError::Invalid { at, .. }, f) if at.ends_with("position") => {
+        (GameFileError::NotOnMap { .. }, f) => {
             let map_from = match f {
                 Some(f) => format!("`{}` (from `{f}`)", map.name),
                 None => format!("`{}` (embedded in this arbiter)", map.name),

@@ -305,12 +305,12 @@ impl Checker<'_> {
                 Some("draw this map with `arbiter map draw`"),
             );
         }
-        let size_ok = |v: f64| v.is_finite() && v > 0.0 && v <= MAX_SIZE;
+        let size_ok = |v: f64| v.is_finite() && (1.0..=MAX_SIZE).contains(&v);
         for (key, v) in [("width", f.width), ("height", f.height)] {
             if !size_ok(v) {
                 self.add(
                     key,
-                    format!("{key} {v} is not a size between 0 and {MAX_SIZE}"),
+                    format!("{key} {v} is not a size between 1 and {MAX_SIZE}"),
                     None,
                 );
             }

@@ -354,11 +354,29 @@ impl Raw {
     fn resolve_phase(&self, map: &Map) -> Result<Phase, Error> {
         Ok(match &self.phase {
             Some((n, s)) => parse_phase(s).ok_or_else(|| {
+                // A year out of range is named as such, not as an unknown phase.
+                let year_out = s
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter(|d| !d.is_empty())
+                    .any(|d| {
+                        let n = d.trim_start_matches('0');
+                        let n = if n.len() > 9 { i64::MAX } else { n.parse().unwrap_or(0) };
+                        crate::map::year_problem(n).is_some()
+                    });
+                let shown: String = s.chars().take(80).collect();
                 self.err(
                     *n,
-                    format!(
-                        "unknown phase `{s}`: write e.g. `Spring 1901, Movement`, `Fall 1901, Retreat` or `Fall 1901, Adjustment`"
-                    ),
+                    if year_out {
+                        format!(
+                            "the phase `{shown}` is outside the years arbiter plays, {} to {}",
+                            crate::map::YEARS.start(),
+                            crate::map::YEARS.end()
+                        )
+                    } else {
+                        format!(
+                            "unknown phase `{s}`: write e.g. `Spring 1901, Movement`, `Fall 1901, Retreat` or `Fall 1901, Adjustment`"
+                        )
+                    },
                 )
             })?,
             None => Phase::first(map),
