@@ -107,7 +107,10 @@ impl AsRef<str> for Text<'_> {
 
 /// The error for a power whose list is given twice.
 fn twice(power: &str) -> String {
-    format!("`{power}` is given twice: give each power's list once")
+    format!(
+        "`{}` is given twice: give each power's list once",
+        crate::orders::name_invisibles(power)
+    )
 }
 
 impl PowerLists<'_> {
@@ -185,7 +188,8 @@ impl Maps {
             if let Some(m) = cell.get() {
                 return Ok(m);
             }
-            let m = Map::embedded(n).ok_or_else(|| format!("unknown map `{name}`"))?;
+            let m = Map::embedded(n)
+                .ok_or_else(|| format!("unknown map `{}`", crate::orders::name_invisibles(name)))?;
             return Ok(cell.get_or_init(|| m));
         }
         let mut known: Vec<&str> = self.embedded.iter().map(|(n, _)| *n).collect();
@@ -601,7 +605,12 @@ fn answer(
     }
     let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
-        Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
+        Some(r) => Rules::parse(r).ok_or_else(|| {
+            format!(
+                "unknown rules edition `{}`",
+                crate::orders::name_invisibles(r)
+            )
+        })?,
         None => default_rules,
     };
     let phase = line_phase(map, c.phase.as_deref())?;
@@ -732,9 +741,9 @@ impl<'c> LineOrders<'c> {
             warnings: Vec::with_capacity(n),
         };
         for (power, list) in lists.iter() {
-            let pw = map
-                .power_by_name(power)
-                .ok_or_else(|| format!("unknown power `{power}`"))?;
+            let pw = map.power_by_name(power).ok_or_else(|| {
+                format!("unknown power `{}`", crate::orders::name_invisibles(power))
+            })?;
             for text in list {
                 o.read_one(map, pw, text.as_ref(), options);
             }

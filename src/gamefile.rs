@@ -874,7 +874,10 @@ fn check_serve(map: &Map, s: &ServeRecord) -> Result<(), GameFileError> {
     }
     for (p, l) in &s.links {
         if map.power_by_name(p).is_none() {
-            return Err(invalid("serve: links", format!("unknown power `{p}`")));
+            return Err(invalid(
+                "serve: links",
+                format!("unknown power `{}`", crate::orders::name_invisibles(p)),
+            ));
         }
         if !hex(&l.hash) {
             return Err(invalid(
@@ -885,7 +888,10 @@ fn check_serve(map: &Map, s: &ServeRecord) -> Result<(), GameFileError> {
     }
     for p in s.pending.keys() {
         if map.power_by_name(p).is_none() {
-            return Err(invalid("serve: pending", format!("unknown power `{p}`")));
+            return Err(invalid(
+                "serve: pending",
+                format!("unknown power `{}`", crate::orders::name_invisibles(p)),
+            ));
         }
     }
     if let Some(ph) = &s.phase {
@@ -960,11 +966,12 @@ fn game_end(map: &Map, f: &GameFile) -> Result<Option<Over>, GameFileError> {
         Some(OverRecord {
             winner: Some(w),
             last_year: None,
-        }) => {
-            Some(Over::Winner(map.power_by_name(w).ok_or_else(|| {
-                invalid("over", format!("unknown power `{w}`"))
-            })?))
-        }
+        }) => Some(Over::Winner(map.power_by_name(w).ok_or_else(|| {
+            invalid(
+                "over",
+                format!("unknown power `{}`", crate::orders::name_invisibles(w)),
+            )
+        })?)),
         Some(OverRecord {
             winner: None,
             last_year: Some(y),

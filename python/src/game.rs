@@ -159,12 +159,18 @@ fn read_rules(rules: Option<&Bound<'_, PyAny>>) -> PyResult<(Rules, Vec<String>)
     Ok((edition_found.unwrap_or_default(), flags))
 }
 
+/// What the caller wrote, quoted in an exception: each invisible or control character
+/// named (`FRA<U+001B ESCAPE>NCE`), so none reaches a terminal or a log raw.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    arbiter::orders::name_invisibles(text)
+}
+
 fn power_of(map: &Map, name: &str) -> PyResult<Power> {
     map.power_by_name(name).ok_or_else(|| {
         let known: Vec<String> = map.power_ids().map(|p| power_name(map, p)).collect();
         ArbiterError::new_err(format!(
             "unknown power `{}` on map {}: the powers are {}",
-            name.chars().take(100).collect::<String>(),
+            shown(&name.chars().take(100).collect::<String>()),
             map.name,
             known.join(", ")
         ))
@@ -257,8 +263,8 @@ fn order_error(
     let first = problems
         .first()
         .map(|(o, m, h, _, _)| match h {
-            Some(h) => format!("`{o}`: {m} ({h})"),
-            None => format!("`{o}`: {m}"),
+            Some(h) => format!("`{}`: {m} ({h})", shown(o)),
+            None => format!("`{}`: {m}", shown(o)),
         })
         .unwrap_or_default();
     let more = match problems.len() {
@@ -1227,7 +1233,10 @@ impl Game {
                     }
                     match bind(&map, &st.position, pw, &o) {
                         Ok(()) => {
-                            warnings.extend(w.into_iter().map(|d| format!("`{t}`: {}", d.message)));
+                            warnings.extend(
+                                w.into_iter()
+                                    .map(|d| format!("`{}`: {}", shown(t), d.message)),
+                            );
                             read.push(o)
                         }
                         Err(why) => {
@@ -1475,7 +1484,7 @@ impl Game {
                 ))
             })?;
             if let Some(why) = map.placement_problem(unit.kind, unit.loc) {
-                return Err(ArbiterError::new_err(format!("`{u}`: {why}")));
+                return Err(ArbiterError::new_err(format!("`{}`: {why}", shown(u))));
             }
             if unit.kind == UnitKind::Army {
                 unit.loc = map.prov_of(unit.loc).into();
@@ -1527,7 +1536,11 @@ impl Game {
                 .prov_by_id(c.split('/').next().unwrap_or(c))
                 .filter(|&p| map.province(p).supply)
                 .ok_or_else(|| {
-                    ArbiterError::new_err(format!("`{c}` is not a supply centre of {}", map.name))
+                    ArbiterError::new_err(format!(
+                        "`{}` is not a supply centre of {}",
+                        shown(c),
+                        map.name
+                    ))
                 })?;
             provs.push(p);
         }
@@ -1711,7 +1724,7 @@ pub fn explain(py: Python<'_>, game: &Game, province: Option<&str>) -> PyResult<
     let prov = province
         .map(|p| {
             map.prov_by_id(p.split('/').next().unwrap_or(p))
-                .ok_or_else(|| ArbiterError::new_err(format!("unknown province `{p}`")))
+                .ok_or_else(|| ArbiterError::new_err(format!("unknown province `{}`", shown(p))))
         })
         .transpose()?;
     let result = &e.result;
@@ -1758,7 +1771,7 @@ impl GameMap {
     fn loc(&self, s: &str) -> PyResult<arbiter::map::Loc> {
         self.map
             .loc_by_id(s)
-            .ok_or_else(|| ArbiterError::new_err(format!("unknown location `{s}`")))
+            .ok_or_else(|| ArbiterError::new_err(format!("unknown location `{}`", shown(s))))
     }
 }
 

@@ -45,7 +45,9 @@ impl Diagnostic {
     /// `found `‏`` reads `found `<U+200F RIGHT-TO-LEFT MARK>``, and the help says to
     /// delete it.
     fn name_invisible(mut self) -> Self {
-        if self.message.is_ascii() || !self.message.chars().any(is_invisible) {
+        // (An ASCII message may still quote a control character: `\x1b`.)
+        let ascii_plain = |m: &str| m.bytes().all(|b| b == b'\t' || (b' '..0x7f).contains(&b));
+        if ascii_plain(&self.message) || !self.message.chars().any(is_invisible) {
             return self;
         }
         let mut named = Vec::new();
@@ -59,7 +61,7 @@ impl Diagnostic {
             }
             let blank = k % 2 == 1 && piece.chars().all(|c| is_invisible(c) || c == ' ');
             for c in piece.chars() {
-                if is_invisible(c) && (blank || !c.is_whitespace()) {
+                if is_invisible(c) && (blank || !reads_as_space(c)) {
                     let name = invisible_name(c);
                     if !named.contains(&name) {
                         named.push(name.clone());
@@ -112,6 +114,39 @@ pub fn is_invisible(c: char) -> bool {
         || c.is_control()
 }
 
+/// A character the order parser reads as a space: the space, the tab and the spaces
+/// that show as one (a no-break space, the typographic spaces U+2000–U+200A, the
+/// narrow no-break, medium mathematical, ideographic and Ogham spaces). Not a line
+/// break (U+0085, U+2028, U+2029): that is a control character, named.
+pub fn reads_as_space(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{00A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
+/// `text` with each invisible character (as [`is_invisible`] tells, a space read as
+/// a space aside) written as its name in angle brackets (`fr<U+200D ZERO WIDTH
+/// JOINER>ance`, `A PAR - <U+001B ESCAPE>[2JBUR`): for a message that quotes what
+/// the user wrote, so no control character reaches a terminal, a log or an exception.
+pub fn name_invisibles(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| is_invisible(c) && !reads_as_space(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    for c in text.chars() {
+        if is_invisible(c) && !reads_as_space(c) {
+            out.push('<');
+            out.push_str(&invisible_name(c));
+            out.push('>');
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 /// `U+200F RIGHT-TO-LEFT MARK`: the code point and, for the common ones, the name.
 pub fn invisible_name(c: char) -> String {
     let name = match c {
@@ -135,6 +170,15 @@ pub fn invisible_name(c: char) -> String {
         '\u{3000}' => "IDEOGRAPHIC SPACE",
         '\u{FE00}'..='\u{FE0F}' => "VARIATION SELECTOR",
         '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE (BYTE ORDER MARK)",
+        '\u{0000}' => "NULL",
+        '\u{0007}' => "BELL",
+        '\u{0008}' => "BACKSPACE",
+        '\u{0009}' => "CHARACTER TABULATION",
+        '\u{000A}' => "LINE FEED",
+        '\u{000D}' => "CARRIAGE RETURN",
+        '\u{001B}' => "ESCAPE",
+        '\u{007F}' => "DELETE",
+        '\u{0085}' => "NEXT LINE",
         c if c.is_control() => "CONTROL CHARACTER",
         _ => "INVISIBLE CHARACTER",
     };
@@ -343,7 +387,7 @@ pub fn invisible_in(line: &str) -> Option<String> {
     let found: Vec<String> = line
         .chars()
         .enumerate()
-        .filter(|&(_, c)| is_invisible(c) && !c.is_whitespace())
+        .filter(|&(_, c)| is_invisible(c) && !reads_as_space(c))
         .take(3)
         .map(|(i, c)| format!("{} at column {}", invisible_name(c), i + 1))
         .collect();

@@ -23,6 +23,7 @@ mod hostile_files;
 mod hostile_fuzz;
 mod hostile_memory;
 mod hostile_secure;
+mod hostile_text;
 mod layers;
 mod legal;
 mod map_check;

@@ -1,0 +1,96 @@
+//! Hostile input, how user text is shown (issue 28, session 9): no-break spaces,
+//! control and invisible characters in orders, units and power names, other
+//! encodings, control characters in YAML, names a loader refuses, line separators in
+//! names, paths printed to a terminal, reserved power ids.
+
+use crate::common::{arbiter, arbiter_bytes, code, has, s, slip, stderr, stdout, temp_dir};
+
+/// No raw control character (C0 but line feed and tab, DEL, C1) in `text`.
+fn no_raw_controls(text: &str) {
+    let bad: Vec<char> = text
+        .chars()
+        .filter(|&c| c.is_control() && c != '\n' && c != '\t')
+        .collect();
+    assert!(bad.is_empty(), "raw control characters {bad:?} in:\n{text}");
+}
+
+// ---- Defect 10: a no-break space next to an order's words reads as a space ----
+
+/// `A PAR -<NBSP>BUR`, `A PAR - <NBSP>BUR`, and a narrow no-break space: read as
+/// spaces at the slip door and the batch door (once `unknown province `BUR``).
+#[test]
+fn a_no_break_space_reads_as_a_space_at_every_door() {
+    let dir = temp_dir("text-nbsp");
+    let f = slip(
+        &dir,
+        "france.txt",
+        "A PAR -\u{a0}BUR\nA MAR - \u{a0}SPA\nF BRE\u{202f}- MAO\n",
+    );
+    let o = arbiter(&["adjudicate", &f]);
+    code(&o, 0);
+    let out = stdout(&o);
+    has(&out, "France: Army Paris -> Burgundy.");
+    has(&out, "France: Army Marseilles -> Spain.");
+    has(&out, "France: Fleet Brest -> Mid-Atlantic Ocean.");
+    let line =
+        "{\"units\":{\"france\":[\"A MAR\"]},\"orders\":{\"france\":[\"A MAR -\\u00a0GAS\"]}}\n";
+    let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
+    let out = stdout(&o);
+    has(&out, "\"canonical\":\"A MAR - GAS\"");
+    has(&out, "\"outcome\":\"succeeds\"");
+}
+
+// ---- Defect 11: control characters in orders are named ----
+
+/// ESC, BEL and NUL in an order are named with their code point in the CLI's
+/// message (not a bare `�`) and in batch (not `\u001b`).
+#[test]
+fn control_characters_in_orders_are_named() {
+    let dir = temp_dir("text-ctl");
+    let f = slip(
+        &dir,
+        "france.txt",
+        "A PAR - \u{1b}[2JBUR\nA MAR - \u{7}BUR\nF BRE - \u{0}MAO\n",
+    );
+    let o = arbiter(&["adjudicate", &f]);
+    let err = stderr(&o);
+    has(&err, "found `<U+001B ESCAPE>`");
+    has(&err, "found `<U+0007 BELL>`");
+    has(&err, "found `<U+0000 NULL>`");
+    no_raw_controls(&err);
+    let line = "{\"units\":{\"france\":[\"A PAR\"]},\"orders\":{\"france\":[\"A PAR - \\u001b[2JBUR\"]}}\n";
+    let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
+    let out = stdout(&o);
+    has(&out, "found `<U+001B ESCAPE>`");
+    assert!(!out.contains("found `\\u001b`"), "{out}");
+}
+
+// ---- Defect 12: invisible characters in units and power names are named ----
+
+/// A right-to-left mark after a unit in a position file, a zero-width joiner in a
+/// batch power name: named.
+#[test]
+fn invisible_characters_in_units_and_powers_are_named() {
+    let dir = temp_dir("text-unit");
+    let pos = dir.join("p.yaml");
+    std::fs::write(
+        &pos,
+        "phase: Spring 1901 movement\nunits: {france: [\"A PAR\u{200f}\"]}\n",
+    )
+    .unwrap();
+    let o = arbiter(&["adjudicate", "--position", s(&pos), "/dev/null"]);
+    code(&o, 2);
+    has(
+        &stderr(&o),
+        "cannot read unit `A PAR<U+200F RIGHT-TO-LEFT MARK>`",
+    );
+    let line = "{\"units\":{\"fr\\u200dance\":[\"A PAR\"]}}\n";
+    let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
+    has(
+        &stdout(&o),
+        "unknown power `fr<U+200D ZERO WIDTH JOINER>ance`",
+    );
+    let line = "{\"units\":{\"fr\\u001bance\":[\"A PAR\"]}}\n";
+    let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
+    has(&stdout(&o), "unknown power `fr<U+001B ESCAPE>ance`");
+}
