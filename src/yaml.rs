@@ -336,7 +336,11 @@ pub fn guard(src: &str) -> Result<Guarded, GuardError> {
         ..Guard::default()
     };
     for (n, line) in src.lines().enumerate() {
-        g.line(line).map_err(|(i, message)| GuardError {
+        let checked = match control_in(line) {
+            Some(refusal) => Err(refusal),
+            None => g.line(line),
+        };
+        checked.map_err(|(i, message)| GuardError {
             line: n + 1,
             column: line[..i].chars().count() + 1,
             message,
@@ -346,6 +350,78 @@ pub fn guard(src: &str) -> Result<Guarded, GuardError> {
         values: g.values,
         len: src.len(),
     })
+}
+
+/// Of an invisible character (see `orders::diagnostic::is_invisible`), `U+200F
+/// RIGHT-TO-LEFT MARK`: the code point and, for the common ones, the name.
+pub fn invisible_name(c: char) -> String {
+    let name = match c {
+        '\u{00A0}' => "NO-BREAK SPACE",
+        '\u{00AD}' => "SOFT HYPHEN",
+        '\u{061C}' => "ARABIC LETTER MARK",
+        '\u{180E}' => "MONGOLIAN VOWEL SEPARATOR",
+        '\u{2000}'..='\u{200A}' => "SPACE",
+        '\u{200B}' => "ZERO WIDTH SPACE",
+        '\u{200C}' => "ZERO WIDTH NON-JOINER",
+        '\u{200D}' => "ZERO WIDTH JOINER",
+        '\u{200E}' => "LEFT-TO-RIGHT MARK",
+        '\u{200F}' => "RIGHT-TO-LEFT MARK",
+        '\u{2028}' => "LINE SEPARATOR",
+        '\u{2029}' => "PARAGRAPH SEPARATOR",
+        '\u{202A}'..='\u{202E}' => "DIRECTION EMBEDDING OR OVERRIDE",
+        '\u{202F}' => "NARROW NO-BREAK SPACE",
+        '\u{205F}' => "MEDIUM MATHEMATICAL SPACE",
+        '\u{2060}' => "WORD JOINER",
+        '\u{2066}'..='\u{2069}' => "DIRECTION ISOLATE",
+        '\u{3000}' => "IDEOGRAPHIC SPACE",
+        '\u{FE00}'..='\u{FE0F}' => "VARIATION SELECTOR",
+        '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE (BYTE ORDER MARK)",
+        c if c.is_control() => control_name(c),
+        _ => "INVISIBLE CHARACTER",
+    };
+    format!("U+{:04X} {name}", c as u32)
+}
+
+/// The first character of `line` that YAML allows nowhere (a C0 control but the tab
+/// and the carriage return, DEL, a C1 control but NEL): its byte and a message naming
+/// it. Every YAML door refuses such a file at its line and column (the reader would
+/// say only `control characters are not allowed at position 54`).
+fn control_in(line: &str) -> Option<Refusal> {
+    let b = line.as_bytes();
+    // C0 and DEL are one byte each; a C1 control is 0xC2 then 0x80..=0x9F.
+    let i = b.iter().enumerate().position(|(i, &c)| {
+        (c < 0x20 && c != b'\t' && c != b'\r')
+            || c == 0x7f
+            || (c == 0xc2
+                && b.get(i + 1)
+                    .is_some_and(|&d| (0x80..=0x9f).contains(&d) && d != 0x85))
+    })?;
+    let c = line.get(i..)?.chars().next()?;
+    Some((
+        i,
+        format!(
+            "a control character (U+{:04X} {}) is not allowed in a YAML file: delete it \
+             (to write one in a text, use an escape such as `\\e` in double quotes)",
+            c as u32,
+            control_name(c)
+        ),
+    ))
+}
+
+/// The name of a control character, for a message.
+fn control_name(c: char) -> &'static str {
+    match c {
+        '\u{0000}' => "NULL",
+        '\u{0007}' => "BELL",
+        '\u{0008}' => "BACKSPACE",
+        '\u{0009}' => "CHARACTER TABULATION",
+        '\u{000A}' => "LINE FEED",
+        '\u{000D}' => "CARRIAGE RETURN",
+        '\u{001B}' => "ESCAPE",
+        '\u{007F}' => "DELETE",
+        '\u{0085}' => "NEXT LINE",
+        _ => "CONTROL CHARACTER",
+    }
 }
 
 /// A refusal within a line: its byte and the message.

@@ -147,43 +147,7 @@ pub fn name_invisibles(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// `U+200F RIGHT-TO-LEFT MARK`: the code point and, for the common ones, the name.
-pub fn invisible_name(c: char) -> String {
-    let name = match c {
-        '\u{00A0}' => "NO-BREAK SPACE",
-        '\u{00AD}' => "SOFT HYPHEN",
-        '\u{061C}' => "ARABIC LETTER MARK",
-        '\u{180E}' => "MONGOLIAN VOWEL SEPARATOR",
-        '\u{2000}'..='\u{200A}' => "SPACE",
-        '\u{200B}' => "ZERO WIDTH SPACE",
-        '\u{200C}' => "ZERO WIDTH NON-JOINER",
-        '\u{200D}' => "ZERO WIDTH JOINER",
-        '\u{200E}' => "LEFT-TO-RIGHT MARK",
-        '\u{200F}' => "RIGHT-TO-LEFT MARK",
-        '\u{2028}' => "LINE SEPARATOR",
-        '\u{2029}' => "PARAGRAPH SEPARATOR",
-        '\u{202A}'..='\u{202E}' => "DIRECTION EMBEDDING OR OVERRIDE",
-        '\u{202F}' => "NARROW NO-BREAK SPACE",
-        '\u{205F}' => "MEDIUM MATHEMATICAL SPACE",
-        '\u{2060}' => "WORD JOINER",
-        '\u{2066}'..='\u{2069}' => "DIRECTION ISOLATE",
-        '\u{3000}' => "IDEOGRAPHIC SPACE",
-        '\u{FE00}'..='\u{FE0F}' => "VARIATION SELECTOR",
-        '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE (BYTE ORDER MARK)",
-        '\u{0000}' => "NULL",
-        '\u{0007}' => "BELL",
-        '\u{0008}' => "BACKSPACE",
-        '\u{0009}' => "CHARACTER TABULATION",
-        '\u{000A}' => "LINE FEED",
-        '\u{000D}' => "CARRIAGE RETURN",
-        '\u{001B}' => "ESCAPE",
-        '\u{007F}' => "DELETE",
-        '\u{0085}' => "NEXT LINE",
-        c if c.is_control() => "CONTROL CHARACTER",
-        _ => "INVISIBLE CHARACTER",
-    };
-    format!("U+{:04X} {name}", c as u32)
-}
+pub use crate::yaml::invisible_name;
 
 /// At most this many diagnostics are kept by the parser and written per run; the rest
 /// are counted (`… and 12 more problems`).

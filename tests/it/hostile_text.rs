@@ -94,3 +94,49 @@ fn invisible_characters_in_units_and_powers_are_named() {
     let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
     has(&stdout(&o), "unknown power `fr<U+001B ESCAPE>ance`");
 }
+
+// ---- Defect 14: a control character in a YAML file is placed and named ----
+
+/// A raw ESC in a position's comment, a DEL in a game file, a C1 control in a map:
+/// refused with the line and column and the character named, at each YAML door.
+#[test]
+fn a_control_character_in_yaml_is_placed_and_named() {
+    let dir = temp_dir("text-yamlctl");
+    let pos = dir.join("p.yaml");
+    std::fs::write(&pos, "units:\n  france: [A PAR]\n# c \u{1b}[2J\n").unwrap();
+    let o = arbiter(&["adjudicate", "--position", s(&pos), "/dev/null"]);
+    code(&o, 2);
+    let err = stderr(&o);
+    has(
+        &err,
+        "line 3, column 5: a control character (U+001B ESCAPE)",
+    );
+    assert!(!err.contains("at position"), "{err}");
+
+    let game = crate::common::new_game(&dir);
+    let mut text = std::fs::read_to_string(&game).unwrap();
+    text.insert_str(0, "# \u{7f}\n");
+    std::fs::write(&game, text).unwrap();
+    let o = arbiter(&["status", &game]);
+    has(
+        &stderr(&o),
+        "line 1, column 3: a control character (U+007F DELETE)",
+    );
+
+    let map = dir.join("m.yaml");
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard.yaml"),
+    )
+    .unwrap();
+    std::fs::write(&map, format!("# \u{9b}x\n{src}")).unwrap();
+    let o = arbiter(&["map", "check", s(&map)]);
+    assert_ne!(o.status.code(), Some(0));
+    has(
+        &stdout_or_err(&o),
+        "line 1, column 3: a control character (U+009B CONTROL CHARACTER)",
+    );
+}
+
+fn stdout_or_err(o: &std::process::Output) -> String {
+    format!("{}{}", stdout(o), stderr(o))
+}
