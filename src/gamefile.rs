@@ -788,7 +788,7 @@ fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
     if f.name.trim().is_empty() {
         return Err(invalid("name", "the game has no name"));
     }
-    if f.name.chars().any(char::is_control) {
+    if f.name.chars().any(crate::yaml::breaks_a_name) {
         return Err(invalid(
             "name",
             "the game's name has a line break or another control character: a name is one \

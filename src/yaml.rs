@@ -352,6 +352,13 @@ pub fn guard(src: &str) -> Result<Guarded, GuardError> {
     })
 }
 
+/// A character no one-line name may hold: a control character (C0, DEL, C1, NEL
+/// among them) or a line or paragraph separator (U+2028, U+2029), each a line break
+/// somewhere (a terminal, a browser, a YAML or JSON reader).
+pub fn breaks_a_name(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
 /// Of an invisible character (see `orders::diagnostic::is_invisible`), `U+200F
 /// RIGHT-TO-LEFT MARK`: the code point and, for the common ones, the name.
 pub fn invisible_name(c: char) -> String {

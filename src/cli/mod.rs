@@ -3,18 +3,22 @@
 /// `eprintln!` and `eprint!` that never panic: the standard library's panic when
 /// standard error is a closed pipe (`arbiter judge … 2>&1 | head -c0`); the text is
 /// then dropped and the command goes on, as with a closed standard output. Defined
-/// before the modules, so that every `eprintln!` of the binary is this one.
+/// before the modules, so that every `eprintln!` of the binary is this one. What they
+/// print is made safe for a terminal first ([`terminal`]): a path or a name the user
+/// gave (`g\e[2J.yaml`) cannot clear the screen.
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = format!("{}\n", format_args!($($arg)*));
+        let _ = std::io::stderr().write_all($crate::cli::terminal(&text).as_bytes());
     }};
 }
 
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = std::io::stderr().write_all($crate::cli::terminal(&text).as_bytes());
     }};
 }
 
@@ -376,7 +380,8 @@ pub fn print_diagnostics(diags: &[arbiter::orders::Diagnostic], source: &str, fi
 }
 
 /// User text made safe for a terminal: every control character (C0 but line feed and
-/// tab, a carriage return not before a line feed, DEL, C1) and every bidirectional
+/// tab, a carriage return not before a line feed, DEL, C1, NEL among them), the line and
+/// paragraph separators (U+2028, U+2029) and every bidirectional
 /// override or isolate (U+202A–U+202E, U+2066–U+2069) becomes `�`, one column for one,
 /// so an order file, a name or a game name cannot clear the screen, move the cursor,
 /// recolour or reorder what follows, or forge a sheet line (`a\e[2Jb`). Everything
@@ -385,7 +390,7 @@ pub fn terminal(s: &str) -> std::borrow::Cow<'_, str> {
     let bad = |c: char, next: Option<char>| match c {
         '\n' | '\t' => false,
         '\r' => next != Some('\n'),
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => true,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}' => true,
         c => c.is_control(),
     };
     let mut it = s.chars().peekable();

@@ -527,8 +527,9 @@ impl Loader<'_> {
         }
         // A name with no letter or digit, or with a control character (a line break
         // or an escape sequence would forge or garble sheet lines and pictures).
-        let blank =
-            |s: &str| !s.chars().any(char::is_alphanumeric) || s.chars().any(char::is_control);
+        let blank = |s: &str| {
+            !s.chars().any(char::is_alphanumeric) || s.chars().any(crate::yaml::breaks_a_name)
+        };
         for p in &f.provinces {
             let names = std::iter::once(&p.name).chain(&p.aliases);
             let coast_names = p
@@ -541,7 +542,7 @@ impl Loader<'_> {
                     ProblemCode::BadId,
                     format!("provinces.{}.name", p.id),
                     "a name or alias has at least one letter or digit, and no control character \
-                     (a line break, a tab, an escape)"
+                     (a line break, U+2028 or U+2029 among them, a tab, an escape)"
                         .into(),
                 );
             }
@@ -553,7 +554,7 @@ impl Loader<'_> {
                     ProblemCode::BadId,
                     format!("powers.{}.name", p.id),
                     "a power's name and adjective have at least one letter or digit, and no \
-                     control character (a line break, a tab, an escape)"
+                     control character (a line break, U+2028 or U+2029 among them, a tab, an escape)"
                         .into(),
                 );
             }

@@ -140,3 +140,63 @@ fn a_control_character_in_yaml_is_placed_and_named() {
 fn stdout_or_err(o: &std::process::Output) -> String {
     format!("{}{}", stdout(o), stderr(o))
 }
+
+// ---- Defect 16: line and paragraph separators (and NEL) are line breaks ----
+
+/// U+2028 in a province name is `BAD_ID`; `new --name` refuses U+2028, U+2029 and
+/// NEL; a separator in an order line reaches the terminal as `�`.
+#[test]
+fn line_separators_are_line_breaks_in_names_and_on_the_terminal() {
+    let dir = temp_dir("text-lsep");
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard.yaml"),
+    )
+    .unwrap();
+    assert!(src.contains("    name: Paris\n"));
+    let map = dir.join("m.yaml");
+    std::fs::write(
+        &map,
+        src.replace("    name: Paris\n", "    name: \"Pa\\u2028ris\"\n"),
+    )
+    .unwrap();
+    let o = arbiter(&["map", "check", s(&map)]);
+    assert_ne!(o.status.code(), Some(0));
+    has(&stdout_or_err(&o), "error[BAD_ID]");
+    for bad in ["a\u{2028}b", "a\u{2029}b", "a\u{85}b"] {
+        let g = dir.join("g.yaml");
+        let o = arbiter(&["new", "--name", bad, s(&g)]);
+        code(&o, 2);
+        has(&stderr(&o), "--name must be one line of text");
+        assert!(!g.exists());
+    }
+    let f = slip(&dir, "france.txt", "A PAR - \u{2028}Burgundy\u{2029}x\n");
+    let o = arbiter(&["adjudicate", &f]);
+    let all = stdout_or_err(&o);
+    has(&all, "U+2028 LINE SEPARATOR");
+    assert!(
+        !all.contains('\u{2028}') && !all.contains('\u{2029}'),
+        "a separator reached the terminal:\n{all}"
+    );
+}
+
+// ---- Defect 17: every path printed to a terminal is made safe ----
+
+/// A game path with an escape sequence and a bell: `new` and `judge` print it with
+/// `�` for each control character, never raw.
+#[test]
+fn game_paths_are_printed_safely() {
+    let dir = temp_dir("text-path");
+    let game = dir.join("g\u{1b}[2J\u{1b}]0;X\u{7}.yaml");
+    let o = arbiter(&["new", s(&game)]);
+    code(&o, 0);
+    no_raw_controls(&stdout(&o));
+    no_raw_controls(&stderr(&o));
+    has(&stdout(&o), "g\u{fffd}[2J\u{fffd}]0;X\u{fffd}.yaml");
+    let f = slip(&dir, "france.txt", "A PAR - BUR\n");
+    let o = arbiter(&["judge", s(&game), &f]);
+    code(&o, 0);
+    no_raw_controls(&stdout(&o));
+    let err = stderr(&o);
+    no_raw_controls(&err);
+    has(&err, "saved `");
+}
