@@ -352,6 +352,30 @@ pub fn guard(src: &str) -> Result<Guarded, GuardError> {
     })
 }
 
+/// A character that shows nothing, or shows as a plain space, where a word was
+/// expected: format characters (zero-width, joiners, direction marks, overrides and
+/// isolates, the byte-order mark), spaces other than the ASCII space, controls.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00A0}' | '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
+        | '\u{1680}' | '\u{180E}' | '\u{2000}'..='\u{200F}' | '\u{2028}'..='\u{202F}'
+        | '\u{205F}'..='\u{206F}' | '\u{3000}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
+        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
+        || c.is_control()
+}
+
+/// A character the order parser reads as a space: the space, the tab and the spaces
+/// that show as one (a no-break space, the typographic spaces U+2000–U+200A, the
+/// narrow no-break, medium mathematical, ideographic and Ogham spaces). Not a line
+/// break (U+0085, U+2028, U+2029): that is a control character, named.
+pub fn reads_as_space(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{00A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
 /// A character no one-line name may hold: a control character (C0, DEL, C1, NEL
 /// among them) or a line or paragraph separator (U+2028, U+2029), each a line break
 /// somewhere (a terminal, a browser, a YAML or JSON reader).

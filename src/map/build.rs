@@ -634,6 +634,19 @@ impl Loader<'_> {
                         p.id.escape_debug()
                     ),
                 );
+            } else if is_reserved_power_id(&p.id) {
+                self.problems.add(
+                    self.lines.at_block("powers", &p.id),
+                    ProblemCode::BadId,
+                    format!("powers.{}.id", p.id),
+                    format!(
+                        "the power id `{}` is reserved: `centres --format csv` has the columns \
+                         `year` and `unowned`, and a power of that id would make two columns of \
+                         one name; give the power another id (`{}_power`)",
+                        p.id,
+                        p.id.to_ascii_lowercase()
+                    ),
+                );
             }
             if power_ids
                 .insert(p.id.to_ascii_lowercase(), Power(i as u8))
@@ -1452,6 +1465,18 @@ fn start_problem(start: &super::file::Start) -> Option<String> {
 
 /// A power id is a word: letters, digits, `_` and `-`, beginning with a letter or
 /// digit (so it is one cell of a CSV, no formula in a spreadsheet, and no markup).
+/// Power ids no map may use, in any case: `centres --format csv` heads its columns
+/// `year`, then one per power id, then `unowned`; a power with one of these ids would
+/// make two columns of one name.
+pub const RESERVED_POWER_IDS: [&str; 2] = ["year", "unowned"];
+
+/// Is `id` one of [`RESERVED_POWER_IDS`] (any case)?
+pub fn is_reserved_power_id(id: &str) -> bool {
+    RESERVED_POWER_IDS
+        .iter()
+        .any(|r| r.eq_ignore_ascii_case(id))
+}
+
 pub fn is_power_id(id: &str) -> bool {
     id.chars().next().is_some_and(char::is_alphanumeric)
         && id

@@ -102,29 +102,7 @@ impl Diagnostic {
     }
 }
 
-/// A character that shows nothing, or shows as a plain space, where a word was
-/// expected: format characters (zero-width, joiners, direction marks, overrides and
-/// isolates, the byte-order mark), spaces other than the ASCII space, controls.
-pub fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00A0}' | '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
-        | '\u{1680}' | '\u{180E}' | '\u{2000}'..='\u{200F}' | '\u{2028}'..='\u{202F}'
-        | '\u{205F}'..='\u{206F}' | '\u{3000}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
-        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
-        || c.is_control()
-}
-
-/// A character the order parser reads as a space: the space, the tab and the spaces
-/// that show as one (a no-break space, the typographic spaces U+2000–U+200A, the
-/// narrow no-break, medium mathematical, ideographic and Ogham spaces). Not a line
-/// break (U+0085, U+2028, U+2029): that is a control character, named.
-pub fn reads_as_space(c: char) -> bool {
-    matches!(
-        c,
-        ' ' | '\t' | '\u{00A0}' | '\u{1680}' | '\u{2000}'
-            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
-    )
-}
+pub use crate::yaml::{is_invisible, reads_as_space};
 
 /// `text` with each invisible character (as [`is_invisible`] tells, a space read as
 /// a space aside) written as its name in angle brackets (`fr<U+200D ZERO WIDTH

@@ -200,3 +200,98 @@ fn game_paths_are_printed_safely() {
     no_raw_controls(&err);
     has(&err, "saved `");
 }
+
+// ---- Defect 15: map import writes only names its loader reads ----
+
+/// A DPjudge power name with an escape sequence, another with a right-to-left mark,
+/// a province name with a line separator and an alias with a zero-width space:
+/// imported without those characters (noted), so the output loads and checks.
+#[test]
+fn map_import_drops_control_and_invisible_characters_from_names() {
+    let dir = temp_dir("text-import");
+    let fix = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dpjudge");
+    let geo = std::fs::read_to_string(fix.join("tiny.geography")).unwrap();
+    assert!(geo.contains("Alpha = aaa"));
+    std::fs::write(
+        dir.join("tiny.geography"),
+        geo.replace("Alpha = aaa", "Al\u{2028}pha = aaa al\u{200b}f"),
+    )
+    .unwrap();
+    let pol = std::fs::read_to_string(fix.join("tiny.politics")).unwrap();
+    assert!(pol.contains("RED   (REDDISH)  AAA"));
+    std::fs::write(
+        dir.join("tiny.politics"),
+        pol.replace("RED   (REDDISH)  AAA", "RED   (RE\u{1b}[2JDDISH)  AAA")
+            .replace("BLUE  (BLUISH)", "BLUE  (BLU\u{200f}ISH)"),
+    )
+    .unwrap();
+    std::fs::copy(fix.join("tiny.military"), dir.join("tiny.military")).unwrap();
+    std::fs::write(
+        dir.join("t.map"),
+        "USE tiny.geography tiny.politics tiny.military\n",
+    )
+    .unwrap();
+    let out = dir.join("out.yaml");
+    let o = arbiter(&["map", "import", s(&dir.join("t.map")), "-o", s(&out)]);
+    let report = stdout_or_err(&o);
+    code(&o, 0);
+    has(
+        &report,
+        "holds a control or invisible character: imported without it",
+    );
+    no_raw_controls(&report);
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    for c in ['\u{1b}', '\u{2028}', '\u{200b}', '\u{200f}'] {
+        assert!(!yaml.contains(c), "{c:?} written:\n{yaml}");
+    }
+    let o = arbiter(&["map", "check", s(&out)]);
+    code(&o, 0);
+}
+
+// ---- Defect 18: power ids that name a CSV column are reserved ----
+
+/// `year` and `unowned` (any case) are refused by the loader and `map check`, with a
+/// hint; `map import` renames a DPjudge power `YEAR`.
+#[test]
+fn reserved_power_ids_are_refused_and_renamed_on_import() {
+    let dir = temp_dir("text-reserved");
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard.yaml"),
+    )
+    .unwrap();
+    for (id, bad) in [("france", "year"), ("england", "Unowned")] {
+        let from = format!("  - id: {id}\n");
+        assert!(src.contains(&from));
+        let map = dir.join(format!("{bad}.yaml"));
+        std::fs::write(&map, src.replacen(&from, &format!("  - id: {bad}\n"), 1)).unwrap();
+        let o = arbiter(&["map", "check", s(&map)]);
+        assert_ne!(o.status.code(), Some(0));
+        let all = stdout_or_err(&o);
+        has(&all, "error[BAD_ID]");
+        has(&all, &format!("the power id `{bad}` is reserved"));
+    }
+    let fix = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/dpjudge");
+    for f in ["tiny.geography", "tiny.military"] {
+        std::fs::copy(fix.join(f), dir.join(f)).unwrap();
+    }
+    let pol = std::fs::read_to_string(fix.join("tiny.politics")).unwrap();
+    std::fs::write(dir.join("tiny.politics"), pol.replace("RED ", "YEAR")).unwrap();
+    std::fs::write(
+        dir.join("tiny.military"),
+        std::fs::read_to_string(fix.join("tiny.military"))
+            .unwrap()
+            .replace("RED", "YEAR"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("t.map"),
+        "USE tiny.geography tiny.politics tiny.military\n",
+    )
+    .unwrap();
+    let out = dir.join("out.yaml");
+    let o = arbiter(&["map", "import", s(&dir.join("t.map")), "-o", s(&out)]);
+    code(&o, 0);
+    has(&stdout_or_err(&o), "imported under the id `year2`");
+    let yaml = std::fs::read_to_string(&out).unwrap();
+    has(&yaml, "- id: year2\n");
+}
