@@ -408,11 +408,8 @@ fn answer_chunk(
                 match std::str::from_utf8(bytes) {
                     Ok(line) => answer_into(out, line, o.rules, o.parse, maps),
                     Err(e) => {
-                        let id = line_id(&String::from_utf8_lossy(bytes));
-                        let e = format!(
-                            "line {n} is not valid UTF-8 (at byte {}): save the file as UTF-8",
-                            e.valid_up_to()
-                        );
+                        let id = line_id(&crate::encoding::lossy_latin1(bytes));
+                        let e = crate::encoding::not_utf8_line(bytes, e.valid_up_to(), n);
                         error_answer(out, id, &e);
                         false
                     }
@@ -450,6 +447,23 @@ pub fn stream(
         stats.lines += s.lines;
         stats.errors += s.errors;
     };
+    // UTF-16 (its byte-order mark, or zero bytes beside the others) is no JSON Lines
+    // this reads: one answer says so, not an error per piece of line.
+    if let Some(order) = crate::encoding::utf16(input.fill_buf()?) {
+        let mut out = Vec::new();
+        error_answer(
+            &mut out,
+            serde_json::Value::Null,
+            &crate::encoding::utf16_message(order).replace("the file is", "the input is"),
+        );
+        out.push(b'\n');
+        output.write_all(&out)?;
+        output.flush()?;
+        return Ok(StreamStats {
+            lines: 1,
+            errors: 1,
+        });
+    }
     let mut line = 1u64;
     let skip_bom = |c: &mut Chunk| {
         if let Some(Raw::Line(r)) = c.lines.first_mut() {

@@ -1630,10 +1630,10 @@ impl Game {
         let bytes = py
             .allow_threads(|| files::read_bytes(&path, files::DEFAULT_MAX_INPUT_BYTES))
             .map_err(|e| GameFileError::new_err(format!("{shown}: {e}")))?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let text = arbiter::encoding::decode_str(&bytes).map_err(|why| {
             GameFileError::new_err(format!(
-                "{shown}: the file is not text (invalid UTF-8 at byte {}): it is damaged",
-                e.valid_up_to()
+                "{shown}: the file is not UTF-8 text: {why}; if it was not saved in another \
+                 encoding, it is damaged"
             ))
         })?;
         let game = Game::from_yaml(py, text)

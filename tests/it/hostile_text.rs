@@ -295,3 +295,55 @@ fn reserved_power_ids_are_refused_and_renamed_on_import() {
     let yaml = std::fs::read_to_string(&out).unwrap();
     has(&yaml, "- id: year2\n");
 }
+
+// ---- Defect 13: other encodings named at every door ----
+
+/// Batch: a Latin-1 line names the encoding and the column (and its id is echoed as
+/// meant, `café`), the next line is answered; UTF-16 input gets one answer naming it.
+#[test]
+fn batch_names_latin1_and_utf16() {
+    let mut input = b"{\"id\":\"caf\xe9\",\"units\":{\"france\":[\"A PAR\"]}}\n".to_vec();
+    input.extend_from_slice(b"{\"id\":\"ok\",\"units\":{\"france\":[\"A PAR\"]}}\n");
+    let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(&input));
+    let out = stdout(&o);
+    let lines: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0]["id"], "café");
+    let e = lines[0]["error"].as_str().unwrap();
+    has(e, "line 1, column 11: byte 0xE9 is not UTF-8");
+    has(e, "Latin-1");
+    has(e, "save the file as UTF-8");
+    assert_eq!(lines[1]["id"], "ok");
+
+    let text = "{\"id\":\"x\",\"units\":{\"france\":[\"A PAR\"]}}\n";
+    for bom in [true, false] {
+        let mut u16: Vec<u8> = if bom { vec![0xFF, 0xFE] } else { Vec::new() };
+        u16.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+        let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(&u16));
+        let out = stdout(&o);
+        assert_eq!(out.lines().count(), 1, "one answer:\n{out}");
+        has(&out, "UTF-16 (little-endian), not UTF-8: save it as UTF-8");
+    }
+}
+
+/// The server's `/check` of Latin-1 orders names the encoding and the place.
+#[cfg(feature = "serve")]
+#[test]
+fn serve_check_names_latin1() {
+    use crate::common::http::{request, Served};
+    let game = crate::common::new_game(&temp_dir("text-serve-enc"));
+    let s = Served::start(std::path::Path::new(&game), &[]);
+    let france = &s.links["france"];
+    let a = request(
+        "POST",
+        &format!("{france}/check"),
+        Some(("text/plain", b"A Par - Bur\nA Mar - Gasc\xf3gne\n")),
+    );
+    assert_eq!(a.status, 400, "{}", a.body);
+    let e = a.json()["error"].as_str().unwrap().to_string();
+    has(&e, "line 2, column 13: byte 0xF3 is not UTF-8");
+    has(&e, "Latin-1");
+}
