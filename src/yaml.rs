@@ -447,6 +447,8 @@ fn control_name(c: char) -> &'static str {
         '\u{0008}' => "BACKSPACE",
         '\u{0009}' => "CHARACTER TABULATION",
         '\u{000A}' => "LINE FEED",
+        '\u{000B}' => "LINE TABULATION",
+        '\u{000C}' => "FORM FEED",
         '\u{000D}' => "CARRIAGE RETURN",
         '\u{001B}' => "ESCAPE",
         '\u{007F}' => "DELETE",

@@ -323,7 +323,10 @@ fn write_one(
 /// The invisible characters of `line` that the parser does not read as spaces, named
 /// with their columns (`U+200B ZERO WIDTH SPACE at column 2`), or `None`.
 pub fn invisible_in(line: &str) -> Option<String> {
-    if line.is_ascii() {
+    if line
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..0x7f).contains(&b))
+    {
         return None;
     }
     let found: Vec<String> = line

@@ -703,6 +703,26 @@ impl Ctx<'_> {
         lists: &dyn Fn() -> ListStyle,
     ) -> Seg {
         let t = seg.trim();
+        // A line break inside an order (a form feed, a vertical tab, NEL, a line or
+        // paragraph separator pasted from a web page or a word processor) is no space:
+        // named, never read past.
+        if !t.is_ascii() || t.bytes().any(|b| b == 0x0b || b == 0x0c || b == b'\r') {
+            if let Some((i, c)) = t
+                .char_indices()
+                .find(|&(_, c)| c.is_whitespace() && !super::diagnostic::reads_as_space(c))
+            {
+                let at = t.get(i..).unwrap_or_default();
+                return Seg::Error(
+                    Diagnostic::error(
+                        self.span(at, c.len_utf8()),
+                        format!("a line break inside an order: found `{c}`"),
+                        // (The help names it: pasted from a chat or a web page.)
+                        None,
+                    ),
+                    None,
+                );
+            }
+        }
         let t = self.bullet(t, in_force, lists);
         let (t, marked) = match self.marker(t, in_force, lists) {
             Marker::None => (t, None),

@@ -347,3 +347,30 @@ fn serve_check_names_latin1() {
     has(&e, "line 2, column 13: byte 0xF3 is not UTF-8");
     has(&e, "Latin-1");
 }
+
+/// A line break inside an order (form feed, NEL, U+2028) is named, never read as a
+/// space nor as `unknown province `BUR``; in a slip and at the batch door.
+#[test]
+fn a_line_break_inside_an_order_is_named() {
+    let dir = temp_dir("text-break");
+    let f = slip(
+        &dir,
+        "france.txt",
+        "A PAR - \u{c}BUR\nA MAR \u{2028}- SPA\nF BRE\u{85}- MAO\n",
+    );
+    let o = arbiter(&["adjudicate", &f]);
+    code(&o, 1);
+    let err = stderr(&o);
+    has(
+        &err,
+        "a line break inside an order: found `<U+000C FORM FEED>`",
+    );
+    has(&err, "found `<U+2028 LINE SEPARATOR>`");
+    has(&err, "found `<U+0085 NEXT LINE>`");
+    assert!(!err.contains("unknown province"), "{err}");
+    has(&stdout(&o), "France: Army Marseilles HOLD.");
+    let line =
+        "{\"units\":{\"france\":[\"A PAR\"]},\"orders\":{\"france\":[\"A PAR -\\u2028BUR\"]}}\n";
+    let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
+    has(&stdout(&o), "found `<U+2028 LINE SEPARATOR>`");
+}
