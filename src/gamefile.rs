@@ -492,7 +492,10 @@ impl PositionRecord {
             let mut seen = std::collections::HashSet::new();
             for c in list {
                 if !seen.insert(c.to_ascii_lowercase()) {
-                    return Err(invalid(at, format!("{pw} owns `{c}` twice")));
+                    return Err(invalid(
+                        at,
+                        format!("{pw} owns `{}` twice", crate::yaml::name_invisibles(c)),
+                    ));
                 }
             }
         }
@@ -778,8 +781,15 @@ fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
             loaded: map.name.clone(),
         });
     }
-    let rules = Rules::parse(&f.rules)
-        .ok_or_else(|| invalid("rules", format!("unknown rules edition `{}`", f.rules)))?;
+    let rules = Rules::parse(&f.rules).ok_or_else(|| {
+        invalid(
+            "rules",
+            format!(
+                "unknown rules edition `{}`",
+                crate::yaml::name_invisibles(&f.rules)
+            ),
+        )
+    })?;
     if let Some(y) = f.last_year {
         if let Some(problem) = crate::state::last_year_problem(map, y) {
             return Err(invalid("last_year", problem));

@@ -607,7 +607,10 @@ impl Loader<'_> {
                             },
                             C::DuplicateName,
                             format!("provinces.{}.{k}", p.id),
-                            format!("duplicate name `{name}`: already a name or id of `{other}`"),
+                            format!(
+                                "duplicate name `{}`: already a name or id of `{other}`",
+                                shown(&name)
+                            ),
                         );
                     }
                 } else {
@@ -683,7 +686,7 @@ impl Loader<'_> {
                         lines.at(line, "home", Some(h)),
                         C::UnknownPower,
                         format!("provinces.{}.home", p.id),
-                        format!("unknown power `{h}`"),
+                        format!("unknown power `{}`", shown(&h)),
                     );
                 }
                 r
@@ -817,7 +820,7 @@ impl Loader<'_> {
                         at,
                         C::UnknownProvince,
                         key,
-                        format!("unknown province `{a}`"),
+                        format!("unknown province `{}`", shown(&a)),
                         guess.as_deref(),
                     );
                 }
@@ -873,7 +876,7 @@ impl Loader<'_> {
                     at,
                     C::UnknownLocation,
                     key.to_string(),
-                    format!("unknown location `{t}`"),
+                    format!("unknown location `{}`", shown(&t)),
                     guess.as_deref(),
                 );
                 continue;
@@ -1147,7 +1150,7 @@ impl Loader<'_> {
                 at,
                 ProblemCode::UnknownProvince,
                 key,
-                format!("unknown province `{name}`"),
+                format!("unknown province `{}`", shown(&name)),
             );
         }
         q
@@ -1238,7 +1241,7 @@ impl Loader<'_> {
                     at,
                     C::OwnedNotCentre,
                     key,
-                    format!("`{o}` is not a supply centre (`supply: true`)"),
+                    format!("`{}` is not a supply centre (`supply: true`)", shown(&o)),
                 );
             } else if pr.home.is_some() && pr.home == me {
                 self.problems.hint(
@@ -1257,9 +1260,9 @@ impl Loader<'_> {
                     C::OwnedTwice,
                     key,
                     if other == p.id {
-                        format!("`{o}` is listed twice")
+                        format!("`{}` is listed twice", shown(&o))
                     } else {
-                        format!("`{o}` is already owned by `{other}`")
+                        format!("`{}` is already owned by `{other}`", shown(&o))
                     },
                 );
             } else {
@@ -1290,7 +1293,10 @@ impl Loader<'_> {
                     at,
                     ProblemCode::BadUnit,
                     format!("powers.{}.units", p.id),
-                    format!("cannot read unit `{u}`: write `A par` or `F stp/sc`"),
+                    format!(
+                        "cannot read unit `{}`: write `A par` or `F stp/sc`",
+                        shown(&u)
+                    ),
                 ),
             }
         }
@@ -1475,6 +1481,12 @@ pub fn is_reserved_power_id(id: &str) -> bool {
     RESERVED_POWER_IDS
         .iter()
         .any(|r| r.eq_ignore_ascii_case(id))
+}
+
+/// What the map's author wrote, quoted in a finding: each invisible or control
+/// character named (`Par<U+200F RIGHT-TO-LEFT MARK>`).
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::yaml::name_invisibles(text)
 }
 
 pub fn is_power_id(id: &str) -> bool {

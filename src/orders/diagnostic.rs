@@ -104,28 +104,8 @@ impl Diagnostic {
 
 pub use crate::yaml::{is_invisible, reads_as_space};
 
-/// `text` with each invisible character (as [`is_invisible`] tells, a space read as
-/// a space aside) written as its name in angle brackets (`fr<U+200D ZERO WIDTH
-/// JOINER>ance`, `A PAR - <U+001B ESCAPE>[2JBUR`): for a message that quotes what
-/// the user wrote, so no control character reaches a terminal, a log or an exception.
-pub fn name_invisibles(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| is_invisible(c) && !reads_as_space(c)) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 32);
-    for c in text.chars() {
-        if is_invisible(c) && !reads_as_space(c) {
-            out.push('<');
-            out.push_str(&invisible_name(c));
-            out.push('>');
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
 pub use crate::yaml::invisible_name;
+pub use crate::yaml::name_invisibles;
 
 /// At most this many diagnostics are kept by the parser and written per run; the rest
 /// are counted (`… and 12 more problems`).

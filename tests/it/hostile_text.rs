@@ -90,6 +90,23 @@ fn invisible_characters_in_units_and_powers_are_named() {
         &stdout(&o),
         "unknown power `fr<U+200D ZERO WIDTH JOINER>ance`",
     );
+    // A map's starting unit, at `map check`.
+    let src = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("maps/standard.yaml"),
+    )
+    .unwrap();
+    assert!(src.contains("[F bre, A mar, A par]"));
+    let map = dir.join("m.yaml");
+    std::fs::write(
+        &map,
+        src.replace("[F bre, A mar, A par]", "[F bre, A mar, \"A par\\u200f\"]"),
+    )
+    .unwrap();
+    let o = arbiter(&["map", "check", s(&map)]);
+    has(
+        &stdout_or_err(&o),
+        "cannot read unit `A par<U+200F RIGHT-TO-LEFT MARK>`",
+    );
     let line = "{\"units\":{\"fr\\u001bance\":[\"A PAR\"]}}\n";
     let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
     has(&stdout(&o), "unknown power `fr<U+001B ESCAPE>ance`");
