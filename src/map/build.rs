@@ -609,7 +609,7 @@ impl Loader<'_> {
                             format!("provinces.{}.{k}", p.id),
                             format!(
                                 "duplicate name `{}`: already a name or id of `{other}`",
-                                shown(&name)
+                                shown(name)
                             ),
                         );
                     }
@@ -686,7 +686,7 @@ impl Loader<'_> {
                         lines.at(line, "home", Some(h)),
                         C::UnknownPower,
                         format!("provinces.{}.home", p.id),
-                        format!("unknown power `{}`", shown(&h)),
+                        format!("unknown power `{}`", shown(h)),
                     );
                 }
                 r
@@ -820,7 +820,7 @@ impl Loader<'_> {
                         at,
                         C::UnknownProvince,
                         key,
-                        format!("unknown province `{}`", shown(&a)),
+                        format!("unknown province `{}`", shown(a)),
                         guess.as_deref(),
                     );
                 }
@@ -876,7 +876,7 @@ impl Loader<'_> {
                     at,
                     C::UnknownLocation,
                     key.to_string(),
-                    format!("unknown location `{}`", shown(&t)),
+                    format!("unknown location `{}`", shown(t)),
                     guess.as_deref(),
                 );
                 continue;
