@@ -1150,7 +1150,7 @@ impl Loader<'_> {
                 at,
                 ProblemCode::UnknownProvince,
                 key,
-                format!("unknown province `{}`", shown(&name)),
+                format!("unknown province `{}`", shown(name)),
             );
         }
         q
@@ -1241,7 +1241,7 @@ impl Loader<'_> {
                     at,
                     C::OwnedNotCentre,
                     key,
-                    format!("`{}` is not a supply centre (`supply: true`)", shown(&o)),
+                    format!("`{}` is not a supply centre (`supply: true`)", shown(o)),
                 );
             } else if pr.home.is_some() && pr.home == me {
                 self.problems.hint(
@@ -1260,9 +1260,9 @@ impl Loader<'_> {
                     C::OwnedTwice,
                     key,
                     if other == p.id {
-                        format!("`{}` is listed twice", shown(&o))
+                        format!("`{}` is listed twice", shown(o))
                     } else {
-                        format!("`{}` is already owned by `{other}`", shown(&o))
+                        format!("`{}` is already owned by `{other}`", shown(o))
                     },
                 );
             } else {
@@ -1295,7 +1295,7 @@ impl Loader<'_> {
                     format!("powers.{}.units", p.id),
                     format!(
                         "cannot read unit `{}`: write `A par` or `F stp/sc`",
-                        shown(&u)
+                        shown(u)
                     ),
                 ),
             }
