@@ -186,6 +186,10 @@ fn line_separators_are_line_breaks_in_names_and_on_the_terminal() {
         has(&stderr(&o), "--name must be one line of text");
         assert!(!g.exists());
     }
+    // `adjudicate --game` writes each as a space in the sheet's header.
+    let f = slip(&dir, "empty.txt", "");
+    let o = arbiter(&["adjudicate", "--game", "a\u{2028}b\u{2029}c", &f]);
+    has(&stdout(&o), "Spring of 1901. (a b c)\n");
     let f = slip(&dir, "france.txt", "A PAR - \u{2028}Burgundy\u{2029}x\n");
     let o = arbiter(&["adjudicate", &f]);
     let all = stdout_or_err(&o);
@@ -390,4 +394,31 @@ fn a_line_break_inside_an_order_is_named() {
         "{\"units\":{\"france\":[\"A PAR\"]},\"orders\":{\"france\":[\"A PAR -\\u2028BUR\"]}}\n";
     let o = arbiter_bytes(&["adjudicate", "--batch", "-"], Some(line.as_bytes()));
     has(&stdout(&o), "found `<U+2028 LINE SEPARATOR>`");
+}
+
+/// The jDip door: a no-break space reads as a space, an escape is named.
+#[test]
+fn jdip_door_reads_a_no_break_space_and_names_an_escape() {
+    let dir = temp_dir("text-jdip");
+    let case = |n: u32, order: &str| {
+        format!(
+            "CASE {n} (x)\nPRESTATE_SETPHASE Spring 1901, Movement\nPRESTATE\n    France: A \
+             par\nORDERS\n    France: {order}\nPOSTSTATE\n    France: A bur\nEND\n\n"
+        )
+    };
+    let f = dir.join("j.txt");
+    std::fs::write(
+        &f,
+        format!(
+            "VARIANT_ALL Standard\n\n{}{}",
+            case(1, "A par -\u{a0}bur"),
+            case(2, "A par - \u{1b}bur")
+        ),
+    )
+    .unwrap();
+    let o = arbiter(&["test", s(&f)]);
+    let out = stdout_or_err(&o);
+    has(&out, "1 ... ok");
+    has(&out, "found `<U+001B ESCAPE>`");
+    no_raw_controls(&out);
 }
