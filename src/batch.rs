@@ -107,7 +107,10 @@ impl AsRef<str> for Text<'_> {
 
 /// The error for a power whose list is given twice.
 fn twice(power: &str) -> String {
-    format!("`{power}` is given twice: give each power's list once")
+    format!(
+        "`{}` is given twice: give each power's list once",
+        crate::orders::name_invisibles(power)
+    )
 }
 
 impl PowerLists<'_> {
@@ -185,7 +188,8 @@ impl Maps {
             if let Some(m) = cell.get() {
                 return Ok(m);
             }
-            let m = Map::embedded(n).ok_or_else(|| format!("unknown map `{name}`"))?;
+            let m = Map::embedded(n)
+                .ok_or_else(|| format!("unknown map `{}`", crate::orders::name_invisibles(name)))?;
             return Ok(cell.get_or_init(|| m));
         }
         let mut known: Vec<&str> = self.embedded.iter().map(|(n, _)| *n).collect();
@@ -404,11 +408,8 @@ fn answer_chunk(
                 match std::str::from_utf8(bytes) {
                     Ok(line) => answer_into(out, line, o.rules, o.parse, maps),
                     Err(e) => {
-                        let id = line_id(&String::from_utf8_lossy(bytes));
-                        let e = format!(
-                            "line {n} is not valid UTF-8 (at byte {}): save the file as UTF-8",
-                            e.valid_up_to()
-                        );
+                        let id = line_id(&crate::encoding::lossy_latin1(bytes));
+                        let e = crate::encoding::not_utf8_line(bytes, e.valid_up_to(), n);
                         error_answer(out, id, &e);
                         false
                     }
@@ -446,6 +447,23 @@ pub fn stream(
         stats.lines += s.lines;
         stats.errors += s.errors;
     };
+    // UTF-16 (its byte-order mark, or zero bytes beside the others) is no JSON Lines
+    // this reads: one answer says so, not an error per piece of line.
+    if let Some(order) = crate::encoding::utf16(input.fill_buf()?) {
+        let mut out = Vec::new();
+        error_answer(
+            &mut out,
+            serde_json::Value::Null,
+            &crate::encoding::utf16_message(order).replace("the file is", "the input is"),
+        );
+        out.push(b'\n');
+        output.write_all(&out)?;
+        output.flush()?;
+        return Ok(StreamStats {
+            lines: 1,
+            errors: 1,
+        });
+    }
     let mut line = 1u64;
     let skip_bom = |c: &mut Chunk| {
         if let Some(Raw::Line(r)) = c.lines.first_mut() {
@@ -601,7 +619,12 @@ fn answer(
     }
     let map = maps.get(c.map.as_deref())?;
     let rules = match &c.rules {
-        Some(r) => Rules::parse(r).ok_or_else(|| format!("unknown rules edition `{r}`"))?,
+        Some(r) => Rules::parse(r).ok_or_else(|| {
+            format!(
+                "unknown rules edition `{}`",
+                crate::orders::name_invisibles(r)
+            )
+        })?,
         None => default_rules,
     };
     let phase = line_phase(map, c.phase.as_deref())?;
@@ -759,9 +782,9 @@ impl<'c> LineOrders<'c> {
         crate::state::unique_powers(map, lists.iter().map(|(k, _)| k))
             .map_err(|e| format!("`orders`: {e}"))?;
         for (power, list) in lists.iter() {
-            let pw = map
-                .power_by_name(power)
-                .ok_or_else(|| format!("unknown power `{power}`"))?;
+            let pw = map.power_by_name(power).ok_or_else(|| {
+                format!("unknown power `{}`", crate::orders::name_invisibles(power))
+            })?;
             for text in list {
                 o.read_one(map, pw, text.as_ref(), options);
             }

@@ -509,7 +509,10 @@ impl PositionRecord {
             let mut seen = std::collections::HashSet::new();
             for c in list {
                 if !seen.insert(c.to_ascii_lowercase()) {
-                    return Err(invalid(at, format!("{pw} owns `{c}` twice")));
+                    return Err(invalid(
+                        at,
+                        format!("{pw} owns `{}` twice", crate::yaml::name_invisibles(c)),
+                    ));
                 }
             }
         }
@@ -794,8 +797,15 @@ fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
             loaded: map.name.clone(),
         });
     }
-    let rules = Rules::parse(&f.rules)
-        .ok_or_else(|| invalid("rules", format!("unknown rules edition `{}`", f.rules)))?;
+    let rules = Rules::parse(&f.rules).ok_or_else(|| {
+        invalid(
+            "rules",
+            format!(
+                "unknown rules edition `{}`",
+                crate::yaml::name_invisibles(&f.rules)
+            ),
+        )
+    })?;
     if let Some(y) = f.last_year {
         if let Some(problem) = crate::state::last_year_problem(map, y) {
             return Err(invalid("last_year", problem));
@@ -804,7 +814,7 @@ fn check_settings(map: &Map, f: &GameFile) -> Result<Rules, GameFileError> {
     if f.name.trim().is_empty() {
         return Err(invalid("name", "the game has no name"));
     }
-    if f.name.chars().any(char::is_control) {
+    if f.name.chars().any(crate::yaml::breaks_a_name) {
         return Err(invalid(
             "name",
             "the game's name has a line break or another control character: a name is one \
@@ -1007,7 +1017,10 @@ fn check_serve(map: &Map, s: &ServeRecord) -> Result<(), GameFileError> {
     }
     for (p, l) in &s.links {
         if map.power_by_name(p).is_none() {
-            return Err(invalid("serve: links", format!("unknown power `{p}`")));
+            return Err(invalid(
+                "serve: links",
+                format!("unknown power `{}`", crate::orders::name_invisibles(p)),
+            ));
         }
         if !hex(&l.hash) {
             return Err(invalid(
@@ -1018,7 +1031,10 @@ fn check_serve(map: &Map, s: &ServeRecord) -> Result<(), GameFileError> {
     }
     for p in s.pending.keys() {
         if map.power_by_name(p).is_none() {
-            return Err(invalid("serve: pending", format!("unknown power `{p}`")));
+            return Err(invalid(
+                "serve: pending",
+                format!("unknown power `{}`", crate::orders::name_invisibles(p)),
+            ));
         }
     }
     crate::state::unique_powers(map, s.links.keys().map(String::as_str))
@@ -1097,11 +1113,12 @@ fn game_end(map: &Map, f: &GameFile) -> Result<Option<Over>, GameFileError> {
         Some(OverRecord {
             winner: Some(w),
             last_year: None,
-        }) => {
-            Some(Over::Winner(map.power_by_name(w).ok_or_else(|| {
-                invalid("over", format!("unknown power `{w}`"))
-            })?))
-        }
+        }) => Some(Over::Winner(map.power_by_name(w).ok_or_else(|| {
+            invalid(
+                "over",
+                format!("unknown power `{}`", crate::orders::name_invisibles(w)),
+            )
+        })?)),
         Some(OverRecord {
             winner: None,
             last_year: Some(y),

@@ -86,6 +86,7 @@
 pub mod batch;
 pub mod cases;
 pub mod draw;
+pub mod encoding;
 pub mod files;
 pub mod game;
 pub mod gamefile;

@@ -390,6 +390,12 @@ pub struct Position {
     pub saved: Vec<u32>,
 }
 
+/// What the user wrote, quoted in a message: each invisible or control character
+/// named (`A PAR<U+200F RIGHT-TO-LEFT MARK>`).
+fn q(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::orders::name_invisibles(text)
+}
+
 /// A problem reading a position.
 #[derive(Debug, thiserror::Error)]
 pub enum PositionError {
@@ -397,42 +403,45 @@ pub enum PositionError {
     Yaml(#[from] crate::yaml::YamlError),
     #[error("{0}")]
     Phase(#[from] PhaseError),
-    #[error("unknown power `{0}`")]
+    #[error("unknown power `{}`", q(.0))]
     Power(String),
     /// Two keys that name one power (`france` and `FRANCE`): one list would be merged
     /// into the other, or replace it, without a word.
     #[error(
-        "the power `{power}` is given twice (as `{first}` and `{second}`): give each power once"
+        "the power `{}` is given twice (as `{}` and `{}`): give each power once",
+        q(.power),
+        q(.first),
+        q(.second)
     )]
     PowerTwice {
         power: String,
         first: String,
         second: String,
     },
-    #[error("power {power}: cannot read unit `{unit}`: write `A par` or `F stp/sc`")]
+    #[error("power {}: cannot read unit `{}`: write `A par` or `F stp/sc`", q(.power), q(.unit))]
     Unit { power: String, unit: String },
     #[error("two units in {0}")]
     Occupied(String),
-    #[error("power {power}: `{unit}` cannot stand there: {why}")]
+    #[error("power {}: `{}` cannot stand there: {why}", q(.power), q(.unit))]
     Misplaced {
         power: String,
         unit: String,
         why: String,
     },
-    #[error("unknown supply centre `{0}`")]
+    #[error("unknown supply centre `{}`", q(.0))]
     Centre(String),
     #[error("the supply centre {0} is listed for two powers")]
     TwoOwners(String),
     /// One power lists a centre twice (a slip of the pen, or an edit gone wrong).
     #[error("power {power}: the supply centre {centre} is listed twice")]
     CentreTwice { power: String, centre: String },
-    #[error("unknown place `{0}`")]
+    #[error("unknown place `{}`", q(.0))]
     Place(String),
-    #[error("dislodged `{unit}` cannot retreat to `{to}`: not a place it could move to")]
+    #[error("dislodged `{}` cannot retreat to `{}`: not a place it could move to", q(.unit), q(.to))]
     Retreat { unit: String, to: String },
     /// A retreat option that the board refuses (occupied, the attacker's province):
     /// `why` says which rule.
-    #[error("dislodged `{unit}` cannot retreat to `{to}`: {why}")]
+    #[error("dislodged `{}` cannot retreat to `{}`: {why}", q(.unit), q(.to))]
     RetreatRefused {
         unit: String,
         to: String,
@@ -440,7 +449,7 @@ pub enum PositionError {
     },
     /// A dislodged unit's attacker (`by`, the unit that stands in its province) that
     /// cannot be.
-    #[error("dislodged `{unit}`: `by: {by}` cannot be: {why}")]
+    #[error("dislodged `{}`: `by: {}` cannot be: {why}", q(.unit), q(.by))]
     By {
         unit: String,
         by: String,

@@ -395,7 +395,11 @@ pub fn guard(src: &str) -> Result<Guarded, GuardError> {
         ..Guard::default()
     };
     for (n, line) in src.lines().enumerate() {
-        g.line(line).map_err(|(i, message)| GuardError {
+        let checked = match control_in(line) {
+            Some(refusal) => Err(refusal),
+            None => g.line(line),
+        };
+        checked.map_err(|(i, message)| GuardError {
             line: n + 1,
             column: line[..i].chars().count() + 1,
             message,
@@ -405,6 +409,132 @@ pub fn guard(src: &str) -> Result<Guarded, GuardError> {
         values: g.values,
         len: src.len(),
     })
+}
+
+/// A character that shows nothing, or shows as a plain space, where a word was
+/// expected: format characters (zero-width, joiners, direction marks, overrides and
+/// isolates, the byte-order mark), spaces other than the ASCII space, controls.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00A0}' | '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
+        | '\u{1680}' | '\u{180E}' | '\u{2000}'..='\u{200F}' | '\u{2028}'..='\u{202F}'
+        | '\u{205F}'..='\u{206F}' | '\u{3000}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
+        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
+        || c.is_control()
+}
+
+/// A character the order parser reads as a space: the space, the tab and the spaces
+/// that show as one (a no-break space, the typographic spaces U+2000–U+200A, the
+/// narrow no-break, medium mathematical, ideographic and Ogham spaces). Not a line
+/// break (U+0085, U+2028, U+2029): that is a control character, named.
+pub fn reads_as_space(c: char) -> bool {
+    matches!(
+        c,
+        ' ' | '\t' | '\u{00A0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200A}' | '\u{202F}' | '\u{205F}' | '\u{3000}'
+    )
+}
+
+/// `text` with each invisible character (as [`is_invisible`] tells, a space read as
+/// a space aside) written as its name in angle brackets (`fr<U+200D ZERO WIDTH
+/// JOINER>ance`, `A PAR - <U+001B ESCAPE>[2JBUR`): for a message that quotes what
+/// the user wrote, so no control character reaches a terminal, a log or an exception.
+pub fn name_invisibles(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(|c| is_invisible(c) && !reads_as_space(c)) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 32);
+    for c in text.chars() {
+        if is_invisible(c) && !reads_as_space(c) {
+            out.push('<');
+            out.push_str(&invisible_name(c));
+            out.push('>');
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A character no one-line name may hold: a control character (C0, DEL, C1, NEL
+/// among them) or a line or paragraph separator (U+2028, U+2029), each a line break
+/// somewhere (a terminal, a browser, a YAML or JSON reader).
+pub fn breaks_a_name(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{2028}' | '\u{2029}')
+}
+
+/// Of an invisible character (see `orders::diagnostic::is_invisible`), `U+200F
+/// RIGHT-TO-LEFT MARK`: the code point and, for the common ones, the name.
+pub fn invisible_name(c: char) -> String {
+    let name = match c {
+        '\u{00A0}' => "NO-BREAK SPACE",
+        '\u{00AD}' => "SOFT HYPHEN",
+        '\u{061C}' => "ARABIC LETTER MARK",
+        '\u{180E}' => "MONGOLIAN VOWEL SEPARATOR",
+        '\u{2000}'..='\u{200A}' => "SPACE",
+        '\u{200B}' => "ZERO WIDTH SPACE",
+        '\u{200C}' => "ZERO WIDTH NON-JOINER",
+        '\u{200D}' => "ZERO WIDTH JOINER",
+        '\u{200E}' => "LEFT-TO-RIGHT MARK",
+        '\u{200F}' => "RIGHT-TO-LEFT MARK",
+        '\u{2028}' => "LINE SEPARATOR",
+        '\u{2029}' => "PARAGRAPH SEPARATOR",
+        '\u{202A}'..='\u{202E}' => "DIRECTION EMBEDDING OR OVERRIDE",
+        '\u{202F}' => "NARROW NO-BREAK SPACE",
+        '\u{205F}' => "MEDIUM MATHEMATICAL SPACE",
+        '\u{2060}' => "WORD JOINER",
+        '\u{2066}'..='\u{2069}' => "DIRECTION ISOLATE",
+        '\u{3000}' => "IDEOGRAPHIC SPACE",
+        '\u{FE00}'..='\u{FE0F}' => "VARIATION SELECTOR",
+        '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE (BYTE ORDER MARK)",
+        c if c.is_control() => control_name(c),
+        _ => "INVISIBLE CHARACTER",
+    };
+    format!("U+{:04X} {name}", c as u32)
+}
+
+/// The first character of `line` that YAML allows nowhere (a C0 control but the tab
+/// and the carriage return, DEL, a C1 control but NEL): its byte and a message naming
+/// it. Every YAML door refuses such a file at its line and column (the reader would
+/// say only `control characters are not allowed at position 54`).
+fn control_in(line: &str) -> Option<Refusal> {
+    let b = line.as_bytes();
+    // C0 and DEL are one byte each; a C1 control is 0xC2 then 0x80..=0x9F.
+    let i = b.iter().enumerate().position(|(i, &c)| {
+        (c < 0x20 && c != b'\t' && c != b'\r')
+            || c == 0x7f
+            || (c == 0xc2
+                && b.get(i + 1)
+                    .is_some_and(|&d| (0x80..=0x9f).contains(&d) && d != 0x85))
+    })?;
+    let c = line.get(i..)?.chars().next()?;
+    Some((
+        i,
+        format!(
+            "a control character (U+{:04X} {}) is not allowed in a YAML file: delete it \
+             (to write one in a text, use an escape such as `\\e` in double quotes)",
+            c as u32,
+            control_name(c)
+        ),
+    ))
+}
+
+/// The name of a control character, for a message.
+fn control_name(c: char) -> &'static str {
+    match c {
+        '\u{0000}' => "NULL",
+        '\u{0007}' => "BELL",
+        '\u{0008}' => "BACKSPACE",
+        '\u{0009}' => "CHARACTER TABULATION",
+        '\u{000A}' => "LINE FEED",
+        '\u{000B}' => "LINE TABULATION",
+        '\u{000C}' => "FORM FEED",
+        '\u{000D}' => "CARRIAGE RETURN",
+        '\u{001B}' => "ESCAPE",
+        '\u{007F}' => "DELETE",
+        '\u{0085}' => "NEXT LINE",
+        _ => "CONTROL CHARACTER",
+    }
 }
 
 /// A refusal within a line: its byte and the message.

@@ -234,12 +234,18 @@ fn read_rules(rules: Option<&Bound<'_, PyAny>>) -> PyResult<(Rules, Vec<String>)
     Ok((edition_found.unwrap_or_default(), flags))
 }
 
+/// What the caller wrote, quoted in an exception: each invisible or control character
+/// named (`FRA<U+001B ESCAPE>NCE`), so none reaches a terminal or a log raw.
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    arbiter::orders::name_invisibles(text)
+}
+
 fn power_of(map: &Map, name: &str) -> PyResult<Power> {
     map.power_by_name(name).ok_or_else(|| {
         let known: Vec<String> = map.power_ids().map(|p| power_name(map, p)).collect();
         ArbiterError::new_err(format!(
             "unknown power `{}` on map {}: the powers are {}",
-            name.chars().take(100).collect::<String>(),
+            shown(&name.chars().take(100).collect::<String>()),
             map.name,
             known.join(", ")
         ))
@@ -332,8 +338,8 @@ fn order_error(
     let first = problems
         .first()
         .map(|(o, m, h, _, _)| match h {
-            Some(h) => format!("`{o}`: {m} ({h})"),
-            None => format!("`{o}`: {m}"),
+            Some(h) => format!("`{}`: {m} ({h})", shown(o)),
+            None => format!("`{}`: {m}", shown(o)),
         })
         .unwrap_or_default();
     let more = match problems.len() {
@@ -1302,7 +1308,10 @@ impl Game {
                     }
                     match bind(&map, &st.position, pw, &o) {
                         Ok(()) => {
-                            warnings.extend(w.into_iter().map(|d| format!("`{t}`: {}", d.message)));
+                            warnings.extend(
+                                w.into_iter()
+                                    .map(|d| format!("`{}`: {}", shown(t), d.message)),
+                            );
                             read.push(o)
                         }
                         Err(why) => {
@@ -1550,7 +1559,7 @@ impl Game {
                 ))
             })?;
             if let Some(why) = map.placement_problem(unit.kind, unit.loc) {
-                return Err(ArbiterError::new_err(format!("`{u}`: {why}")));
+                return Err(ArbiterError::new_err(format!("`{}`: {why}", shown(u))));
             }
             if unit.kind == UnitKind::Army {
                 unit.loc = map.prov_of(unit.loc).into();
@@ -1602,7 +1611,11 @@ impl Game {
                 .prov_by_id(c.split('/').next().unwrap_or(c))
                 .filter(|&p| map.province(p).supply)
                 .ok_or_else(|| {
-                    ArbiterError::new_err(format!("`{c}` is not a supply centre of {}", map.name))
+                    ArbiterError::new_err(format!(
+                        "`{}` is not a supply centre of {}",
+                        shown(c),
+                        map.name
+                    ))
                 })?;
             provs.push(p);
         }
@@ -1716,10 +1729,10 @@ impl Game {
         let bytes = py
             .allow_threads(|| files::read_bytes(&path, files::DEFAULT_MAX_INPUT_BYTES))
             .map_err(|e| GameFileError::new_err(format!("{shown}: {e}")))?;
-        let text = std::str::from_utf8(&bytes).map_err(|e| {
+        let text = arbiter::encoding::decode_str(&bytes).map_err(|why| {
             GameFileError::new_err(format!(
-                "{shown}: the file is not text (invalid UTF-8 at byte {}): it is damaged",
-                e.valid_up_to()
+                "{shown}: the file is not UTF-8 text: {why}; if it was not saved in another \
+                 encoding, it is damaged"
             ))
         })?;
         let game = Game::from_yaml(py, text)
@@ -1810,7 +1823,7 @@ pub fn explain(py: Python<'_>, game: &Game, province: Option<&str>) -> PyResult<
     let prov = province
         .map(|p| {
             map.prov_by_id(p.split('/').next().unwrap_or(p))
-                .ok_or_else(|| ArbiterError::new_err(format!("unknown province `{p}`")))
+                .ok_or_else(|| ArbiterError::new_err(format!("unknown province `{}`", shown(p))))
         })
         .transpose()?;
     let result = &e.result;
@@ -1857,7 +1870,7 @@ impl GameMap {
     fn loc(&self, s: &str) -> PyResult<arbiter::map::Loc> {
         self.map
             .loc_by_id(s)
-            .ok_or_else(|| ArbiterError::new_err(format!("unknown location `{s}`")))
+            .ok_or_else(|| ArbiterError::new_err(format!("unknown location `{}`", shown(s))))
     }
 }
 

@@ -167,7 +167,7 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
         }
     }
     let name = match &args.name {
-        Some(n) if n.chars().any(char::is_control) => {
+        Some(n) if n.chars().any(arbiter::yaml::breaks_a_name) => {
             return Err(Fatal(
                 "--name must be one line of text, without control characters (it heads every \
                  sheet, and a line break in it would forge a sheet line)"
@@ -184,7 +184,13 @@ pub fn new(args: &NewArgs) -> Result<i32, Fatal> {
                 let s: String = s
                     .to_string_lossy()
                     .chars()
-                    .map(|c| if c.is_control() { ' ' } else { c })
+                    .map(|c| {
+                        if arbiter::yaml::breaks_a_name(c) {
+                            ' '
+                        } else {
+                            c
+                        }
+                    })
                     .collect();
                 s.trim().to_string()
             })

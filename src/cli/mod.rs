@@ -3,18 +3,22 @@
 /// `eprintln!` and `eprint!` that never panic: the standard library's panic when
 /// standard error is a closed pipe (`arbiter judge … 2>&1 | head -c0`); the text is
 /// then dropped and the command goes on, as with a closed standard output. Defined
-/// before the modules, so that every `eprintln!` of the binary is this one.
+/// before the modules, so that every `eprintln!` of the binary is this one. What they
+/// print is made safe for a terminal first ([`terminal`]): a path or a name the user
+/// gave (`g\e[2J.yaml`) cannot clear the screen.
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let text = format!("{}\n", format_args!($($arg)*));
+        let _ = std::io::stderr().write_all($crate::cli::terminal(&text).as_bytes());
     }};
 }
 
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = write!(std::io::stderr(), $($arg)*);
+        let text = format!($($arg)*);
+        let _ = std::io::stderr().write_all($crate::cli::terminal(&text).as_bytes());
     }};
 }
 
@@ -92,90 +96,14 @@ pub fn read_file(path: impl AsRef<Path>) -> std::io::Result<String> {
     utf8(read_file_bytes(path)?)
 }
 
-/// Bytes as UTF-8 text. A leading byte-order mark (as Windows editors and jDip write)
-/// is dropped. Text in another encoding is refused with what it seems to be and where:
-/// UTF-16 (a byte-order mark `FF FE`/`FE FF`, or a zero byte beside every other),
-/// else the line and column of the first byte that is not UTF-8 and, for a Latin-1 or
-/// Windows-1252 byte, the character it would be there (`é`); each says to save the
-/// file as UTF-8.
-fn utf8(mut bytes: Vec<u8>) -> std::io::Result<String> {
-    if bytes.starts_with(b"\xEF\xBB\xBF") {
-        bytes.drain(..3);
-    }
-    if let Some(order) = utf16(&bytes) {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            utf16_message(order),
-        ));
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            not_utf8(e.as_bytes(), e.utf8_error().valid_up_to()),
-        )
-    })
+/// Bytes as UTF-8 text, or refused with the encoding they seem to be in and where
+/// ([`arbiter::encoding::decode`], the one detector of every door).
+fn utf8(bytes: Vec<u8>) -> std::io::Result<String> {
+    arbiter::encoding::decode(bytes)
+        .map_err(|m| std::io::Error::new(std::io::ErrorKind::InvalidData, m))
 }
 
-/// `Some("little-endian")` or `Some("big-endian")` if `bytes` look like UTF-16: its
-/// byte-order mark, or a zero byte beside nine in ten of the first 256 pairs (text
-/// that is mostly ASCII).
-fn utf16(bytes: &[u8]) -> Option<&'static str> {
-    let head = bytes.get(..bytes.len().min(512)).unwrap_or_default();
-    let zeros = |odd: bool| {
-        head.iter()
-            .enumerate()
-            .filter(|&(i, &b)| (i % 2 == 1) == odd && b == 0)
-            .count()
-    };
-    let pairs = head.len() / 2;
-    if head.starts_with(b"\xFF\xFE") || (pairs > 0 && zeros(true) * 10 >= pairs * 9) {
-        Some("little-endian")
-    } else if head.starts_with(b"\xFE\xFF") || (pairs > 0 && zeros(false) * 10 >= pairs * 9) {
-        Some("big-endian")
-    } else {
-        None
-    }
-}
-
-fn utf16_message(order: &str) -> String {
-    format!(
-        "the file is UTF-16 ({order}), not UTF-8: save it as UTF-8 (in a text editor: Save \
-         As, encoding UTF-8)"
-    )
-}
-
-/// Why `bytes` are not UTF-8 text, from the first bad byte at `at`: UTF-16, or the
-/// line and column of that byte and what it would be in Latin-1.
-pub(crate) fn not_utf8(bytes: &[u8], at: usize) -> String {
-    if let Some(order) = utf16(bytes) {
-        return utf16_message(order);
-    }
-    let before = bytes.get(..at).unwrap_or_default();
-    let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
-    let start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    let column = String::from_utf8_lossy(before.get(start..).unwrap_or_default())
-        .chars()
-        .count()
-        + 1;
-    let byte = bytes.get(at).copied().unwrap_or(0);
-    let latin1 = if byte >= 0xA0 {
-        format!(
-            " (in Latin-1 or Windows-1252 it is `{}`: the file seems to be in that encoding)",
-            char::from(byte)
-        )
-    } else if byte >= 0x80 {
-        " (the file seems to be in Windows-1252 or another 8-bit encoding)".to_string()
-    } else {
-        String::new()
-    };
-    format!(
-        "line {line}, column {column}: byte 0x{byte:02X} is not UTF-8{latin1}: save the file as \
-         UTF-8 (in a text editor: Save As, encoding UTF-8)"
-    )
-}
+pub(crate) use arbiter::encoding::not_utf8;
 
 #[derive(Subcommand, Debug)]
 enum Command {
@@ -376,7 +304,8 @@ pub fn print_diagnostics(diags: &[arbiter::orders::Diagnostic], source: &str, fi
 }
 
 /// User text made safe for a terminal: every control character (C0 but line feed and
-/// tab, a carriage return not before a line feed, DEL, C1) and every bidirectional
+/// tab, a carriage return not before a line feed, DEL, C1, NEL among them), the line and
+/// paragraph separators (U+2028, U+2029) and every bidirectional
 /// override or isolate (U+202A–U+202E, U+2066–U+2069) becomes `�`, one column for one,
 /// so an order file, a name or a game name cannot clear the screen, move the cursor,
 /// recolour or reorder what follows, or forge a sheet line (`a\e[2Jb`). Everything
@@ -385,7 +314,7 @@ pub fn terminal(s: &str) -> std::borrow::Cow<'_, str> {
     let bad = |c: char, next: Option<char>| match c {
         '\n' | '\t' => false,
         '\r' => next != Some('\n'),
-        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' => true,
+        '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}' => true,
         c => c.is_control(),
     };
     let mut it = s.chars().peekable();

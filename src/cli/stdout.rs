@@ -24,9 +24,11 @@ macro_rules! outln {
     };
 }
 
-/// Write to standard output and flush it, remembering a failure instead of panicking.
+/// Write text to standard output and flush it, remembering a failure instead of
+/// panicking; the text made safe for a terminal first ([`crate::cli::terminal`]: a
+/// path or a name the user gave cannot clear the screen).
 pub fn write(args: std::fmt::Arguments) {
-    write_bytes(args.to_string().as_bytes());
+    write_bytes(crate::cli::terminal(&args.to_string()).as_bytes());
 }
 
 /// [`write`] for bytes.

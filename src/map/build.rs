@@ -527,8 +527,9 @@ impl Loader<'_> {
         }
         // A name with no letter or digit, or with a control character (a line break
         // or an escape sequence would forge or garble sheet lines and pictures).
-        let blank =
-            |s: &str| !s.chars().any(char::is_alphanumeric) || s.chars().any(char::is_control);
+        let blank = |s: &str| {
+            !s.chars().any(char::is_alphanumeric) || s.chars().any(crate::yaml::breaks_a_name)
+        };
         for p in &f.provinces {
             let names = std::iter::once(&p.name).chain(&p.aliases);
             let coast_names = p
@@ -541,7 +542,7 @@ impl Loader<'_> {
                     ProblemCode::BadId,
                     format!("provinces.{}.name", p.id),
                     "a name or alias has at least one letter or digit, and no control character \
-                     (a line break, a tab, an escape)"
+                     (a line break, U+2028 or U+2029 among them, a tab, an escape)"
                         .into(),
                 );
             }
@@ -553,7 +554,7 @@ impl Loader<'_> {
                     ProblemCode::BadId,
                     format!("powers.{}.name", p.id),
                     "a power's name and adjective have at least one letter or digit, and no \
-                     control character (a line break, a tab, an escape)"
+                     control character (a line break, U+2028 or U+2029 among them, a tab, an escape)"
                         .into(),
                 );
             }
@@ -606,7 +607,10 @@ impl Loader<'_> {
                             },
                             C::DuplicateName,
                             format!("provinces.{}.{k}", p.id),
-                            format!("duplicate name `{name}`: already a name or id of `{other}`"),
+                            format!(
+                                "duplicate name `{}`: already a name or id of `{other}`",
+                                shown(name)
+                            ),
                         );
                     }
                 } else {
@@ -631,6 +635,19 @@ impl Loader<'_> {
                          and `-`, beginning with a letter or digit (`austria`, `great_britain`); \
                          it is written into sheets, CSV and Markdown",
                         p.id.escape_debug()
+                    ),
+                );
+            } else if is_reserved_power_id(&p.id) {
+                self.problems.add(
+                    self.lines.at_block("powers", &p.id),
+                    ProblemCode::BadId,
+                    format!("powers.{}.id", p.id),
+                    format!(
+                        "the power id `{}` is reserved: `centres --format csv` has the columns \
+                         `year` and `unowned`, and a power of that id would make two columns of \
+                         one name; give the power another id (`{}_power`)",
+                        p.id,
+                        p.id.to_ascii_lowercase()
                     ),
                 );
             }
@@ -669,7 +686,7 @@ impl Loader<'_> {
                         lines.at(line, "home", Some(h)),
                         C::UnknownPower,
                         format!("provinces.{}.home", p.id),
-                        format!("unknown power `{h}`"),
+                        format!("unknown power `{}`", shown(h)),
                     );
                 }
                 r
@@ -803,7 +820,7 @@ impl Loader<'_> {
                         at,
                         C::UnknownProvince,
                         key,
-                        format!("unknown province `{a}`"),
+                        format!("unknown province `{}`", shown(a)),
                         guess.as_deref(),
                     );
                 }
@@ -859,7 +876,7 @@ impl Loader<'_> {
                     at,
                     C::UnknownLocation,
                     key.to_string(),
-                    format!("unknown location `{t}`"),
+                    format!("unknown location `{}`", shown(t)),
                     guess.as_deref(),
                 );
                 continue;
@@ -1133,7 +1150,7 @@ impl Loader<'_> {
                 at,
                 ProblemCode::UnknownProvince,
                 key,
-                format!("unknown province `{name}`"),
+                format!("unknown province `{}`", shown(name)),
             );
         }
         q
@@ -1224,7 +1241,7 @@ impl Loader<'_> {
                     at,
                     C::OwnedNotCentre,
                     key,
-                    format!("`{o}` is not a supply centre (`supply: true`)"),
+                    format!("`{}` is not a supply centre (`supply: true`)", shown(o)),
                 );
             } else if pr.home.is_some() && pr.home == me {
                 self.problems.hint(
@@ -1243,9 +1260,9 @@ impl Loader<'_> {
                     C::OwnedTwice,
                     key,
                     if other == p.id {
-                        format!("`{o}` is listed twice")
+                        format!("`{}` is listed twice", shown(o))
                     } else {
-                        format!("`{o}` is already owned by `{other}`")
+                        format!("`{}` is already owned by `{other}`", shown(o))
                     },
                 );
             } else {
@@ -1276,7 +1293,10 @@ impl Loader<'_> {
                     at,
                     ProblemCode::BadUnit,
                     format!("powers.{}.units", p.id),
-                    format!("cannot read unit `{u}`: write `A par` or `F stp/sc`"),
+                    format!(
+                        "cannot read unit `{}`: write `A par` or `F stp/sc`",
+                        shown(u)
+                    ),
                 ),
             }
         }
@@ -1451,6 +1471,24 @@ fn start_problem(start: &super::file::Start) -> Option<String> {
 
 /// A power id is a word: letters, digits, `_` and `-`, beginning with a letter or
 /// digit (so it is one cell of a CSV, no formula in a spreadsheet, and no markup).
+/// Power ids no map may use, in any case: `centres --format csv` heads its columns
+/// `year`, then one per power id, then `unowned`; a power with one of these ids would
+/// make two columns of one name.
+pub const RESERVED_POWER_IDS: [&str; 2] = ["year", "unowned"];
+
+/// Is `id` one of [`RESERVED_POWER_IDS`] (any case)?
+pub fn is_reserved_power_id(id: &str) -> bool {
+    RESERVED_POWER_IDS
+        .iter()
+        .any(|r| r.eq_ignore_ascii_case(id))
+}
+
+/// What the map's author wrote, quoted in a finding: each invisible or control
+/// character named (`Par<U+200F RIGHT-TO-LEFT MARK>`).
+fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    crate::yaml::name_invisibles(text)
+}
+
 pub fn is_power_id(id: &str) -> bool {
     id.chars().next().is_some_and(char::is_alphanumeric)
         && id

@@ -1438,6 +1438,7 @@ impl Reader {
     /// the powers, each province, then the names and centres that have no place line.
     fn finish(mut self, file: &str, name: String) -> Imported {
         let mut notes = Vec::new();
+        self.visible_names(&mut notes);
         self.safe_names(&mut notes);
         self.safe_power_ids(&mut notes);
         for (i, p) in self.places.iter().enumerate() {
@@ -1689,6 +1690,74 @@ impl Reader {
     /// Places whose abbreviation an order could misread (an order word, or a coast
     /// word a fleet on that coast borders them by) get a safe id; such aliases are
     /// dropped. Each is noted.
+    /// Names (of powers, their adjectives, of provinces and their aliases) without a
+    /// control or invisible character, which the loader refuses or a reader cannot
+    /// see (`BL\e[2JUE` → `Bl[2jue`, a right-to-left mark dropped, a no-break space
+    /// a space): each such name noted. A power's name with nothing left is its id.
+    fn visible_names(&mut self, notes: &mut Vec<Note>) {
+        fn visible(s: &str) -> Option<String> {
+            let hidden = |c: char| crate::yaml::is_invisible(c) || crate::yaml::breaks_a_name(c);
+            if !s.chars().any(hidden) {
+                return None;
+            }
+            let t: String = s
+                .chars()
+                .filter_map(|c| match c {
+                    c if crate::yaml::reads_as_space(c) => Some(' '),
+                    c if hidden(c) => None,
+                    c => Some(c),
+                })
+                .collect();
+            Some(t.split_whitespace().collect::<Vec<_>>().join(" "))
+        }
+        let note = |notes: &mut Vec<Note>, file: &str, line: usize, what: &str, old: &str| {
+            notes.push(Note {
+                file: file.to_string(),
+                line,
+                message: format!(
+                    "{what} `{}` holds a control or invisible character: imported without it",
+                    old.escape_debug()
+                ),
+            });
+        };
+        for pw in &mut self.powers {
+            if let Some(t) = visible(&pw.name) {
+                note(notes, &pw.file, pw.line, "the power's name", &pw.name);
+                pw.name = if t.chars().any(char::is_alphanumeric) {
+                    t
+                } else {
+                    title(&pw.key)
+                };
+            }
+            if let Some(t) = visible(&pw.adjective) {
+                note(
+                    notes,
+                    &pw.file,
+                    pw.line,
+                    "the power's adjective",
+                    &pw.adjective,
+                );
+                pw.adjective = if t.chars().any(char::is_alphanumeric) {
+                    t
+                } else {
+                    pw.name.clone()
+                };
+            }
+        }
+        for n in self.names.values_mut() {
+            if let Some(t) = visible(&n.full) {
+                note(notes, &n.file, n.line, "the name", &n.full);
+                n.full = t;
+            }
+            for a in &mut n.aliases {
+                if let Some(t) = visible(a) {
+                    note(notes, &n.file, n.line, "the alias", a);
+                    *a = t;
+                }
+            }
+        }
+    }
+
     fn safe_names(&mut self, notes: &mut Vec<Note>) {
         if self.order_words.is_empty() {
             return;
@@ -1750,20 +1819,26 @@ impl Reader {
         }
     }
 
-    /// Power ids that are words ([`super::build::is_power_id`]): a key with other
+    /// Power ids that are words ([`super::build::is_power_id`]) and not reserved
+    /// (`year`, `unowned`: a reserved key gets a number, `year2`): a key with other
     /// characters (`=HYPERLINK("X")`, `A<B`) keeps its ASCII letters, digits, `_` and
     /// `-`, the others becoming `_` (a number added if the id is taken), noted.
     fn safe_power_ids(&mut self, notes: &mut Vec<Note>) {
         let mut taken: HashSet<String> = self
             .powers
             .iter()
-            .filter(|p| super::build::is_power_id(&p.key))
+            .filter(|p| usable_power_id(&p.key))
             .map(|p| p.key.to_ascii_lowercase())
             .collect();
         for pw in &mut self.powers {
-            if super::build::is_power_id(&pw.key) {
+            if usable_power_id(&pw.key) {
                 continue;
             }
+            let why = if super::build::is_power_id(&pw.key) {
+                "an id that is reserved (`centres --format csv` has a column of that name)"
+            } else {
+                "an id that is not a word"
+            };
             let word: String = pw
                 .key
                 .chars()
@@ -1779,14 +1854,14 @@ impl Reader {
             let base = if word.is_empty() { "POWER" } else { word };
             let new = std::iter::once(base.to_string())
                 .chain((2..).map(|k| format!("{base}{k}")))
-                .find(|w| !taken.contains(&w.to_ascii_lowercase()))
+                .find(|w| usable_power_id(w) && !taken.contains(&w.to_ascii_lowercase()))
                 .unwrap_or_default();
             taken.insert(new.to_ascii_lowercase());
             notes.push(Note {
                 file: pw.file.clone(),
                 line: pw.line,
                 message: format!(
-                    "the power `{}` has an id that is not a word: imported under the id `{}`",
+                    "the power `{}` has {why}: imported under the id `{}`",
                     pw.key.escape_debug(),
                     new.to_ascii_lowercase()
                 ),
@@ -2233,6 +2308,11 @@ fn power_key(up: &str) -> String {
 }
 
 /// `SC!`, `SC?`: a centre the player chooses (DPjudge's `MOBILIZE`), not a place.
+/// A DPjudge key usable as a power id as it is: a word, not reserved.
+fn usable_power_id(key: &str) -> bool {
+    super::build::is_power_id(key) && !super::build::is_reserved_power_id(key)
+}
+
 fn chosen(c: &str) -> bool {
     c == "SC!" || c == "SC?"
 }

@@ -45,7 +45,9 @@ impl Diagnostic {
     /// `found `‏`` reads `found `<U+200F RIGHT-TO-LEFT MARK>``, and the help says to
     /// delete it.
     fn name_invisible(mut self) -> Self {
-        if self.message.is_ascii() || !self.message.chars().any(is_invisible) {
+        // (An ASCII message may still quote a control character: `\x1b`.)
+        let ascii_plain = |m: &str| m.bytes().all(|b| b == b'\t' || (b' '..0x7f).contains(&b));
+        if ascii_plain(&self.message) || !self.message.chars().any(is_invisible) {
             return self;
         }
         let mut named = Vec::new();
@@ -59,7 +61,7 @@ impl Diagnostic {
             }
             let blank = k % 2 == 1 && piece.chars().all(|c| is_invisible(c) || c == ' ');
             for c in piece.chars() {
-                if is_invisible(c) && (blank || !c.is_whitespace()) {
+                if is_invisible(c) && (blank || !reads_as_space(c)) {
                     let name = invisible_name(c);
                     if !named.contains(&name) {
                         named.push(name.clone());
@@ -100,46 +102,10 @@ impl Diagnostic {
     }
 }
 
-/// A character that shows nothing, or shows as a plain space, where a word was
-/// expected: format characters (zero-width, joiners, direction marks, overrides and
-/// isolates, the byte-order mark), spaces other than the ASCII space, controls.
-pub fn is_invisible(c: char) -> bool {
-    matches!(c,
-        '\u{00A0}' | '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}'
-        | '\u{1680}' | '\u{180E}' | '\u{2000}'..='\u{200F}' | '\u{2028}'..='\u{202F}'
-        | '\u{205F}'..='\u{206F}' | '\u{3000}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}'
-        | '\u{FEFF}' | '\u{FFA0}' | '\u{E0000}'..='\u{E007F}')
-        || c.is_control()
-}
+pub use crate::yaml::{is_invisible, reads_as_space};
 
-/// `U+200F RIGHT-TO-LEFT MARK`: the code point and, for the common ones, the name.
-pub fn invisible_name(c: char) -> String {
-    let name = match c {
-        '\u{00A0}' => "NO-BREAK SPACE",
-        '\u{00AD}' => "SOFT HYPHEN",
-        '\u{061C}' => "ARABIC LETTER MARK",
-        '\u{180E}' => "MONGOLIAN VOWEL SEPARATOR",
-        '\u{2000}'..='\u{200A}' => "SPACE",
-        '\u{200B}' => "ZERO WIDTH SPACE",
-        '\u{200C}' => "ZERO WIDTH NON-JOINER",
-        '\u{200D}' => "ZERO WIDTH JOINER",
-        '\u{200E}' => "LEFT-TO-RIGHT MARK",
-        '\u{200F}' => "RIGHT-TO-LEFT MARK",
-        '\u{2028}' => "LINE SEPARATOR",
-        '\u{2029}' => "PARAGRAPH SEPARATOR",
-        '\u{202A}'..='\u{202E}' => "DIRECTION EMBEDDING OR OVERRIDE",
-        '\u{202F}' => "NARROW NO-BREAK SPACE",
-        '\u{205F}' => "MEDIUM MATHEMATICAL SPACE",
-        '\u{2060}' => "WORD JOINER",
-        '\u{2066}'..='\u{2069}' => "DIRECTION ISOLATE",
-        '\u{3000}' => "IDEOGRAPHIC SPACE",
-        '\u{FE00}'..='\u{FE0F}' => "VARIATION SELECTOR",
-        '\u{FEFF}' => "ZERO WIDTH NO-BREAK SPACE (BYTE ORDER MARK)",
-        c if c.is_control() => "CONTROL CHARACTER",
-        _ => "INVISIBLE CHARACTER",
-    };
-    format!("U+{:04X} {name}", c as u32)
-}
+pub use crate::yaml::invisible_name;
+pub use crate::yaml::name_invisibles;
 
 /// At most this many diagnostics are kept by the parser and written per run; the rest
 /// are counted (`… and 12 more problems`).
@@ -337,13 +303,16 @@ fn write_one(
 /// The invisible characters of `line` that the parser does not read as spaces, named
 /// with their columns (`U+200B ZERO WIDTH SPACE at column 2`), or `None`.
 pub fn invisible_in(line: &str) -> Option<String> {
-    if line.is_ascii() {
+    if line
+        .bytes()
+        .all(|b| b == b'\t' || (b' '..0x7f).contains(&b))
+    {
         return None;
     }
     let found: Vec<String> = line
         .chars()
         .enumerate()
-        .filter(|&(_, c)| is_invisible(c) && !c.is_whitespace())
+        .filter(|&(_, c)| is_invisible(c) && !reads_as_space(c))
         .take(3)
         .map(|(i, c)| format!("{} at column {}", invisible_name(c), i + 1))
         .collect();

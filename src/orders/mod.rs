@@ -22,8 +22,8 @@ pub(crate) use words::ORDER_WORDS;
 
 pub use crate::map::names::{normalize, NameIndex};
 pub use diagnostic::{
-    render_diagnostics, source_lines, write_diagnostics, Diagnostic, Severity, Span, Window,
-    MAX_DIAGNOSTICS, SHOWN_COLUMNS,
+    name_invisibles, reads_as_space, render_diagnostics, source_lines, write_diagnostics,
+    Diagnostic, Severity, Span, Window, MAX_DIAGNOSTICS, SHOWN_COLUMNS,
 };
 pub use slip::{parse_slip, parse_slip_at_most, power_of_file_name};
 pub use text::{

@@ -12,7 +12,7 @@ use std::cell::OnceCell;
 
 use nom::Err;
 
-use super::diagnostic::{find2, source_lines, MAX_DIAGNOSTICS};
+use super::diagnostic::{find2, reads_as_space, source_lines, MAX_DIAGNOSTICS};
 use super::grammar::{at_end, Body, Ctx};
 use super::words::*;
 use super::{Diagnostic, Order, Severity, Span};
@@ -481,6 +481,24 @@ fn list_style(names: &NameIndex, text: &str) -> ListStyle {
 /// keeping byte offsets (they become spaces). On a DAIDE line (`( ( ENG FLT LON ) MTO
 /// NTH )`) every parenthesis becomes a space.
 fn clean_line(raw: &str) -> Cow<'_, str> {
+    // A space that shows as one (a no-break space) is read as a space: as many ASCII
+    // spaces as it has bytes, so every offset holds.
+    if !raw.is_ascii() && raw.chars().any(|c| !c.is_ascii() && reads_as_space(c)) {
+        let mut spaced = String::with_capacity(raw.len());
+        for c in raw.chars() {
+            if !c.is_ascii() && reads_as_space(c) {
+                spaced.extend(std::iter::repeat_n(' ', c.len_utf8()));
+            } else {
+                spaced.push(c);
+            }
+        }
+        return Cow::Owned(clean_ascii_spaced(&spaced).into_owned());
+    }
+    clean_ascii_spaced(raw)
+}
+
+/// [`clean_line`] of a line whose spaces are ASCII.
+fn clean_ascii_spaced(raw: &str) -> Cow<'_, str> {
     // Most lines have neither a comment nor a parenthesis: one scan tells.
     if find2(raw.as_bytes(), b'#', b'(').is_none() {
         return Cow::Borrowed(raw);
@@ -685,6 +703,26 @@ impl Ctx<'_> {
         lists: &dyn Fn() -> ListStyle,
     ) -> Seg {
         let t = seg.trim();
+        // A line break inside an order (a form feed, a vertical tab, NEL, a line or
+        // paragraph separator pasted from a web page or a word processor) is no space:
+        // named, never read past.
+        if !t.is_ascii() || t.bytes().any(|b| b == 0x0b || b == 0x0c || b == b'\r') {
+            if let Some((i, c)) = t
+                .char_indices()
+                .find(|&(_, c)| c.is_whitespace() && !super::diagnostic::reads_as_space(c))
+            {
+                let at = t.get(i..).unwrap_or_default();
+                return Seg::Error(
+                    Diagnostic::error(
+                        self.span(at, c.len_utf8()),
+                        format!("a line break inside an order: found `{c}`"),
+                        // (The help names it: pasted from a chat or a web page.)
+                        None,
+                    ),
+                    None,
+                );
+            }
+        }
         let t = self.bullet(t, in_force, lists);
         let (t, marked) = match self.marker(t, in_force, lists) {
             Marker::None => (t, None),

@@ -118,7 +118,13 @@ pub fn header(result: &PhaseResult, game: &str) -> String {
     // (`adjudicate --game`) could forge a sheet line, so it is a space.
     let game: String = game
         .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
+        .map(|c| {
+            if crate::yaml::breaks_a_name(c) {
+                ' '
+            } else {
+                c
+            }
+        })
         .collect();
     format!(
         "{what} for {} of {}. ({game})",

@@ -558,7 +558,7 @@ fn unit_line(map: &Map, phase: Phase, line: &str) -> Result<Unit, String> {
     p.units
         .first()
         .copied()
-        .ok_or_else(|| format!("no unit in `{line}`"))
+        .ok_or_else(|| format!("no unit in `{}`", crate::yaml::name_invisibles(line)))
 }
 
 /// `France: A par` in `PRESTATE_SUPPLYCENTER_OWNERS` → the power and the centre (the
@@ -571,7 +571,7 @@ fn owner_line(map: &Map, line: &str) -> Result<(Power, Prov), String> {
         .loc_by_id(&t)
         .or_else(|| map.names().place(&normalize(&t)).first().copied())
         .map(|l| map.prov_of(l))
-        .ok_or_else(|| format!("unknown province `{place}`"))?;
+        .ok_or_else(|| format!("unknown province `{}`", crate::yaml::name_invisibles(place)))?;
     if !map.province(p).supply {
         return Err(format!("{} is not a supply centre", map.province(p).name));
     }
@@ -584,7 +584,11 @@ fn order_line(map: &Map, line: &str) -> Result<Order, String> {
     let text = translate(map, rest);
     parse_order(map, &text, Some(power)).map_err(|d| {
         let help = d.help.map(|h| format!(" ({h})")).unwrap_or_default();
-        format!("cannot read the order `{rest}`: {}{help}", d.message)
+        format!(
+            "cannot read the order `{}`: {}{help}",
+            crate::yaml::name_invisibles(rest),
+            d.message
+        )
     })
 }
 

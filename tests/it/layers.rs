@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 /// The layers, lowest first. A module may name its own layer and the ones before it.
 const LAYERS: &[&[&str]] = &[
-    &["yaml", "files"],
+    &["yaml", "files", "encoding"],
     &["map"],
     &["draw"],
     &["orders"],

@@ -24,6 +24,7 @@ mod hostile_fuzz;
 mod hostile_memory;
 mod hostile_secure;
 mod hostile_state;
+mod hostile_text;
 mod layers;
 mod legal;
 mod map_check;

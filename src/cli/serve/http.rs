@@ -287,10 +287,10 @@ async fn player_state(State(s): State<S>, Path(token): Path<String>, uri: Uri) -
 
 async fn player_check(State(s): State<S>, Path(token): Path<String>, b: Bytes) -> R {
     let p = as_player(&s, &token)?;
-    let text = std::str::from_utf8(&b).map_err(|_| {
+    let text = arbiter::encoding::decode_str(&b).map_err(|why| {
         json(
             StatusCode::BAD_REQUEST,
-            &serde_json::json!({ "error": "the orders are not UTF-8 text" }),
+            &serde_json::json!({ "error": format!("the orders are not UTF-8 text: {why}") }),
         )
     })?;
     slip_size(text)?;

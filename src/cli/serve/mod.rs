@@ -796,10 +796,15 @@ pub fn undo(server: &Server, phase: &str) -> Answer {
 /// `POST /r/TOKEN/link`: a new link for a power; its old link stops working.
 pub fn new_link(server: &Server, token: &str, power: &str, host: Option<&str>) -> Answer {
     let mut inner = server.lock();
-    let p = server
-        .map
-        .power_by_name(power)
-        .ok_or_else(|| Refusal::new(400, format!("unknown power `{power}`")))?;
+    let p = server.map.power_by_name(power).ok_or_else(|| {
+        Refusal::new(
+            400,
+            format!(
+                "unknown power `{}`",
+                arbiter::orders::name_invisibles(power)
+            ),
+        )
+    })?;
     let id = server.map.power(p).id.clone();
     let Some(s) = inner.game.serve.as_mut() else {
         return Err(Refusal::new(500, "the game has no links"));
@@ -907,10 +912,15 @@ pub fn qr(
     host: Option<&str>,
 ) -> Result<String, Refusal> {
     let inner = server.lock();
-    let p = server
-        .map
-        .power_by_name(power)
-        .ok_or_else(|| Refusal::new(404, format!("unknown power `{power}`")))?;
+    let p = server.map.power_by_name(power).ok_or_else(|| {
+        Refusal::new(
+            404,
+            format!(
+                "unknown power `{}`",
+                arbiter::orders::name_invisibles(power)
+            ),
+        )
+    })?;
     let id = &server.map.power(p).id;
     let issue = inner
         .game
