@@ -583,7 +583,7 @@ impl Reader {
         self.refused.push(Note {
             file: file.to_string(),
             line,
-            message,
+            message: super::names::cut_quotes(message),
         });
     }
 
@@ -591,7 +591,7 @@ impl Reader {
         self.notes.push(Note {
             file: file.to_string(),
             line,
-            message,
+            message: super::names::cut_quotes(message),
         });
     }
 
@@ -1530,7 +1530,10 @@ impl Reader {
         }
         self.unplaced(&coasts_of, &mut notes);
         let mut all = std::mem::take(&mut self.notes);
-        all.extend(notes);
+        all.extend(notes.into_iter().map(|mut n| {
+            n.message = super::names::cut_quotes(n.message);
+            n
+        }));
         // In reading order: by file (as first read; a file never read last), then line.
         let order = |f: &str| {
             let first_read = self.read_order.iter().position(|x| x == f);

@@ -57,6 +57,38 @@ pub fn cut_quote(s: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// A message with every piece of it between backticks (the user's text it quotes)
+/// passed through [`cut_quote`]: `unknown province `xxx…`` (60 characters), however
+/// long the word written. Used where orders' diagnostics and map findings are made.
+pub fn cut_quotes(message: String) -> String {
+    let long =
+        |piece: &str| piece.len() > QUOTE_MAX && piece.char_indices().nth(QUOTE_MAX).is_some();
+    if !message.split('`').skip(1).step_by(2).any(long) {
+        return message;
+    }
+    let mut out = String::with_capacity(QUOTE_MAX * 8);
+    for (k, piece) in message.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        if k % 2 == 1 {
+            out.push_str(&cut_quote(piece));
+        } else {
+            out.push_str(piece);
+        }
+    }
+    out
+}
+
+/// A finding's key path (`provinces.<id>.army`) with each part passed through
+/// [`cut_quote`]: an id of 10 MB is not written whole in every finding about it.
+pub fn cut_key(key: String) -> String {
+    if key.len() <= QUOTE_MAX {
+        return key;
+    }
+    key.split('.').map(cut_quote).collect::<Vec<_>>().join(".")
+}
+
 /// Normalize `s` as [`normalize`] does and pass the result to `f`, on the stack for
 /// short ASCII text (the parser's hot path allocates nothing here).
 pub fn with_normalized<R>(s: &str, f: impl FnOnce(&str) -> R) -> R {
@@ -1228,6 +1260,16 @@ mod tests {
         let cut = cut_quote(&long);
         assert_eq!(cut.chars().count(), QUOTE_MAX);
         assert!(cut.ends_with("x…"));
+        let message = format!("unknown province `{long}`: did you mean `bur`?");
+        assert_eq!(
+            cut_quotes(message),
+            format!(
+                "unknown province `{}…`: did you mean `bur`?",
+                "x".repeat(59)
+            )
+        );
+        let short = "read `Burgandy` as `Burgundy` (bur)".to_string();
+        assert_eq!(cut_quotes(short.clone()), short);
     }
 
     #[test]

@@ -278,3 +278,57 @@ fn map_import_carries_over_at_most_the_loaders_aliases() {
     assert!(!yaml.contains("alias64"), "{yaml}");
     code(&arbiter(&["map", "check", s(&out)]), 0);
 }
+
+#[test]
+fn messages_quote_at_most_sixty_characters_of_a_word() {
+    let dir = temp_dir("names-quote");
+    let long = "x".repeat(200_000);
+    let cut = format!("`{}…`", "x".repeat(59));
+    // An order with a word of 200,000 letters: the message quoted it whole.
+    let orders = dir.join("o.txt");
+    std::fs::write(&orders, format!("France: A {long} - bur\n")).unwrap();
+    let o = arbiter(&["adjudicate", s(&orders)]);
+    code(&o, 1);
+    let err = stderr(&o);
+    has(&err, &format!("error: unknown province {cut}\n"));
+    assert!(err.len() < 2_000, "{} bytes of diagnostics", err.len());
+    let o = arbiter(&["adjudicate", "--format", "json", s(&orders)]);
+    assert!(o.stdout.len() + o.stderr.len() < 4_000);
+    has(&stdout(&o), &format!("unknown province {cut}"));
+    // A map with an id of 200,000 letters, one-sided edges to it, and neighbours that
+    // name it short: each finding quoted the id (and its key held it) whole.
+    let id = "c".repeat(200_000);
+    let map = dir.join("m.yaml");
+    let base = include_str!("../../test-cases/maps/clean-base.ymap");
+    std::fs::write(&map, base.replacen("- id: ccc", &format!("- id: {id}"), 1)).unwrap();
+    let o = arbiter(&["map", "check", s(&map)]);
+    code(&o, 1);
+    let out = stdout(&o);
+    has(&out, &format!("one-sided edge: `{}…`", "c".repeat(59)));
+    assert!(out.len() < 5_000, "{} bytes of findings", out.len());
+    let o = arbiter(&["map", "check", "--format", "json", s(&map)]);
+    code(&o, 1);
+    assert!(o.stdout.len() < 10_000, "{} bytes of JSON", o.stdout.len());
+    let j: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let keys: Vec<&str> = j["files"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["key"].as_str().unwrap())
+        .collect();
+    assert!(
+        keys.contains(&format!("provinces.{}….army", "c".repeat(59)).as_str()),
+        "{keys:?}"
+    );
+    // A DPjudge line passed over with a note that quotes it.
+    let file = dir.join("n.map");
+    std::fs::write(&file, dp_ring(3, &format!("FLAGS {long}\n"))).unwrap();
+    let o = arbiter(&["map", "import", s(&file), "-o", s(&dir.join("n.yaml"))]);
+    code(&o, 0);
+    let out = stdout(&o);
+    has(
+        &out,
+        &format!("`FLAGS {}…` is not carried over", "x".repeat(53)),
+    );
+    assert!(out.len() < 5_000, "{} bytes of report", out.len());
+}
