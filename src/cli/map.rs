@@ -350,42 +350,66 @@ fn list() -> Result<i32, Fatal> {
             format!("{} {}", map.start_season, map.start_year),
         ]);
     }
-    let mut out = table(&rows, &[false, false, true, true, true, true, false]);
+    let mut out = String::new();
+    table(&rows, &[false, false, true, true, true, true, false], |l| {
+        out.push_str(l)
+    });
     out.push_str("\nprovinces: passable ones; `arbiter map show NAME` prints a map.\n");
     write_output(None, &out)?;
     Ok(EXIT_OK)
 }
 
-/// Columns padded to their widest cell; `right` aligns a column to the right.
-fn table<const N: usize>(rows: &[[String; N]], right: &[bool; N]) -> String {
+/// The widest a column of [`table`] is padded to, in characters: a row with a wider
+/// cell (a long list of neighbours) is not padded there, and a longer name is cut
+/// ([`cell`]), so no name, however long, makes every row as wide as itself.
+const COLUMN_MAX: usize = 40;
+
+/// A name (or an id) for a cell of [`table`]: whole, or its first [`COLUMN_MAX`] - 1
+/// characters and `…` (`map show MAP PROVINCE` shows a province's whole name).
+fn cell(name: &str) -> String {
+    match name.char_indices().nth(COLUMN_MAX) {
+        None => name.to_string(),
+        Some(_) => {
+            let end = name
+                .char_indices()
+                .nth(COLUMN_MAX - 1)
+                .map_or(name.len(), |(i, _)| i);
+            format!("{}…", name.get(..end).unwrap_or(name))
+        }
+    }
+}
+
+/// Columns padded to their widest cell, but never past [`COLUMN_MAX`]; `right` aligns
+/// a column to the right. Each line is given to `line` as it is made.
+fn table<const N: usize>(rows: &[[String; N]], right: &[bool; N], mut emit: impl FnMut(&str)) {
     let mut width = [0; N];
     for r in rows {
         for (i, c) in r.iter().enumerate() {
-            width[i] = width[i].max(c.chars().count());
+            width[i] = width[i].max(c.chars().count().min(COLUMN_MAX));
         }
     }
-    let mut out = String::new();
+    let mut line = String::new();
     for r in rows {
-        let mut line = String::new();
+        line.clear();
         for (i, c) in r.iter().enumerate() {
-            let pad = width[i] - c.chars().count();
+            let pad = width[i].saturating_sub(c.chars().count());
             if i > 0 {
                 line.push_str("  ");
             }
             if right[i] {
-                line.push_str(&" ".repeat(pad));
+                line.extend(std::iter::repeat_n(' ', pad));
                 line.push_str(c);
             } else {
                 line.push_str(c);
                 if i + 1 < N {
-                    line.push_str(&" ".repeat(pad));
+                    line.extend(std::iter::repeat_n(' ', pad));
                 }
             }
         }
-        out.push_str(line.trim_end());
-        out.push('\n');
+        line.truncate(line.trim_end().len());
+        line.push('\n');
+        emit(&line);
     }
-    out
 }
 
 fn terrain_word(t: Terrain) -> &'static str {
@@ -402,8 +426,8 @@ fn show(args: &ShowArgs) -> Result<i32, Fatal> {
     // check` finds an error in it: this is where a designer looks at it.
     let map = super::load_map_as(&args.map, false)?;
     let text = match &args.province {
-        Some(p) => show_province(&map, p)?,
-        None => show_map(&map),
+        Some(p) => Some(show_province(&map, p)?),
+        None => None,
     };
     if let Some(path) = &args.svg {
         let problems = map_problems(&map, &args.map);
@@ -413,7 +437,20 @@ fn show(args: &ShowArgs) -> Result<i32, Fatal> {
             &super::render::map_picture(&map, problems, args.graph)?,
         )?;
     }
-    write_output(None, &text)?;
+    match text {
+        Some(text) => write_output(None, &text)?,
+        // Written as it is made, line by line, made safe for a terminal.
+        None => super::write_with(None, |w| {
+            let mut w = std::io::BufWriter::new(w);
+            let mut done = Ok(());
+            show_map(&map, &mut |part| {
+                if done.is_ok() {
+                    done = std::io::Write::write_all(&mut w, super::terminal(part).as_bytes());
+                }
+            });
+            done.and_then(|()| std::io::Write::flush(&mut w))
+        })?,
+    }
     Ok(EXIT_OK)
 }
 
@@ -458,7 +495,8 @@ fn ids(map: &Map, it: impl Iterator<Item = arbiter::map::Loc>) -> String {
     v.join(" ")
 }
 
-fn show_map(map: &Map) -> String {
+/// The text of `map show` for a whole map, given to `emit` in parts as it is made.
+fn show_map(map: &Map, emit: &mut dyn FnMut(&str)) {
     let (passable, centres) = counts(map);
     let mut out = String::new();
     let title = if map.title.is_empty() {
@@ -482,6 +520,7 @@ fn show_map(map: &Map) -> String {
         }
     }
     out.push('\n');
+    emit(&out);
     let mut rows = vec![[
         "power".to_string(),
         "adjective".into(),
@@ -497,15 +536,15 @@ fn show_map(map: &Map) -> String {
             .map(|&(k, l)| format!("{} {}", k.letter(), map.loc_id(l)))
             .collect();
         rows.push([
-            format!("{} ({})", p.name, p.id),
-            p.adjective.clone(),
+            format!("{} ({})", cell(&p.name), cell(&p.id)),
+            cell(&p.adjective),
             ids(map, p.home.iter().map(|&h| h.into())),
             ids(map, p.owns.iter().map(|&h| h.into())),
             units.join(", "),
         ]);
     }
-    out.push_str(&table(&rows, &[false; 5]));
-    out.push('\n');
+    table(&rows, &[false; 5], &mut *emit);
+    emit("\n");
     let mut rows = vec![[
         "id".to_string(),
         "name".into(),
@@ -520,7 +559,7 @@ fn show_map(map: &Map) -> String {
             String::new()
         } else {
             let mut s = match pr.home {
-                Some(h) => map.power(h).id.clone(),
+                Some(h) => cell(&map.power(h).id),
                 None => "SC".into(),
             };
             if !pr.buildable {
@@ -545,17 +584,16 @@ fn show_map(map: &Map) -> String {
             ids(map, map.fleet_neighbours(p.into()).iter().copied())
         };
         rows.push([
-            pr.id.clone(),
-            pr.name.clone(),
+            cell(&pr.id),
+            cell(&pr.name),
             terrain_word(pr.terrain).into(),
             centre,
             army,
             fleet,
         ]);
     }
-    out.push_str(&table(&rows, &[false; 6]));
-    out.push_str("\ncentre: the home power, or SC for a centre no one has at the start.\n");
-    out
+    table(&rows, &[false; 6], &mut *emit);
+    emit("\ncentre: the home power, or SC for a centre no one has at the start.\n");
 }
 
 fn show_province(map: &Map, name: &str) -> Result<String, Fatal> {

@@ -226,7 +226,7 @@ impl Map {
                     key: "yaml".into(),
                     code: ProblemCode::Yaml,
                     severity: Severity::Error,
-                    message: e.to_string(),
+                    message: super::names::cut_quotes(e.to_string()),
                     hint: None,
                 }],
                 omitted: Omitted::default(),
@@ -275,11 +275,11 @@ impl Problems {
         self.push(MapProblem {
             line: at.line,
             column: at.column,
-            key,
+            key: super::names::cut_key(key),
             code,
             severity: Severity::Error,
-            message,
-            hint: hint.map(str::to_string),
+            message: super::names::cut_quotes(message),
+            hint: hint.map(|h| super::names::cut_quotes(h.to_string())),
         });
     }
 }

@@ -455,6 +455,11 @@ struct Reader {
     /// Upper-case province → index in `places` of its first place line (its own or a
     /// coast's), made by [`Reader::finish`]: one lookup per province, not a scan.
     first_at: HashMap<String, usize>,
+    /// Upper-case province → how many of its coasts have a place line, for every
+    /// province of `places`: kept within the loader's limits ([`Reader::size_limits`]).
+    provinces: HashMap<String, usize>,
+    /// The place line past the loader's limits, if one was read: the import stops there.
+    too_big: Option<ImportError>,
 }
 
 const SKIPPED: &[(&str, &str)] = &[
@@ -501,7 +506,8 @@ fn is_mixed(s: &str) -> bool {
 }
 
 impl Reader {
-    /// Index the places by their written name, upper case, again.
+    /// Index the places by their written name, upper case, again (and count their
+    /// provinces and coasts again).
     fn index_places(&mut self) {
         self.place_at = self
             .places
@@ -509,6 +515,51 @@ impl Reader {
             .enumerate()
             .map(|(i, p)| (p.written.to_ascii_uppercase(), i))
             .collect();
+        self.provinces.clear();
+        for key in self.place_at.keys() {
+            let (prov, coast) = match key.split_once('/') {
+                Some((p, _)) => (p, 1),
+                None => (key.as_str(), 0),
+            };
+            *self.provinces.entry(prov.to_string()).or_default() += coast;
+        }
+    }
+
+    /// Whether a new place line `key` (upper case) keeps the map within the loader's
+    /// limits on provinces and on named coasts of one province (`TOO_MANY`); if not, the
+    /// import stops at the line with an error ([`Reader::too_big`]), before anything
+    /// else is read or built: a map past them is never written.
+    fn size_limits(&mut self, file: &str, ln: usize, written: &str, key: &str) -> bool {
+        let (prov, coast) = match key.split_once('/') {
+            Some((p, _)) => (p, 1),
+            None => (key, 0),
+        };
+        let why = match self.provinces.get(prov) {
+            None if self.provinces.len() >= super::MAX_PROVINCES => format!(
+                "`{}` is province {} of the map: a map may have at most {} provinces; the import stops here",
+                super::names::cut_quote(written),
+                self.provinces.len() + 1,
+                super::MAX_PROVINCES
+            ),
+            Some(&n) if n + coast > super::MAX_COASTS => format!(
+                "`{}` is coast {} of `{}`: a province may have at most {} named coasts; the import stops here",
+                super::names::cut_quote(written),
+                n + coast,
+                super::names::cut_quote(prov),
+                super::MAX_COASTS
+            ),
+            _ => {
+                *self.provinces.entry(prov.to_string()).or_default() += coast;
+                return true;
+            }
+        };
+        self.too_big.get_or_insert(ImportError {
+            file: file.to_string(),
+            from: file.to_string(),
+            line: ln,
+            why,
+        });
+        false
     }
 
     /// Rename every place line and every border that `recase` rewrites (a rename's
@@ -532,7 +583,7 @@ impl Reader {
         self.refused.push(Note {
             file: file.to_string(),
             line,
-            message,
+            message: super::names::cut_quotes(message),
         });
     }
 
@@ -540,7 +591,7 @@ impl Reader {
         self.notes.push(Note {
             file: file.to_string(),
             line,
-            message,
+            message: super::names::cut_quotes(message),
         });
     }
 
@@ -696,7 +747,12 @@ impl Reader {
             {
                 self.note(file, ln, format!("`{}`: `{up}` is no terrain (WATER, LAND, COAST, PORT, SHUT or AMEND); the line is not read", raw.trim()))
             }
-            _ if words.len() > 1 && TERRAIN.contains(&up.as_str()) => self.terrain(file, ln, words),
+            _ if words.len() > 1 && TERRAIN.contains(&up.as_str()) => {
+                self.terrain(file, ln, words);
+                if let Some(e) = self.too_big.take() {
+                    return Err(e);
+                }
+            }
             _ => self.power_line(file, ln, raw, words),
         }
         Ok(())
@@ -1099,6 +1155,9 @@ impl Reader {
                     );
                     return;
                 }
+                if !self.size_limits(file, ln, &written, &key) {
+                    return;
+                }
                 self.places.push(Place {
                     written: written.clone(),
                     kind: kind.clone(),
@@ -1472,7 +1531,10 @@ impl Reader {
         }
         self.unplaced(&coasts_of, &mut notes);
         let mut all = std::mem::take(&mut self.notes);
-        all.extend(notes);
+        all.extend(notes.into_iter().map(|mut n| {
+            n.message = super::names::cut_quotes(n.message);
+            n
+        }));
         // In reading order: by file (as first read; a file never read last), then line.
         let order = |f: &str| {
             let first_read = self.read_order.iter().position(|x| x == f);
@@ -2091,7 +2153,13 @@ impl Reader {
                 ];
                 let mut seen: Vec<String> = Vec::new();
                 let mut aliases: Vec<String> = Vec::new();
+                // Past the loader's limit (`TOO_MANY`), aliases are counted and noted.
+                let mut over = 0;
                 for a in &n.aliases {
+                    if aliases.len() >= super::MAX_ALIASES {
+                        over += 1;
+                        continue;
+                    }
                     let norm = super::names::normalize(a);
                     if norm.is_empty() || own_names.contains(&norm) || seen.contains(&norm) {
                         continue;
@@ -2108,6 +2176,17 @@ impl Reader {
                     }
                     seen.push(norm);
                     aliases.push(a.clone());
+                }
+                if over > 0 {
+                    notes.push(Note {
+                        file: n.file.clone(),
+                        line: n.line,
+                        message: format!(
+                            "`{}`: {over} more aliases not carried over: a province may have at most {}",
+                            super::names::cut_quote(id),
+                            super::MAX_ALIASES
+                        ),
+                    });
                 }
                 if !aliases.is_empty() {
                     let _ = writeln!(out, "    aliases: {}", flow(&aliases));

@@ -37,6 +37,58 @@ pub fn normalize(s: &str) -> String {
     out
 }
 
+/// The most characters of a user's text (a word, a name, an id) a message quotes whole.
+pub const QUOTE_MAX: usize = 60;
+
+/// User text to quote in a message: whole if it has at most [`QUOTE_MAX`] characters,
+/// else its first `QUOTE_MAX - 1` and `…`, so that a message about a 15 MB word is not
+/// 15 MB long (the source line a diagnostic shows is cut likewise). Every message that
+/// quotes a token of an order, a map or an imported file passes it through this.
+pub fn cut_quote(s: &str) -> std::borrow::Cow<'_, str> {
+    match s.char_indices().nth(QUOTE_MAX) {
+        None => std::borrow::Cow::Borrowed(s),
+        Some(_) => {
+            let end = s
+                .char_indices()
+                .nth(QUOTE_MAX - 1)
+                .map_or(s.len(), |(i, _)| i);
+            std::borrow::Cow::Owned(format!("{}…", s.get(..end).unwrap_or_default()))
+        }
+    }
+}
+
+/// A message with every piece of it between backticks (the user's text it quotes)
+/// passed through [`cut_quote`]: `unknown province `xxx…`` (60 characters), however
+/// long the word written. Used where orders' diagnostics and map findings are made.
+pub fn cut_quotes(message: String) -> String {
+    let long =
+        |piece: &str| piece.len() > QUOTE_MAX && piece.char_indices().nth(QUOTE_MAX).is_some();
+    if !message.split('`').skip(1).step_by(2).any(long) {
+        return message;
+    }
+    let mut out = String::with_capacity(QUOTE_MAX * 8);
+    for (k, piece) in message.split('`').enumerate() {
+        if k > 0 {
+            out.push('`');
+        }
+        if k % 2 == 1 {
+            out.push_str(&cut_quote(piece));
+        } else {
+            out.push_str(piece);
+        }
+    }
+    out
+}
+
+/// A finding's key path (`provinces.<id>.army`) with each part passed through
+/// [`cut_quote`]: an id of 10 MB is not written whole in every finding about it.
+pub fn cut_key(key: String) -> String {
+    if key.len() <= QUOTE_MAX {
+        return key;
+    }
+    key.split('.').map(cut_quote).collect::<Vec<_>>().join(".")
+}
+
 /// Normalize `s` as [`normalize`] does and pass the result to `f`, on the stack for
 /// short ASCII text (the parser's hot path allocates nothing here).
 pub fn with_normalized<R>(s: &str, f: impl FnOnce(&str) -> R) -> R {
@@ -351,12 +403,19 @@ fn place_names(map: &Map) -> FastMap<String, Vec<Loc>> {
     places
 }
 
-/// [`NameIndex::scan`]'s table: every name, and every word-prefix of a longer one.
+/// The most words of a name an order is read with (`Ctx::word_ends`): a longer name
+/// is never matched word by word, so [`NameIndex::scan`] holds the word-prefixes of at
+/// most this many words of it (a name of `n` words then costs `O(n)` bytes, not the
+/// `O(n^2)` of all its prefixes).
+pub const SCAN_WORDS: usize = 8;
+
+/// [`NameIndex::scan`]'s table: every name, and every word-prefix of a longer one of
+/// at most [`SCAN_WORDS`] words.
 fn scan_table(places: &FastMap<String, Vec<Loc>>) -> ByteTable<(Vec<Loc>, bool)> {
     let mut scan: FastMap<Vec<u8>, (Vec<Loc>, bool)> = FastMap::default();
     for (name, locs) in places {
         scan.entry(name.as_bytes().into()).or_default().0 = locs.clone();
-        for (at, _) in name.match_indices(' ') {
+        for (at, _) in name.match_indices(' ').take(SCAN_WORDS) {
             let prefix = name.as_bytes().get(..at).unwrap_or_default();
             scan.entry(prefix.into()).or_default().1 = true;
         }
@@ -1190,6 +1249,47 @@ mod tests {
             let word = [b];
             assert_eq!(n.power_head_letter(b), n.power_head_bytes(&word), "{b}");
         }
+    }
+
+    #[test]
+    fn long_quotes_are_cut() {
+        assert_eq!(cut_quote("bur"), "bur");
+        let sixty = "é".repeat(QUOTE_MAX);
+        assert_eq!(cut_quote(&sixty), sixty.as_str());
+        let long = "x".repeat(15_000_000);
+        let cut = cut_quote(&long);
+        assert_eq!(cut.chars().count(), QUOTE_MAX);
+        assert!(cut.ends_with("x…"));
+        let message = format!("unknown province `{long}`: did you mean `bur`?");
+        assert_eq!(
+            cut_quotes(message),
+            format!(
+                "unknown province `{}…`: did you mean `bur`?",
+                "x".repeat(59)
+            )
+        );
+        let short = "read `Burgandy` as `Burgundy` (bur)".to_string();
+        assert_eq!(cut_quotes(short.clone()), short);
+    }
+
+    #[test]
+    fn the_scan_table_of_a_long_name_is_linear() {
+        // A name of 5,000 words: its first 8 word-prefixes and itself, not 5,000
+        // prefixes of 7.5 MB in all.
+        let name = vec!["ab"; 5000].join(" ");
+        let mut places: FastMap<String, Vec<Loc>> = FastMap::default();
+        places.insert(name.clone(), vec![Loc(0)]);
+        places.insert("ab ab cd".into(), vec![Loc(1)]);
+        let t = scan_table(&places);
+        assert_eq!(t.keys.len(), SCAN_WORDS + 2);
+        assert!(t.bytes.len() < 2 * name.len(), "{} bytes", t.bytes.len());
+        assert_eq!(t.get(b"ab ab cd"), Some(&(vec![Loc(1)], false)));
+        assert_eq!(t.get(b"ab ab"), Some(&(vec![], true)));
+        let eight = ["ab"; SCAN_WORDS].join(" ");
+        assert_eq!(t.get(eight.as_bytes()), Some(&(vec![], true)));
+        let nine = ["ab"; SCAN_WORDS + 1].join(" ");
+        assert_eq!(t.get(nine.as_bytes()), None);
+        assert_eq!(t.get(name.as_bytes()), Some(&(vec![Loc(0)], false)));
     }
 
     #[test]

@@ -814,10 +814,11 @@ impl Checker<'_> {
             column: at.column,
             severity,
             code,
-            key,
-            message,
+            key: crate::map::names::cut_key(key),
+            // The user's text a message quotes is cut (an id of 10 MB).
+            message: crate::map::names::cut_quotes(message),
             rule: rule(code),
-            hint,
+            hint: hint.map(crate::map::names::cut_quotes),
         });
     }
 
@@ -1997,7 +1998,7 @@ impl Checker<'_> {
             severity: code_info(code).map_or(Severity::Error, |c| c.severity),
             code,
             key: "reference".into(),
-            message,
+            message: crate::map::names::cut_quotes(message),
             rule: rule(code),
             hint: Some(hint.into()),
         });

@@ -10,6 +10,8 @@ pub struct Span {
 
 pub use crate::map::Severity;
 
+use crate::map::names::cut_quotes;
+
 /// One problem found in the orders.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Diagnostic {
@@ -25,8 +27,8 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             span,
-            message: message.into(),
-            help,
+            message: cut_quotes(message.into()),
+            help: help.map(cut_quotes),
         }
         .name_invisible()
     }
@@ -34,8 +36,8 @@ impl Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             span,
-            message: message.into(),
-            help,
+            message: cut_quotes(message.into()),
+            help: help.map(cut_quotes),
         }
         .name_invisible()
     }
