@@ -530,12 +530,27 @@ impl Loader<'_> {
         let blank = |s: &str| {
             !s.chars().any(char::is_alphanumeric) || s.chars().any(crate::yaml::breaks_a_name)
         };
+        // A name longer than [`super::MAX_NAME_CHARS`]: every sheet line and label that
+        // names the place repeats it (a name of 60 KB made 316 MB of results).
+        let long = |s: &str| s.chars().count() > super::MAX_NAME_CHARS;
         for p in &f.provinces {
             let names = std::iter::once(&p.name).chain(&p.aliases);
             let coast_names = p
                 .coasts
                 .iter()
                 .flat_map(|c| std::iter::once(&c.name).chain(&c.aliases));
+            if let Some(n) = names.clone().chain(coast_names.clone()).find(|s| long(s)) {
+                self.problems.add(
+                    lines.at_block("provinces", &p.id),
+                    ProblemCode::BadId,
+                    format!("provinces.{}.name", p.id),
+                    format!(
+                        "a name or alias is at most {} characters, not {}",
+                        super::MAX_NAME_CHARS,
+                        n.chars().count()
+                    ),
+                );
+            }
             if names.chain(coast_names).any(|s| blank(s)) {
                 self.problems.add(
                     lines.at_block("provinces", &p.id),
@@ -548,6 +563,18 @@ impl Loader<'_> {
             }
         }
         for p in &f.powers {
+            if let Some(n) = [&p.name, &p.adjective].into_iter().find(|s| long(s)) {
+                self.problems.add(
+                    lines.at_block("powers", &p.id),
+                    ProblemCode::BadId,
+                    format!("powers.{}.name", p.id),
+                    format!(
+                        "a power's name and adjective are at most {} characters, not {}",
+                        super::MAX_NAME_CHARS,
+                        n.chars().count()
+                    ),
+                );
+            }
             if [&p.name, &p.adjective].into_iter().any(|s| blank(s)) {
                 self.problems.add(
                     lines.at_block("powers", &p.id),

@@ -1818,6 +1818,49 @@ impl Reader {
                 }
             }
         }
+        self.short_names(notes);
+    }
+
+    /// Names, adjectives and aliases cut to [`super::MAX_NAME_CHARS`] characters (at a
+    /// word where one ends near the cut), as the loader takes them; each cut noted.
+    fn short_names(&mut self, notes: &mut Vec<Note>) {
+        let max = super::MAX_NAME_CHARS;
+        let cut = |s: &mut String, what: &str, file: &str, line: usize, notes: &mut Vec<Note>| {
+            let n = s.chars().count();
+            if n <= max {
+                return;
+            }
+            let head: String = s.chars().take(max).collect();
+            let head = match head.rfind(' ').filter(|&i| i > max / 2) {
+                Some(i) => head.get(..i).unwrap_or(&head).trim_end().to_string(),
+                None => head,
+            };
+            notes.push(Note {
+                file: file.to_string(),
+                line,
+                message: format!(
+                    "{what} is {n} characters long: cut to `{head}` (a map's names are at most \
+                     {max} characters)"
+                ),
+            });
+            *s = head;
+        };
+        for pw in &mut self.powers {
+            cut(&mut pw.name, "the power's name", &pw.file, pw.line, notes);
+            cut(
+                &mut pw.adjective,
+                "the power's adjective",
+                &pw.file,
+                pw.line,
+                notes,
+            );
+        }
+        for n in self.names.values_mut() {
+            cut(&mut n.full, "the name", &n.file, n.line, notes);
+            for a in &mut n.aliases {
+                cut(a, "an alias", &n.file, n.line, notes);
+            }
+        }
     }
 
     fn safe_names(&mut self, notes: &mut Vec<Note>) {

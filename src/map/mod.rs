@@ -29,6 +29,10 @@ pub const MAX_COASTS: usize = 8;
 /// Maximum number of aliases of one province or coast.
 pub const MAX_ALIASES: usize = 64;
 
+/// The longest name, alias or adjective a map may give (in characters): longer than
+/// any board's, short enough that a sheet line naming a place stays a line.
+pub const MAX_NAME_CHARS: usize = 100;
+
 /// Maximum number of entries in one list of a map file (`army`, `fleet`, `home`, `owns`,
 /// `units`): more than any board can use (a province has at most 511 neighbours).
 pub const MAX_LIST: usize = 1024;
