@@ -22,6 +22,7 @@ mod hostile_bounds;
 mod hostile_files;
 mod hostile_fuzz;
 mod hostile_memory;
+mod hostile_perf;
 mod hostile_secure;
 mod layers;
 mod legal;
