@@ -229,11 +229,7 @@ impl Kept {
     /// One last diagnostic that counts those left out (an error if one of them was).
     fn close(self, list: &mut Vec<Diagnostic>) {
         let Some(span) = self.first else { return };
-        let message = format!(
-            "{} more problem{} in this text not listed (at most {MAX_DIAGNOSTICS} are kept)",
-            self.omitted,
-            if self.omitted == 1 { "" } else { "s" }
-        );
+        let message = super::diagnostic::not_listed(self.omitted);
         let span = Span {
             end: span.start,
             ..span
