@@ -303,6 +303,7 @@ struct Chunk {
 }
 
 const CHUNK_LINES: usize = 128;
+const CHUNK_BYTES: usize = 1 << 17;
 
 /// The largest answer buffer kept for reuse.
 const SPARE_MAX: usize = 4 << 20;
