@@ -4,7 +4,8 @@
 //! lines and writes answers; a bad line gives `{"id": …, "error": …}`.
 
 use std::io::{self, BufRead, Write};
-use std::sync::{mpsc, OnceLock};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Condvar, Mutex, OnceLock};
 
 use std::borrow::Cow;
 
@@ -283,6 +284,9 @@ pub struct StreamStats {
     pub lines: u64,
     /// Of those, error answers.
     pub errors: u64,
+    /// The most bytes the workers held at once, by [`ANSWER_BUDGET`]'s count: answer
+    /// buffers, and the answers being made (0 on one thread, which holds one part).
+    pub held_most: u64,
 }
 
 /// One line as read: its text, or why it cannot be read.
@@ -294,6 +298,8 @@ enum Raw {
 /// Lines read together and answered by one worker.
 #[derive(Default)]
 struct Chunk {
+    /// Its place in the input: chunk `index` goes to worker `index % jobs`.
+    index: u64,
     /// The line number of the first line.
     first: u64,
     bytes: Vec<u8>,
@@ -302,12 +308,133 @@ struct Chunk {
 
 const CHUNK_LINES: usize = 128;
 const CHUNK_BYTES: usize = 1 << 17;
+
 /// The largest answer buffer kept for reuse.
 const SPARE_MAX: usize = 4 << 20;
-/// The answer bytes a worker gathers before it hands them on: with the two parts each
-/// worker's channel holds and the chunks read ahead, the bytes in flight are bounded by
-/// a few MiB per thread (plus one answer), whatever the answers' size.
+/// The answer bytes a worker gathers before it hands them on.
 const PART_BYTES: usize = 1 << 20;
+/// The bytes of answer buffers that the workers of [`stream`] hold at once, all
+/// together (made, queued, being written or kept for reuse): see [`Budget`].
+pub const ANSWER_BUDGET: usize = 16 << 20;
+/// The answer expected before any is made (then: the largest made yet).
+const FIRST_ANSWER: usize = 256 << 10;
+/// The memory an answer takes while it is made, in answers of its size (measured: a
+/// 296 KB answer of every legal order on a crowded board takes about 2.5 MB).
+const WORK_PER_ANSWER: usize = 8;
+
+/// The answer buffers of all workers, counted by their capacity, and the answers being
+/// made (each counted as [`WORK_PER_ANSWER`] times the largest answer yet), against one
+/// total ([`ANSWER_BUDGET`]): before each answer a worker makes room in its buffer for an
+/// answer as large as the largest yet, and waits while that and the work would go over
+/// the total;
+/// the writer gives the room back when it drops a buffer written, and keeps a buffer
+/// for reuse only while less than half the total is held. The worker whose chunk the
+/// writer is waiting for never waits (its turn), so the stream always moves; the others
+/// go on as the writer frees room. So the bytes in flight are bounded in total, not per
+/// thread (256 threads of `"legal": true` on a crowded board held 5 MiB each).
+struct Budget {
+    held: Mutex<Held>,
+    room: Condvar,
+    /// The largest answer made so far: the room asked for before the next.
+    largest: AtomicUsize,
+}
+
+struct Held {
+    bytes: usize,
+    /// The most `bytes` has been.
+    most: usize,
+    /// The chunk the writer is waiting for.
+    turn: u64,
+}
+
+impl Budget {
+    fn new() -> Budget {
+        Budget {
+            held: Mutex::new(Held {
+                bytes: 0,
+                most: 0,
+                turn: 0,
+            }),
+            room: Condvar::new(),
+            largest: AtomicUsize::new(0),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Held> {
+        self.held.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Count `n` more bytes, waiting (unless `chunk` is the writer's turn, or nothing is
+    /// held) while they would go over the total.
+    fn take(&self, n: usize, chunk: u64) {
+        let mut h = self.lock();
+        while h.bytes > 0 && h.bytes + n > ANSWER_BUDGET && chunk != h.turn {
+            h = self.room.wait(h).unwrap_or_else(|e| e.into_inner());
+        }
+        h.bytes += n;
+        h.most = h.most.max(h.bytes);
+    }
+
+    /// Count `n` more bytes without waiting (a buffer grown past the room made for it).
+    fn add(&self, n: usize) {
+        let mut h = self.lock();
+        h.bytes += n;
+        h.most = h.most.max(h.bytes);
+    }
+
+    /// `n` bytes freed.
+    fn give(&self, n: usize) {
+        let mut h = self.lock();
+        h.bytes = h.bytes.saturating_sub(n);
+        drop(h);
+        self.room.notify_all();
+    }
+
+    /// The writer now waits for chunk `k`.
+    fn turn(&self, k: u64) {
+        self.lock().turn = k;
+        self.room.notify_all();
+    }
+
+    /// Is a buffer written worth keeping for reuse (less than half the total held)?
+    fn keep(&self) -> bool {
+        self.lock().bytes < ANSWER_BUDGET / 2
+    }
+
+    /// Before an answer is made into `out` for `chunk`: room in it for an answer as
+    /// large as the largest yet, and the work of making it, counted (waiting for them if
+    /// need be). Returns the capacity counted and the work counted.
+    fn make_room(&self, out: &mut Vec<u8>, chunk: u64) -> (usize, usize) {
+        let want = match self.largest.load(Ordering::Relaxed) {
+            0 => FIRST_ANSWER,
+            n => n,
+        };
+        let work = WORK_PER_ANSWER * want;
+        let (len, cap) = (out.len(), out.capacity());
+        if cap - len < want {
+            // Grown as a vector grows (doubling), but never past a part and an answer.
+            let target = (len + want).max((2 * cap).min(PART_BYTES + want));
+            self.take(target - cap + work, chunk);
+            out.reserve_exact(target - len);
+            if out.capacity() > target {
+                self.add(out.capacity() - target);
+            }
+        } else {
+            self.take(work, chunk);
+        }
+        (out.capacity(), work)
+    }
+
+    /// After an answer of `made` bytes: count what the buffer grew past the room made,
+    /// and give back the work.
+    fn made(&self, (capacity, work): (usize, usize), grown_to: usize, made: usize) {
+        if grown_to > capacity {
+            self.add(grown_to - capacity);
+        }
+        self.give(work);
+        self.largest.fetch_max(made, Ordering::Relaxed);
+    }
+}
 
 /// Read one line of at most `max` bytes into `buf` (without its line end). `None` at
 /// the end of the input; `Some(false)` when the line was longer (the rest of it is
@@ -383,14 +510,19 @@ fn answer_chunk(
     c: &Chunk,
     maps: &Maps,
     o: &StreamOptions,
+    budget: Option<&Budget>,
     out: &mut Vec<u8>,
     part: &mut dyn FnMut(&mut Vec<u8>) -> io::Result<()>,
 ) -> io::Result<StreamStats> {
     out.clear();
-    out.reserve((c.bytes.len() * 5).min(PART_BYTES));
+    if budget.is_none() {
+        out.reserve((c.bytes.len() * 5).min(PART_BYTES));
+    }
     let mut stats = StreamStats::default();
     for (k, raw) in c.lines.iter().enumerate() {
         let n = c.first + k as u64;
+        let before = out.len();
+        let counted = budget.map(|b| b.make_room(out, c.index));
         let ok = match raw {
             Raw::TooLong(max) => {
                 let e = format!(
@@ -417,6 +549,9 @@ fn answer_chunk(
             }
         };
         out.push(b'\n');
+        if let (Some(b), Some(counted)) = (budget, counted) {
+            b.made(counted, out.capacity(), out.len() - before);
+        }
         stats.lines += 1;
         stats.errors += u64::from(!ok);
         if out.len() >= PART_BYTES {
@@ -487,7 +622,7 @@ pub fn stream(
                 out.clear();
                 written
             };
-            add(answer_chunk(&c, maps, o, &mut out, &mut part)?);
+            add(answer_chunk(&c, maps, o, None, &mut out, &mut part)?);
             output.write_all(&out)?;
             spare = c;
         }
@@ -495,6 +630,7 @@ pub fn stream(
         return Ok(stats);
     }
     let jobs = o.jobs.min(MAX_JOBS);
+    let budget = &Budget::new();
     std::thread::scope(|scope| -> io::Result<()> {
         // Chunk `k` goes to worker `k % jobs`; the writer takes answers in the same
         // turn, so the output keeps the input's order with no reordering buffer.
@@ -520,7 +656,7 @@ pub fn stream(
                         atx.send(Piece::Part(full))
                             .map_err(|_| io::Error::other("the writer stopped"))
                     };
-                    let s = answer_chunk(&c, maps, o, &mut out, &mut part);
+                    let s = answer_chunk(&c, maps, o, Some(budget), &mut out, &mut part);
                     // The reader may have stopped; the chunk is then dropped.
                     let _ = spent_tx.send(c);
                     let Ok(s) = s else { break };
@@ -552,6 +688,7 @@ pub fn stream(
                     if line == 1 {
                         skip_bom(&mut c);
                     }
+                    c.index = k as u64;
                     line += c.lines.len() as u64;
                     // `jobs` channels were made above; `get` only guards the arithmetic.
                     let Some(tx) = to_workers.get(k % jobs) else {
@@ -566,6 +703,7 @@ pub fn stream(
             })?;
         let mut k = 0usize;
         let written = 'chunks: loop {
+            budget.turn(k as u64);
             // The parts of chunk `k`, up to its end.
             loop {
                 let Some(Ok(piece)) = from_workers.get(k % jobs).map(|rx| rx.recv()) else {
@@ -579,12 +717,15 @@ pub fn stream(
                     break 'chunks Err(e);
                 }
                 // An answer grown unusually large (a line near the length limit) is not
-                // kept for reuse.
-                if out.capacity() <= SPARE_MAX {
-                    if let Some(stx) = spare_outs.get(k % jobs) {
-                        // The worker may have stopped; the buffer is then dropped.
-                        let _ = stx.send(out);
-                    }
+                // kept for reuse, nor any while half the budget is held.
+                let capacity = out.capacity();
+                let kept = capacity <= SPARE_MAX
+                    && budget.keep()
+                    && spare_outs
+                        .get(k % jobs)
+                        .is_some_and(|stx| stx.send(out).is_ok());
+                if !kept {
+                    budget.give(capacity);
                 }
                 if let Some(s) = end {
                     add(s);
@@ -601,6 +742,7 @@ pub fn stream(
         read?;
         output.flush()
     })?;
+    stats.held_most = budget.lock().most as u64;
     Ok(stats)
 }
 

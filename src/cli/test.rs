@@ -134,14 +134,61 @@ impl<W: Write> Printer<W> {
     }
 }
 
+/// How deep `arbiter test DIR` searches below a folder named: deeper folders are reported,
+/// not searched (a suite is never that deep; a chain `a/a/a/…` made to slow the search
+/// down is named).
+pub const MAX_DEPTH: usize = 500;
+
+/// What a folder or file is, whatever the path that leads to it: its device and inode
+/// (the path resolved, where there are none).
+#[cfg(unix)]
+type Identity = (u64, u64);
+#[cfg(not(unix))]
+type Identity = PathBuf;
+
+#[cfg(unix)]
+fn identity(_path: &Path, meta: &std::fs::Metadata) -> Option<Identity> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn identity(path: &Path, _meta: &std::fs::Metadata) -> Option<Identity> {
+    std::fs::canonicalize(path).ok()
+}
+
+/// Why a path cannot be read, naming a path longer than the system allows.
+fn why(path: &Path, e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::InvalidFilename {
+        format!(
+            "its path is too long for the system ({} bytes): {e}",
+            path.as_os_str().len()
+        )
+    } else {
+        e.to_string()
+    }
+}
+
+/// The path a link leads to, for a warning (resolved only then).
+fn resolved(path: &Path) -> String {
+    match std::fs::canonicalize(path) {
+        Ok(r) => format!("`{}`", r.display()),
+        Err(_) => "a file or folder met before".to_string(),
+    }
+}
+
 /// A search for suite files under the paths named (see [`collect`]).
 struct Search {
-    /// The folders searched and files taken so far (links followed): a link back to a
-    /// folder is a cycle, and a file is read once.
-    seen: std::collections::HashSet<PathBuf>,
+    /// The folders searched and files taken so far, by device and inode (links
+    /// followed): a link back to a folder is a cycle, and a file is read once. Linear:
+    /// no path is resolved for this.
+    seen: std::collections::HashSet<Identity>,
     /// The folder named on the command line that is being searched (links followed):
     /// a link out of it is not followed.
     root: Option<PathBuf>,
+    /// Suite files met under the path named (read, passed over or unreadable): none in
+    /// a folder is a failure (nothing to run).
+    met: usize,
     files: Vec<PathBuf>,
     unreadable: Vec<(String, String)>,
 }
@@ -149,53 +196,78 @@ struct Search {
 /// The suite files under `path`, sorted; hidden files and folders are passed over. A
 /// file named on the command line is taken whatever its name. Links inside a folder
 /// are followed only within the folder named, and never back into a folder already
-/// searched (a cycle): each link passed over is a warning. A FIFO, a device or a
-/// socket with a suite's name is reported, never opened.
-fn collect(path: &Path, named: bool, search: &mut Search) {
+/// searched (a cycle, found by device and inode): each link passed over is a warning. A
+/// FIFO, a device or a socket with a suite's name is reported, never opened. A folder
+/// deeper than [`MAX_DEPTH`] below the one named is reported, not searched. Time: each
+/// level costs a few system calls on its path, no resolution of the whole path (which
+/// made a chain of 1,000 folders take seconds); only a link is resolved, to see whether
+/// it leads out of the folder named.
+fn collect(path: &Path, depth: usize, search: &mut Search) {
+    let named = depth == 0;
     let meta = match std::fs::metadata(path) {
         Ok(m) => m,
         Err(e) => {
-            search
-                .unreadable
-                .push((path.display().to_string(), format!("cannot read it: {e}")));
+            if named || SuiteFormat::of_name(&path.to_string_lossy()).is_some() {
+                search.met += 1;
+            }
+            search.unreadable.push((
+                path.display().to_string(),
+                format!("cannot read it: {}", why(path, &e)),
+            ));
             return;
         }
     };
+    let is_link = || std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
     if meta.is_dir() {
-        let Ok(real) = std::fs::canonicalize(path) else {
+        if named {
+            search.root = std::fs::canonicalize(path).ok();
+        } else if is_link() {
+            let real = std::fs::canonicalize(path);
+            let outside = match (&search.root, &real) {
+                (Some(r), Ok(real)) => !real.starts_with(r),
+                _ => true,
+            };
+            if outside {
+                let to = match &real {
+                    Ok(r) => format!("`{}`", r.display()),
+                    Err(e) => format!("a path that cannot be resolved ({})", why(path, e)),
+                };
+                eprintln!(
+                    "warning: `{}` is a link to {to}, outside the folder searched: not followed",
+                    path.display(),
+                );
+                return;
+            }
+        }
+        if let Some(id) = identity(path, &meta) {
+            if !search.seen.insert(id) {
+                eprintln!(
+                    "warning: `{}` leads back to {}, a folder already searched (a cycle of \
+                     links): not followed",
+                    path.display(),
+                    resolved(path)
+                );
+                return;
+            }
+        }
+        if depth > MAX_DEPTH {
+            search.met += 1;
             search.unreadable.push((
                 path.display().to_string(),
-                "cannot read the folder: its path cannot be resolved".to_string(),
+                format!(
+                    "not searched: folders nest more than {MAX_DEPTH} deep below the one named \
+                     (a suite is never that deep); name a deeper folder on the command line"
+                ),
             ));
-            return;
-        };
-        if named {
-            search.root = Some(real.clone());
-        }
-        let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-        if !named && is_link && search.root.as_ref().is_some_and(|r| !real.starts_with(r)) {
-            eprintln!(
-                "warning: `{}` is a link to `{}`, outside the folder searched: not followed",
-                path.display(),
-                real.display()
-            );
-            return;
-        }
-        if !search.seen.insert(real.clone()) {
-            eprintln!(
-                "warning: `{}` leads back to `{}`, a folder already searched (a cycle of \
-                 links): not followed",
-                path.display(),
-                real.display()
-            );
             return;
         }
         let entries = match std::fs::read_dir(path) {
             Ok(e) => e,
             Err(e) => {
+                search.met += 1;
                 search.unreadable.push((
                     path.display().to_string(),
-                    format!("cannot read the folder: {e}"),
+                    format!("cannot read the folder: {}", why(path, &e)),
                 ));
                 return;
             }
@@ -207,22 +279,25 @@ fn collect(path: &Path, named: bool, search: &mut Search) {
                 .file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with('.'));
             if !hidden {
-                collect(&p, false, search);
+                collect(&p, depth + 1, search);
             }
         }
     } else if named || SuiteFormat::of_name(&path.to_string_lossy()).is_some() {
+        search.met += 1;
         if !named {
-            let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-            let outside = match (&search.root, std::fs::canonicalize(path)) {
-                (Some(r), Ok(real)) => !real.starts_with(r),
-                _ => false,
-            };
-            if is_link && outside {
-                eprintln!(
-                    "warning: `{}` is a link to a file outside the folder searched: not followed",
-                    path.display()
-                );
-                return;
+            if is_link() {
+                let outside = match (&search.root, std::fs::canonicalize(path)) {
+                    (Some(r), Ok(real)) => !real.starts_with(r),
+                    _ => false,
+                };
+                if outside {
+                    eprintln!(
+                        "warning: `{}` is a link to a file outside the folder searched: not \
+                         followed",
+                        path.display()
+                    );
+                    return;
+                }
             }
             if !meta.is_file() {
                 search.unreadable.push((
@@ -235,17 +310,49 @@ fn collect(path: &Path, named: bool, search: &mut Search) {
             }
         }
         // One file reached by two paths (a link beside it) is read once.
-        if let Ok(real) = std::fs::canonicalize(path) {
-            if !search.seen.insert(real.clone()) {
+        if let Some(id) = identity(path, &meta) {
+            if !search.seen.insert(id) {
                 eprintln!(
-                    "warning: `{}` is `{}`, already read: not read again",
+                    "warning: `{}` is {}, already read: not read again",
                     path.display(),
-                    real.display()
+                    resolved(path)
                 );
                 return;
             }
         }
         search.files.push(path.to_path_buf());
+    }
+}
+
+/// Why a path named on the command line that does not lead to anything cannot be read:
+/// no such file, a link to nothing, or a loop of links.
+fn missing(p: &Path) -> String {
+    let Ok(m) = std::fs::symlink_metadata(p) else {
+        return "no such file or folder".to_string();
+    };
+    if !m.file_type().is_symlink() {
+        return "it cannot be read".to_string();
+    }
+    // Follow the links one by one: a path met twice is a loop.
+    let mut seen = std::collections::HashSet::new();
+    let mut at = p.to_path_buf();
+    loop {
+        if !seen.insert(at.clone()) || seen.len() > 40 {
+            return "it is a loop of symbolic links (a link that leads back to itself); \
+                    name a file or a folder"
+                .to_string();
+        }
+        let Ok(to) = std::fs::read_link(&at) else {
+            return "no such file or folder".to_string();
+        };
+        let next = match at.parent() {
+            Some(dir) => dir.join(&to),
+            None => to.clone(),
+        };
+        if std::fs::symlink_metadata(&next).is_err() {
+            return format!("it is a link to `{}`, which does not exist", to.display());
+        }
+        at = next;
     }
 }
 
@@ -258,18 +365,29 @@ pub fn run(args: &TestArgs) -> Result<i32, Fatal> {
     let mut search = Search {
         seen: Default::default(),
         root: None,
+        met: 0,
         files: Vec::new(),
         unreadable: Vec::new(),
     };
     for p in &args.paths {
         if !p.exists() {
             return Err(Fatal(format!(
-                "cannot read `{}`: no such file or folder",
-                p.display()
+                "cannot read `{}`: {}",
+                p.display(),
+                missing(p)
             )));
         }
         search.root = None;
-        collect(p, true, &mut search);
+        search.met = 0;
+        collect(p, 0, &mut search);
+        if search.met == 0 {
+            search.unreadable.push((
+                p.display().to_string(),
+                "no suite file (*.yaml, *.yml, *.txt) in this folder or below: no case \
+                 to run"
+                    .to_string(),
+            ));
+        }
     }
     let Search {
         files, unreadable, ..

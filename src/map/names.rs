@@ -336,6 +336,10 @@ struct CoastWord {
 #[derive(Debug, Clone)]
 pub struct NameIndex {
     places: FastMap<String, Vec<Loc>>,
+    /// The names of `places` as the searches for close names go through them, each with
+    /// its length and letters counted once ([`Letters`]), so that most names are passed
+    /// over without a look at their text.
+    fuzzy: Vec<(Letters, Vec<Loc>)>,
     /// Every name of `places`, and every word-prefix of a name of several words (`mid`,
     /// `mid atlantic` of `mid atlantic ocean`): its locations, and whether a longer name
     /// begins with it (and a space). A longest match walks forward with one lookup a
@@ -676,6 +680,10 @@ impl NameIndex {
         let power_heads = ByteTable::new(heads.into_iter().map(|h| (h.as_bytes().to_vec(), ())));
         let power_table = ByteTable::new(powers.iter().map(|(k, &p)| (k.as_bytes().to_vec(), p)));
         NameIndex {
+            fuzzy: places
+                .iter()
+                .map(|(name, locs)| (Letters::of(name), locs.clone()))
+                .collect(),
             places,
             scan,
             coasts,
@@ -935,8 +943,9 @@ impl NameIndex {
         if limit == 0 {
             return out;
         }
-        for (name, locs) in &self.places {
-            let Some(d) = distance_within(norm, name, limit, true) else {
+        let word = Letters::of(norm);
+        for (name, locs) in &self.fuzzy {
+            let Some(d) = word.distance_within(name, limit, true) else {
                 continue;
             };
             for &l in locs {
@@ -959,11 +968,12 @@ impl NameIndex {
 
     fn one_edit_from_asked(&self, map: &Map, norm: &str) -> Vec<Loc> {
         let mut out: Vec<Loc> = Vec::new();
-        for (name, locs) in &self.places {
-            if name.len() < 4 {
+        let word = Letters::of(norm);
+        for (name, locs) in &self.fuzzy {
+            if name.text.len() < 4 {
                 continue;
             }
-            if distance_within(norm, name, 1, true) == Some(1) {
+            if word.distance_within(name, 1, true) == Some(1) {
                 for &l in locs {
                     let p: Loc = map.prov_of(l).into();
                     if !out.contains(&p) {
@@ -1011,13 +1021,14 @@ impl NameIndex {
         if w.is_empty() {
             return None;
         }
-        let limit = (w.chars().count() / 3).clamp(1, 3);
+        let word = Letters::of(&w);
+        let limit = (word.chars / 3).clamp(1, 3);
         // Every province at the nearest distance: `Bu` is as near Budapest, Bulgaria
         // and Burgundy, and naming one of them would mislead.
         let mut best: Option<usize> = None;
         let mut nearest: Vec<Prov> = Vec::new();
-        for (name, locs) in &self.places {
-            let (Some(d), Some(&loc)) = (distance_within(&w, name, limit, false), locs.first())
+        for (name, locs) in &self.fuzzy {
+            let (Some(d), Some(&loc)) = (word.distance_within(name, limit, false), locs.first())
             else {
                 continue;
             };
@@ -1073,59 +1084,70 @@ pub const MAX_CORRECTED_WORD: usize = 64;
 /// `swaps: false`) if it can be at most `limit`: `None` at once when their lengths differ
 /// by more, or when either is longer than [`MAX_CORRECTED_WORD`].
 pub fn distance_within(a: &str, b: &str, limit: usize, swaps: bool) -> Option<usize> {
-    if a.len() > MAX_CORRECTED_WORD || b.len() > MAX_CORRECTED_WORD {
-        return None;
-    }
-    if a.chars().count().abs_diff(b.chars().count()) > limit {
-        return None;
-    }
-    if bag_distance(a, b).is_some_and(|d| d > limit) {
-        return None;
-    }
-    let d = if swaps {
-        edit_distance(a, b)
-    } else {
-        levenshtein(a, b)
-    };
-    (d <= limit).then_some(d)
+    Letters::of(a).distance_within(&Letters::of(b), limit, swaps)
 }
 
-/// For two ASCII words, the bag distance: the larger of the number of letters of `a`
-/// not matched by a letter of `b` and the reverse. No edit (insert, delete, substitute,
-/// swap) changes it by more than one, so it is at most the edit distance: a name whose
-/// bag distance passes the limit is passed over without the edit distance's table, in
-/// time linear in the words. `None` for a word that is not ASCII.
-fn bag_distance(a: &str, b: &str) -> Option<usize> {
-    if !a.is_ascii() || !b.is_ascii() {
-        return None;
-    }
-    let mut count = [0i32; 128];
-    for c in a.bytes() {
-        if let Some(k) = count.get_mut(usize::from(c)) {
-            *k += 1;
-        }
-    }
-    for c in b.bytes() {
-        if let Some(k) = count.get_mut(usize::from(c)) {
-            *k -= 1;
-        }
-    }
-    // Each letter's surplus is taken once (and cleared): linear in the words.
-    let (mut more, mut fewer) = (0usize, 0usize);
-    for (word, sign) in [(a, 1), (b, -1)] {
-        for c in word.bytes() {
-            if let Some(k) = count.get_mut(usize::from(c)) {
-                if *k * sign > 0 {
-                    match sign {
-                        1 => more += k.unsigned_abs() as usize,
-                        _ => fewer += k.unsigned_abs() as usize,
-                    }
-                    *k = 0;
-                }
+/// A word with its length in characters and its letters counted (a bag of letters,
+/// in 32 bins: `a`–`z` each in its own, any other character by its code), for
+/// [`Letters::distance_within`]: made once for each name of a map and once for the word
+/// asked about, so that comparing the two costs 32 steps before any edit distance.
+#[derive(Debug, Clone)]
+struct Letters {
+    text: Box<str>,
+    chars: usize,
+    bins: [u8; 32],
+}
+
+impl Letters {
+    fn of(text: &str) -> Letters {
+        let mut bins = [0u8; 32];
+        let mut chars = 0;
+        for c in text.chars() {
+            chars += 1;
+            let bin = match c {
+                'a'..='z' => c as usize - 'a' as usize,
+                _ => 26 + c as usize % 6,
+            };
+            if let Some(b) = bins.get_mut(bin) {
+                *b = b.saturating_add(1);
             }
         }
+        Letters {
+            text: text.into(),
+            chars,
+            bins,
+        }
     }
-    Some(more.max(fewer))
+
+    /// [`distance_within`] of the two words. The bag distance of the bins (the larger
+    /// of the letters of one word not matched in the other, either way) is at most the
+    /// bag distance of the letters, which no edit changes by more than one: a name whose
+    /// bins differ by more than `limit` is passed over without the edit distance's
+    /// table. (A bin that holds more than 255 of a word's characters is past
+    /// [`MAX_CORRECTED_WORD`], so never compared.)
+    fn distance_within(&self, other: &Letters, limit: usize, swaps: bool) -> Option<usize> {
+        let (a, b) = (&*self.text, &*other.text);
+        if a.len() > MAX_CORRECTED_WORD || b.len() > MAX_CORRECTED_WORD {
+            return None;
+        }
+        if self.chars.abs_diff(other.chars) > limit {
+            return None;
+        }
+        let (mut more, mut fewer) = (0usize, 0usize);
+        for (x, y) in self.bins.iter().zip(other.bins.iter()) {
+            more += usize::from(x.saturating_sub(*y));
+            fewer += usize::from(y.saturating_sub(*x));
+        }
+        if more.max(fewer) > limit {
+            return None;
+        }
+        let d = if swaps {
+            edit_distance(a, b)
+        } else {
+            levenshtein(a, b)
+        };
+        (d <= limit).then_some(d)
+    }
 }
 
 /// Edit distance (insert, delete, substitute), on chars.

@@ -113,6 +113,34 @@ pub use crate::yaml::name_invisibles;
 /// are counted (`… and 12 more problems`).
 pub const MAX_DIAGNOSTICS: usize = 100;
 
+/// The end of the message of the diagnostic that counts those the parser did not keep.
+const NOT_LISTED: &str = " in this text not listed (at most ";
+
+/// The message of the diagnostic that stands for `n` problems the parser did not keep:
+/// `N more problems in this text not listed (at most 100 are kept)`.
+pub fn not_listed(n: usize) -> String {
+    format!(
+        "{n} more problem{}{NOT_LISTED}{MAX_DIAGNOSTICS} are kept)",
+        if n == 1 { "" } else { "s" }
+    )
+}
+
+impl Diagnostic {
+    /// How many problems this diagnostic stands for: the count of the one that counts
+    /// those the parser did not keep ([`not_listed`]), else 1.
+    pub fn stands_for(&self) -> usize {
+        self.message
+            .split_once(NOT_LISTED)
+            .and_then(|(head, _)| {
+                let n = head
+                    .strip_suffix(" more problems")
+                    .or_else(|| head.strip_suffix(" more problem"))?;
+                n.parse().ok()
+            })
+            .unwrap_or(1)
+    }
+}
+
 /// A line longer than this many characters is shown cut around the span, with `…`.
 pub const SHOWN_COLUMNS: usize = 100;
 
@@ -219,7 +247,9 @@ pub fn render_diagnostics(diags: &[Diagnostic], source: &str, file: &str) -> Str
 ///    |         ^^^^^^^^ did you mean `Burgundy` (bur)?
 /// ```
 ///
-/// At most [`MAX_DIAGNOSTICS`] are written, then `… and K more problems`; a long line is
+/// At most [`MAX_DIAGNOSTICS`] are written, then `… and K more problems` (K counts every
+/// problem not shown: a diagnostic that counts problems the parser did not keep stands
+/// for all of them); a long line is
 /// shown cut to about 100 columns around the span. The output is linear in the size of
 /// the source, whatever the number of diagnostics.
 pub fn write_diagnostics(
@@ -250,7 +280,13 @@ pub fn write_diagnostics(
             .map_or("", |l| l.1);
         write_one(w, d, text, file)?;
     }
-    let more = diags.len() - shown.len();
+    // The problems not shown, those the parser counted without keeping them included.
+    let more: usize = diags
+        .get(shown.len()..)
+        .unwrap_or_default()
+        .iter()
+        .map(Diagnostic::stands_for)
+        .sum();
     if more > 0 {
         writeln!(
             w,

@@ -144,6 +144,13 @@ impl<'m> Ctx<'m> {
         r
     }
 
+    /// From now on, errors need no "did you mean" (nor its search of the names): the
+    /// text has given more diagnostics than are kept, so this line's are only counted.
+    pub fn quiet(self) -> Self {
+        self.quiet.set(true);
+        self
+    }
+
     /// Run `f` to look ahead only: its warnings are dropped either way.
     pub fn probe<T, E>(&self, f: impl FnOnce() -> Result<T, E>) -> Option<T> {
         let n = self.warnings.borrow().len();

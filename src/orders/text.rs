@@ -125,7 +125,12 @@ pub(super) fn parse_text(
             out.label(&Ctx::new(map, &cleaned, n as u32 + 1, false), &cleaned);
             continue;
         }
-        let ctx = Ctx::new(map, &cleaned, n as u32 + 1, options.strict);
+        let mut ctx = Ctx::new(map, &cleaned, n as u32 + 1, options.strict);
+        // Past the diagnostics kept, the rest are only counted: no "did you mean" is
+        // looked for (16 MB of distinct unknown words took a minute).
+        if out.diagnostics.len() >= MAX_DIAGNOSTICS {
+            ctx = ctx.quiet();
+        }
         // A prefix holds for the rest of its line.
         let mut line_power = header;
         let mut segs = segments(&cleaned).peekable();
@@ -229,11 +234,7 @@ impl Kept {
     /// One last diagnostic that counts those left out (an error if one of them was).
     fn close(self, list: &mut Vec<Diagnostic>) {
         let Some(span) = self.first else { return };
-        let message = format!(
-            "{} more problem{} in this text not listed (at most {MAX_DIAGNOSTICS} are kept)",
-            self.omitted,
-            if self.omitted == 1 { "" } else { "s" }
-        );
+        let message = super::diagnostic::not_listed(self.omitted);
         let span = Span {
             end: span.start,
             ..span

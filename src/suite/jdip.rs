@@ -323,6 +323,17 @@ impl Raw {
         if phase.kind == PhaseKind::Retreat {
             position.dislodged = retreat_options(map, &pre, &dislodged, &results);
         }
+        // As many orders as `judge` reads for a phase (ten a unit, and 100 more): a case
+        // that orders a unit thousands of times is refused, as a slip is, not judged.
+        let max = crate::gamefile::max_orders(&position);
+        let total = self.of(Block::Orders).count();
+        if total > max {
+            let n = self
+                .of(Block::Orders)
+                .nth(max)
+                .map_or(self.line, |(n, _)| n);
+            return Err(self.err(n, crate::gamefile::too_many_orders(total, max)));
+        }
         let mut orders = Vec::new();
         for (n, line) in self.of(Block::Orders) {
             let order = order_line(map, line).map_err(|m| self.err(n, m))?;

@@ -23,6 +23,7 @@ mod hostile_files;
 mod hostile_fuzz;
 mod hostile_memory;
 mod hostile_names;
+mod hostile_perf;
 mod hostile_secure;
 mod hostile_state;
 mod hostile_text;
