@@ -597,6 +597,7 @@ pub fn stream(
         return Ok(StreamStats {
             lines: 1,
             errors: 1,
+            held_most: 0,
         });
     }
     let mut line = 1u64;
