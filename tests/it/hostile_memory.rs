@@ -45,7 +45,7 @@ fn peak(args: &[&str], stdin: Option<&Path>) -> Option<(Output, u64)> {
 }
 
 /// Assert the rule for `arbiter ARGS` on `input` (the file whose size counts).
-fn within_bound(what: &str, args: &[&str], input: &Path, stdin: bool) -> Option<Output> {
+pub(crate) fn within_bound(what: &str, args: &[&str], input: &Path, stdin: bool) -> Option<Output> {
     let bytes = std::fs::metadata(input).unwrap().len();
     let (out, kb) = peak(args, stdin.then_some(input))?;
     assert_ne!(out.status.code(), Some(101), "{what} panicked");

@@ -7,55 +7,11 @@
 
 use crate::common::{arbiter, code, has, s, stderr, stdout, temp_dir};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-/// The bound of the rule, in KB, for an input of `bytes`.
-fn bound_kb(bytes: u64) -> u64 {
-    (20 * bytes + 50 * 1024 * 1024) / 1024
-}
-
-/// `arbiter ARGS` under `/usr/bin/time`: its output and its peak resident set in KB;
-/// `None` where `/usr/bin/time` is missing.
-fn peak(args: &[&str]) -> Option<(Output, u64)> {
-    let time = Path::new("/usr/bin/time");
-    if !time.exists() {
-        eprintln!("note: /usr/bin/time is not installed: peak memory not measured");
-        return None;
-    }
-    let dir = temp_dir("names-peak");
-    let report = dir.join("peak.txt");
-    let out = Command::new(time)
-        .args(["-f", "%M", "-o", s(&report), env!("CARGO_BIN_EXE_arbiter")])
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .output()
-        .unwrap();
-    let text = std::fs::read_to_string(&report).unwrap();
-    let kb = text
-        .lines()
-        .rev()
-        .find_map(|l| l.trim().parse::<u64>().ok())
-        .unwrap_or_else(|| panic!("no figure in {text:?}"));
-    Some((out, kb))
-}
-
-/// Assert the memory rule for `arbiter ARGS`, whose input is `input` (the file whose
-/// size counts); the command's output, or `None` where it cannot be measured.
+/// [`crate::hostile_memory`]'s rule, for a command reading no standard input.
 fn within_bound(what: &str, args: &[&str], input: &Path) -> Option<Output> {
-    let bytes = std::fs::metadata(input).unwrap().len();
-    let (out, kb) = peak(args)?;
-    assert_ne!(out.status.code(), Some(101), "{what} panicked");
-    assert!(
-        kb <= bound_kb(bytes),
-        "{what}: peak {} MB for {:.2} MB of input, over the bound of {} MB",
-        kb / 1024,
-        bytes as f64 / 1048576.0,
-        bound_kb(bytes) / 1024
-    );
-    Some(out)
+    crate::hostile_memory::within_bound(what, args, input, false)
 }
 
 /// The clean tiny map (`test-cases/maps/clean-base.ymap`) with `extra` written after
