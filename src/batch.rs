@@ -251,6 +251,7 @@ fn line_id(line: &str) -> serde_json::Value {
 
 fn error_answer(out: &mut Vec<u8>, id: serde_json::Value, error: &str) {
     let start = out.len();
+    let error = &crate::map::names::shown(error);
     if serde_json::to_writer(&mut *out, &ErrorAnswer { id, error }).is_err() {
         out.truncate(start);
         out.extend_from_slice(b"{\"id\":null,\"error\":\"cannot write the answer\"}");

@@ -26,11 +26,26 @@ pub fn decode_str(bytes: &[u8]) -> Result<&str, String> {
     std::str::from_utf8(b).map_err(|e| not_utf8(b, e.valid_up_to()))
 }
 
-/// `Some("little-endian")` or `Some("big-endian")` if `bytes` look like UTF-16: its
-/// byte-order mark, or a zero byte beside nine in ten of the first 256 pairs (text
-/// that is mostly ASCII).
+/// `Some("UTF-16 (little-endian)")` (or big-endian, or UTF-32) if `bytes` look like
+/// UTF-16 or UTF-32: a byte-order mark, or zero bytes beside nine in ten of the first
+/// characters (text that is mostly ASCII).
 pub fn utf16(bytes: &[u8]) -> Option<&'static str> {
     let head = bytes.get(..bytes.len().min(512)).unwrap_or_default();
+    // UTF-32 first: its byte-order mark begins as UTF-16's does.
+    let quads = head.len() / 4;
+    let wide = |at: usize| {
+        head.chunks_exact(4)
+            .filter(|q| q.iter().enumerate().all(|(i, &b)| i == at || b == 0))
+            .count()
+            * 10
+            >= quads * 9
+    };
+    if head.starts_with(b"\xFF\xFE\x00\x00") || (quads > 0 && wide(0)) {
+        return Some("UTF-32 (little-endian)");
+    }
+    if head.starts_with(b"\x00\x00\xFE\xFF") || (quads > 0 && wide(3)) {
+        return Some("UTF-32 (big-endian)");
+    }
     let zeros = |odd: bool| {
         head.iter()
             .enumerate()
@@ -39,19 +54,19 @@ pub fn utf16(bytes: &[u8]) -> Option<&'static str> {
     };
     let pairs = head.len() / 2;
     if head.starts_with(b"\xFF\xFE") || (pairs > 0 && zeros(true) * 10 >= pairs * 9) {
-        Some("little-endian")
+        Some("UTF-16 (little-endian)")
     } else if head.starts_with(b"\xFE\xFF") || (pairs > 0 && zeros(false) * 10 >= pairs * 9) {
-        Some("big-endian")
+        Some("UTF-16 (big-endian)")
     } else {
         None
     }
 }
 
-/// The refusal of UTF-16 text (`order`: `little-endian` or `big-endian`).
-pub fn utf16_message(order: &str) -> String {
+/// The refusal of UTF-16 or UTF-32 text (`encoding`, as [`utf16`] names it).
+pub fn utf16_message(encoding: &str) -> String {
     format!(
-        "the file is UTF-16 ({order}), not UTF-8: save it as UTF-8 (in a text editor: Save \
-         As, encoding UTF-8)"
+        "the file is {encoding}, not UTF-8: save it as UTF-8 (in a text editor: Save As, \
+         encoding UTF-8)"
     )
 }
 

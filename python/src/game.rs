@@ -756,7 +756,7 @@ fn possible_orders(py: Python<'_>, st: &State) -> PyResult<Vec<Vec<Py<PyString>>
     } else {
         let (position, rules) = (&st.position, st.rules);
         py.allow_threads(|| legal_orders(map, position, rules))
-            .map_err(|e| ArbiterError::new_err(e.to_string()))?
+            .map_err(|e| ArbiterError::new_err(arbiter::map::names::shown(&e.to_string())))?
     };
     let keys = loc_keys(py, map);
     let mut direct: Vec<Option<Vec<Py<PyString>>>> = (0..keys.len()).map(|_| None).collect();
@@ -983,7 +983,9 @@ impl Game {
                 .collect::<PyResult<_>>()?,
             None => Vec::new(),
         };
-        let err = |e: arbiter::state::PositionError| ArbiterError::new_err(e.to_string());
+        let err = |e: arbiter::state::PositionError| {
+            ArbiterError::new_err(arbiter::map::names::shown(&e.to_string()))
+        };
         let mut pos = Position::from_units(
             &map,
             phase,
@@ -1427,7 +1429,7 @@ impl Game {
         let (map, rules, position, last_year) = (&*st.map, st.rules, &st.position, st.last_year);
         let (result, next) = py
             .allow_threads(|| advance(map, rules, position, &orders, last_year))
-            .map_err(|e| ArbiterError::new_err(e.to_string()))?;
+            .map_err(|e| ArbiterError::new_err(arbiter::map::names::shown(&e.to_string())))?;
         let before = std::mem::replace(&mut st.position, next);
         st.done = result.next.is_none();
         st.history.push(Entry { before, result });
@@ -1467,7 +1469,7 @@ impl Game {
                 results.set_item(u, tags)?;
             }
             let result = json::phase(&st.map, &e.result, &[])
-                .map_err(|e| ArbiterError::new_err(e.to_string()))?;
+                .map_err(|e| ArbiterError::new_err(arbiter::map::names::shown(&e.to_string())))?;
             out.push(Py::new(
                 py,
                 PhaseData {
@@ -1524,7 +1526,7 @@ impl Game {
             return Ok(None);
         };
         let v = json::phase(&st.map, &e.result, &[])
-            .map_err(|e| ArbiterError::new_err(e.to_string()))?;
+            .map_err(|e| ArbiterError::new_err(arbiter::map::names::shown(&e.to_string())))?;
         Ok(Some(json_to_py(py, &v)?))
     }
 
@@ -1728,15 +1730,21 @@ impl Game {
         let shown = path.display();
         let bytes = py
             .allow_threads(|| files::read_bytes(&path, files::DEFAULT_MAX_INPUT_BYTES))
-            .map_err(|e| GameFileError::new_err(format!("{shown}: {e}")))?;
+            .map_err(|e| {
+                GameFileError::new_err(arbiter::map::names::shown(&format!("{shown}: {e}")))
+            })?;
         let text = arbiter::encoding::decode_str(&bytes).map_err(|why| {
             GameFileError::new_err(format!(
                 "{shown}: the file is not UTF-8 text: {why}; if it was not saved in another \
                  encoding, it is damaged"
             ))
         })?;
-        let game = Game::from_yaml(py, text)
-            .map_err(|e| GameFileError::new_err(format!("{shown}: {}", e.value(py))))?;
+        let game = Game::from_yaml(py, text).map_err(|e| {
+            GameFileError::new_err(arbiter::map::names::shown(&format!(
+                "{shown}: {}",
+                e.value(py)
+            )))
+        })?;
         game.set_file(&path, bytes);
         Ok(game)
     }
@@ -1805,7 +1813,7 @@ fn read_phase(s: &str) -> PyResult<Phase> {
         .unwrap_or(upper.clone());
     Phase::parse(&t)
         .or_else(|_| Phase::parse(s))
-        .map_err(|e| PhaseError::new_err(e.to_string()))
+        .map_err(|e| PhaseError::new_err(arbiter::map::names::shown(&e.to_string())))
 }
 
 /// Explain the last phase a game processed (`arbiter explain`): why each order ended
@@ -1856,7 +1864,7 @@ pub fn render_svg(
         graph: false,
     };
     py.allow_threads(|| arbiter::render::svg(map, &scene))
-        .map_err(|e| ArbiterError::new_err(e.to_string()))
+        .map_err(|e| ArbiterError::new_err(arbiter::map::names::shown(&e.to_string())))
 }
 
 /// The board, with the names the `diplomacy` package's `game.map` uses for the same

@@ -178,10 +178,15 @@ fn batch_text<'py>(
     Ok(list)
 }
 
-/// Self-play: `games` whole games with random legal orders (as `arbiter selfplay`),
-/// game `k` seeded `game_seed(seed, k)`. Returns per game a dict: `seed`, `phases`,
-/// `winner`, `last` and, with `lines`, every phase as a batch line (JSON text) that
-/// replays it with the answer it got under `expect`.
+/// The most games one `selfplay` call plays: its records come back as one list, held
+/// whole (about half a MB a game with `lines`); call again with `first=` for more.
+const MAX_SELFPLAY_GAMES: u64 = 1000;
+
+/// Self-play: `games` whole games (at most [`MAX_SELFPLAY_GAMES`]) with random legal
+/// orders (as `arbiter selfplay`), game `k` seeded `game_seed(seed, k)`. Returns per
+/// game a dict: `seed`, `phases`, `winner`, `last` and, with `lines`, every phase as a
+/// batch line (JSON text) that replays it with the answer it got under `expect`. Ctrl-C
+/// stops it between games.
 #[pyfunction]
 #[pyo3(signature = (games = 1, seed = 0, last_year = 1910, map = "standard", rules = None, lines = true, first = 0))]
 #[allow(clippy::too_many_arguments)]
@@ -195,11 +200,18 @@ fn selfplay<'py>(
     lines: bool,
     first: u64,
 ) -> PyResult<Bound<'py, PyList>> {
+    if games > MAX_SELFPLAY_GAMES {
+        return Err(PyValueError::new_err(format!(
+            "games={games}: at most {MAX_SELFPLAY_GAMES} a call (the records come back as one \
+             list); call again with first= for more, or use `arbiter selfplay --out`, which \
+             streams"
+        )));
+    }
     let map = load_map(map)?;
     let rules = rules.map(edition).transpose()?.unwrap_or_default();
-    let played = py.allow_threads(|| {
-        let mut out = Vec::new();
-        for k in first..first.saturating_add(games) {
+    let out = PyList::empty(py);
+    for k in first..first.saturating_add(games) {
+        let played = py.allow_threads(|| {
             let s = arbiter::selfplay::game_seed(seed, k);
             let g = arbiter::selfplay::play_game(&map, rules, s, last_year, lines)
                 .map_err(|v| v.to_string())?;
@@ -211,13 +223,9 @@ fn selfplay<'py>(
                     arbiter::selfplay::batch_line(&map, &id, last_year, p).to_string()
                 })
                 .collect();
-            out.push((k, g.seed, g.phases, g.winner, g.last, texts));
-        }
-        Ok::<_, String>(out)
-    });
-    let played = played.map_err(ArbiterError::new_err)?;
-    let out = PyList::empty(py);
-    for (k, s, phases, winner, last, texts) in played {
+            Ok::<_, String>((g.seed, g.phases, g.winner, g.last, texts))
+        });
+        let (s, phases, winner, last, texts) = played.map_err(ArbiterError::new_err)?;
         let d = PyDict::new(py);
         d.set_item("game", k)?;
         d.set_item("seed", s)?;
@@ -226,6 +234,7 @@ fn selfplay<'py>(
         d.set_item("last", names::short_phase(last))?;
         d.set_item("lines", texts)?;
         out.append(d)?;
+        py.check_signals()?;
     }
     Ok(out)
 }

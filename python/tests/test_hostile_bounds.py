@@ -55,3 +55,14 @@ def test_orders_past_what_judge_reads_are_refused_and_the_game_still_saves(tmp_p
     path = tmp_path / "g.yaml"
     g.save(str(path))
     assert arbiter.Game.load(str(path)).get_current_phase() == g.get_current_phase()
+
+
+def test_selfplay_refuses_more_games_than_one_list_can_hold():
+    # `selfplay(games=2**64-1)` played on, holding every record (4.3 GB after ten
+    # minutes), and Ctrl-C did not stop it: a call plays at most 1000 games.
+    for games in (2**64 - 1, 1001):
+        with pytest.raises(ValueError) as e:
+            arbiter.selfplay(games=games)
+        assert "at most 1000 a call" in str(e.value)
+    played = arbiter.selfplay(games=2, last_year=1901, lines=False, first=5)
+    assert [p["game"] for p in played] == [5, 6]

@@ -9,7 +9,7 @@
 macro_rules! eprintln {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let text = format!("{}\n", format_args!($($arg)*));
+        let text = ::arbiter::map::names::shown(&format!("{}\n", format_args!($($arg)*)));
         let _ = std::io::stderr().write_all($crate::cli::terminal(&text).as_bytes());
     }};
 }
@@ -17,7 +17,7 @@ macro_rules! eprintln {
 macro_rules! eprint {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let text = format!($($arg)*);
+        let text = ::arbiter::map::names::shown(&format!($($arg)*));
         let _ = std::io::stderr().write_all($crate::cli::terminal(&text).as_bytes());
     }};
 }
@@ -231,9 +231,15 @@ pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
-            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
-            let _ = e.print();
-            return code;
+            if !e.use_stderr() {
+                // `--help`, `--version`: to standard output, as clap writes them.
+                let _ = e.print();
+                return EXIT_OK;
+            }
+            // A usage error quotes what was typed: through the same cleaning as every
+            // message (invisible characters named, long words cut, no escapes).
+            eprint!("{}", e.render());
+            return EXIT_USAGE;
         }
     };
     MAX_INPUT_BYTES.store(cli.max_input_bytes, std::sync::atomic::Ordering::Relaxed);
@@ -349,7 +355,8 @@ pub fn print_text(s: &str) {
 pub fn eprint_text(s: &str) {
     use std::io::Write;
     // Standard error gone: nothing left to tell.
-    let _ = std::io::stderr().lock().write_all(terminal(s).as_bytes());
+    let s = arbiter::map::names::shown(s);
+    let _ = std::io::stderr().lock().write_all(terminal(&s).as_bytes());
 }
 
 /// An embedded map by name, or a map file.

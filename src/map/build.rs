@@ -521,6 +521,18 @@ impl Loader<'_> {
             self.problems
                 .push(shape("provinces", "a map has at least one province"));
         }
+        if f.name.chars().count() > super::MAX_NAME_CHARS {
+            self.problems.add(
+                lines.at(1, "name", None),
+                ProblemCode::BadId,
+                "name".into(),
+                format!(
+                    "a map's name is at most {} characters, not {}",
+                    super::MAX_NAME_CHARS,
+                    f.name.chars().count()
+                ),
+            );
+        }
         if f.powers.is_empty() {
             self.problems
                 .push(shape("powers", "a map has at least one power"));
@@ -528,7 +540,10 @@ impl Loader<'_> {
         // A name with no letter or digit, or with a control character (a line break
         // or an escape sequence would forge or garble sheet lines and pictures).
         let blank = |s: &str| {
-            !s.chars().any(char::is_alphanumeric) || s.chars().any(crate::yaml::breaks_a_name)
+            !s.chars().any(char::is_alphanumeric)
+                || s.chars().any(crate::yaml::breaks_a_name)
+                || s.chars()
+                    .any(|c| crate::yaml::is_invisible(c) && !crate::yaml::reads_as_space(c))
         };
         // A name longer than [`super::MAX_NAME_CHARS`]: every sheet line and label that
         // names the place repeats it (a name of 60 KB made 316 MB of results).
@@ -556,8 +571,9 @@ impl Loader<'_> {
                     lines.at_block("provinces", &p.id),
                     ProblemCode::BadId,
                     format!("provinces.{}.name", p.id),
-                    "a name or alias has at least one letter or digit, and no control character \
-                     (a line break, U+2028 or U+2029 among them, a tab, an escape)"
+                    "a name or alias has at least one letter or digit, and no control or \
+                     invisible character (a line break, U+2028 or U+2029 among them, a tab, an \
+                     escape, a zero-width space, a direction mark)"
                         .into(),
                 );
             }
@@ -581,7 +597,8 @@ impl Loader<'_> {
                     ProblemCode::BadId,
                     format!("powers.{}.name", p.id),
                     "a power's name and adjective have at least one letter or digit, and no \
-                     control character (a line break, U+2028 or U+2029 among them, a tab, an escape)"
+                     control or invisible character (a line break, U+2028 or U+2029 among them, \
+                     a tab, an escape, a zero-width space, a direction mark)"
                         .into(),
                 );
             }
@@ -604,12 +621,30 @@ impl Loader<'_> {
             let at = lines.at_block("provinces", &p.id);
             let line = at.line;
             let id = p.id.to_ascii_lowercase();
-            if id.is_empty() || id.contains('/') || id.contains(char::is_whitespace) {
+            let unseen = |c: char| crate::yaml::is_invisible(c) || crate::yaml::breaks_a_name(c);
+            if id.is_empty()
+                || id.contains('/')
+                || id.contains(char::is_whitespace)
+                || id.contains(unseen)
+            {
                 self.problems.add(
                     at,
                     C::BadId,
                     format!("provinces.{}.id", p.id),
-                    "an id is one word without `/`".into(),
+                    "an id is one word without `/`, and without a character no one can see or \
+                     type (a zero-width space, a direction mark, a control character)"
+                        .into(),
+                );
+            } else if id.chars().count() > super::MAX_NAME_CHARS {
+                self.problems.add(
+                    at,
+                    C::BadId,
+                    format!("provinces.{}.id", p.id),
+                    format!(
+                        "an id is at most {} characters, not {}",
+                        super::MAX_NAME_CHARS,
+                        id.chars().count()
+                    ),
                 );
             }
             if prov_ids.insert(id.clone(), Prov(i as u16)).is_some() {
@@ -662,6 +697,17 @@ impl Loader<'_> {
                          and `-`, beginning with a letter or digit (`austria`, `great_britain`); \
                          it is written into sheets, CSV and Markdown",
                         p.id.escape_debug()
+                    ),
+                );
+            } else if p.id.chars().count() > super::MAX_NAME_CHARS {
+                self.problems.add(
+                    self.lines.at_block("powers", &p.id),
+                    ProblemCode::BadId,
+                    format!("powers.{}.id", p.id),
+                    format!(
+                        "a power id is at most {} characters, not {}",
+                        super::MAX_NAME_CHARS,
+                        p.id.chars().count()
                     ),
                 );
             } else if is_reserved_power_id(&p.id) {

@@ -30,7 +30,9 @@ pub fn gif(svgs: &[String], width: u32) -> Result<Vec<u8>, RasterError> {
         if i == 0 {
             let (w, h) = super::svg_size(svg)?;
             let fits = (GIF_MAX_PIXELS * w.max(1.0) / h.max(1.0)).sqrt().floor();
-            width = width.min(fits.max(1.0) as u32);
+            // A GIF is at most 65,535 pixels tall.
+            let tall = (f32::from(u16::MAX) * w.max(1.0) / h.max(1.0)).floor();
+            width = width.min(fits.min(tall).max(1.0) as u32);
         }
         let pixmap = raster_width(svg, Some(width))?;
         let e = match encoder.as_mut() {

@@ -591,6 +591,11 @@ mod band_tests {
             u16::from_le_bytes([gif[8], gif[9]]),
         );
         assert_eq!((w, h), (316, 6320));
+        // A board 1 wide and 20,000 tall (the loader takes it): frames 3 x 60,000, a GIF
+        // being at most 65,535 pixels tall (it was refused: 9 x 180,001 pixels).
+        let svg = r##"<svg xmlns="http://www.w3.org/2000/svg" width="1" height="20000"><rect width="1" height="20000" fill="#fff"/></svg>"##;
+        let gif = gif::gif(&[svg.to_string()], gif::GIF_WIDTH).unwrap();
+        assert_eq!(u16::from_le_bytes([gif[8], gif[9]]), 60000);
         // The library holds the widths the command line does (the Python package
         // passed 8001 through).
         for bad in [0, 99, 8001, u32::MAX] {

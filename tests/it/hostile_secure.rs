@@ -290,7 +290,7 @@ fn map_check_refuses_power_ids_that_are_not_words() {
         assert_ne!(o.status.code(), Some(0), "{bad}: accepted");
         has(
             &format!("{}{}", stdout(&o), stderr(&o)),
-            "no control character",
+            "no control or invisible character",
         );
     }
     // Words pass: letters, digits, `_` and `-` after the first.

@@ -25,6 +25,7 @@ mod hostile_memory;
 mod hostile_names;
 mod hostile_perf;
 mod hostile_secure;
+mod hostile_shown;
 mod hostile_state;
 mod hostile_text;
 mod layers;
