@@ -440,12 +440,19 @@ pub fn reads_as_space(c: char) -> bool {
 /// JOINER>ance`, `A PAR - <U+001B ESCAPE>[2JBUR`): for a message that quotes what
 /// the user wrote, so no control character reaches a terminal, a log or an exception.
 pub fn name_invisibles(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(|c| is_invisible(c) && !reads_as_space(c)) {
+    name_invisibles_but(text, |_| false)
+}
+
+/// [`name_invisibles`], leaving the characters `keep` says as they are (a message's
+/// line ends and tabs, which lay it out).
+pub fn name_invisibles_but(text: &str, keep: impl Fn(char) -> bool) -> std::borrow::Cow<'_, str> {
+    let named = |c: char| is_invisible(c) && !reads_as_space(c) && !keep(c);
+    if !text.contains(named) {
         return std::borrow::Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 32);
     for c in text.chars() {
-        if is_invisible(c) && !reads_as_space(c) {
+        if named(c) {
             out.push('<');
             out.push_str(&invisible_name(c));
             out.push('>');

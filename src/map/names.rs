@@ -62,29 +62,17 @@ pub fn cut_quote(s: &str) -> std::borrow::Cow<'_, str> {
 /// MARK>`) and every quoted piece of a line cut to 60 characters ([`cut_quotes`]),
 /// wherever the message was made.
 pub fn shown(message: &str) -> String {
-    use crate::yaml::{invisible_name, is_invisible, reads_as_space};
     // Line ends and tabs lay the message out; a carriage return is the terminal's.
-    let named = |c: char| is_invisible(c) && !reads_as_space(c) && !matches!(c, '\n' | '\t' | '\r');
-    if !message.contains(named) && !message.contains('`') {
-        return message.to_string();
+    let named = crate::yaml::name_invisibles_but(message, |c| matches!(c, '\n' | '\t' | '\r'));
+    if !named.contains('`') {
+        return named.into_owned();
     }
-    let mut out = String::with_capacity(message.len() + 32);
     // Line by line: a backtick of a source line quoted under a message (or one a
     // line holds alone) pairs with none of another line's.
-    for line in message.split_inclusive('\n') {
-        let mut l = String::with_capacity(line.len());
-        for c in line.chars() {
-            if named(c) {
-                l.push('<');
-                l.push_str(&invisible_name(c));
-                l.push('>');
-            } else {
-                l.push(c);
-            }
-        }
-        out.push_str(&cut_quotes(l));
-    }
-    out
+    named
+        .split_inclusive('\n')
+        .map(|line| cut_quotes(line.to_string()))
+        .collect()
 }
 
 /// A message with every piece of it between backticks (the user's text it quotes)

@@ -27,14 +27,20 @@ pub fn gif(svgs: &[String], width: u32) -> Result<Vec<u8>, RasterError> {
     let mut screen = (0u16, 0u16);
     let mut width = width;
     for (i, svg) in svgs.iter().enumerate() {
-        if i == 0 {
-            let (w, h) = super::svg_size(svg)?;
-            let fits = (GIF_MAX_PIXELS * w.max(1.0) / h.max(1.0)).sqrt().floor();
+        let pixmap = if i == 0 {
+            // The first picture sets the width: its tree is read once, for its size
+            // and its frame.
+            let tree = super::svg_tree(svg)?;
+            let (w, h) = (tree.size().width().max(1.0), tree.size().height().max(1.0));
+            let fits = (GIF_MAX_PIXELS * w / h).sqrt().floor();
             // A GIF is at most 65,535 pixels tall.
-            let tall = (f32::from(u16::MAX) * w.max(1.0) / h.max(1.0)).floor();
+            let tall = (f32::from(u16::MAX) * w / h).floor();
             width = width.min(fits.min(tall).max(1.0) as u32);
-        }
-        let pixmap = raster_width(svg, Some(width))?;
+            let (fw, fh, k) = super::fitted(&tree, Some(width));
+            super::raster_tree(&tree, fw, fh, k)?
+        } else {
+            raster_width(svg, Some(width))?
+        };
         let e = match encoder.as_mut() {
             Some(e) => e,
             None => {

@@ -360,12 +360,6 @@ fn fitted(tree: &resvg::usvg::Tree, width: Option<u32>) -> (u32, u32, f32) {
     (width, height, k)
 }
 
-/// The size an SVG gives itself, in user units.
-fn svg_size(svg: &str) -> Result<(f32, f32), RasterError> {
-    let tree = svg_tree(svg)?;
-    Ok((tree.size().width(), tree.size().height()))
-}
-
 /// The SVG read with the embedded font.
 fn svg_tree(svg: &str) -> Result<resvg::usvg::Tree, RasterError> {
     let mut opt = resvg::usvg::Options {
